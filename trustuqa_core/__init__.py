@@ -1,0 +1,1 @@
+"""TrustUQA core: trustworthy question answering over tables, KGs and temporal KGs."""

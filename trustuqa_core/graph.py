@@ -1,0 +1,361 @@
+"""The condition graph: an immutable, indexed store of facts from one or more sources.
+
+Every fact ``(head, relation, tail)`` stands for the condition triples of the paper
+(``(head, relation, ())`` and ``(relation, tail, (head,))``); table rows are heads, cells are
+tails. Temporal facts also carry a validity interval; time lookups are answered from the
+interval, never from one stored entry per year. The executor talks to the graph only through
+the small read API below (fact ids in, fact ids out), so another store (e.g. DuckDB) can serve
+the same API later.
+
+>>> from trustuqa_core.sources import SourceFacts
+>>> g = build_graph([SourceFacts("kg", "kg", ["Kismet", "Kismet"], ["directed_by", "release_year"],
+...                              ["William Dieterle", "1944"], [1, 2])])
+>>> f = g.facts_head_rel(g.entity("Kismet"), g.relation("directed_by"))
+>>> [g.label(t) for t in g.tails_of(f)]
+['William Dieterle']
+>>> [g.label(h) for h in g.heads_of(g.facts_rel_cmp(g.relation("release_year"), ">", 1940))]
+['Kismet']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .numbers import parse_number
+from .sources import SourceFacts, SourceKind, parse_row_key, row_key
+
+__all__ = ["ConditionGraph", "SourceInfo", "Provenance", "build_graph", "EMPTY"]
+
+EMPTY = np.zeros(0, dtype=np.int64)
+_CMP = {">", "<", ">=", "<=", "="}
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """What the graph keeps about one loaded source."""
+
+    name: str
+    kind: SourceKind
+    n_facts: int
+    n_rows: int
+    columns: tuple[str, ...]
+    path: str | None
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a fact came from: ``source`` name, ``unit`` ("row" or "line") and its number."""
+
+    source: str
+    unit: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.unit} {self.number}"
+
+
+class ConditionGraph:
+    """Read-only fact store with the indexes the executor needs. Build with :func:`build_graph`."""
+
+    def __init__(
+        self,
+        sources: tuple[SourceInfo, ...],
+        node_text: list[str],
+        relations: list[str],
+        head: np.ndarray,
+        rel: np.ndarray,
+        tail: np.ndarray,
+        fact_source: np.ndarray,
+        fact_line: np.ndarray,
+        start: np.ndarray,
+        end: np.ndarray,
+    ) -> None:
+        self.sources = sources
+        self._text = node_text
+        self.relation_names: tuple[str, ...] = tuple(relations)
+        self._rel_id = {name: i for i, name in enumerate(relations)}
+        self._row_of = {i: parse_row_key(t) for i, t in enumerate(node_text) if t[:1] == "\x00"}
+        self._ent_id = {t: i for i, t in enumerate(node_text) if i not in self._row_of}
+        self.head, self.rel, self.tail = head, rel, tail
+        self.fact_source, self.fact_line = fact_source, fact_line
+        self.start, self.end = start, end
+        for arr in (head, rel, tail, fact_source, fact_line, start, end):
+            arr.setflags(write=False)
+        self.n_nodes, self.n_facts = len(node_text), len(head)
+        self._nr = max(len(relations), 1)
+        self._hr_order, self._hr_sorted = _sort_index(head * self._nr + rel)
+        self._rt_order, self._rt_sorted = _sort_index(rel * max(self.n_nodes, 1) + tail)
+        self._t_order, self._t_sorted = _sort_index(tail)
+        self._lock = threading.Lock()
+        self._numeric: np.ndarray | None = None
+        self._rel_numeric: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._rel_tails: dict[int, np.ndarray] = {}
+        self.is_temporal = bool(np.isfinite(start).any() or np.isfinite(end).any())
+
+    # ----------------------------------------------------------------- nodes
+    def entity(self, text: str) -> int | None:
+        """Node id of an entity / cell value with exactly this text, or ``None``."""
+        return self._ent_id.get(text)
+
+    def relation(self, name: str) -> int | None:
+        """Relation id with exactly this name, or ``None``."""
+        return self._rel_id.get(name)
+
+    def is_row(self, node: int) -> bool:
+        """True for table-row nodes."""
+        return int(node) in self._row_of
+
+    def row_position(self, node: int) -> tuple[int, int] | None:
+        """``(source index, 1-based row)`` of a row node, else ``None``."""
+        return self._row_of.get(int(node))
+
+    def label(self, node: int) -> str:
+        """Display text: the value itself, or ``"<source> row <n>"`` for a table row."""
+        pos = self._row_of.get(int(node))
+        if pos is None:
+            return self._text[int(node)]
+        return f"{self.sources[pos[0]].name} row {pos[1]}"
+
+    def entity_ids(self) -> np.ndarray:
+        """Ids of all non-row nodes (the pool for mapping entity arguments)."""
+        rows = np.fromiter(self._row_of, dtype=np.int64, count=len(self._row_of))
+        return np.setdiff1d(np.arange(self.n_nodes, dtype=np.int64), rows, assume_unique=True)
+
+    def numeric(self, node: int) -> float | None:
+        """Numeric value of a node's text (see :func:`~trustuqa_core.numbers.parse_number`)."""
+        v = self._numeric_array()[int(node)]
+        return None if np.isnan(v) else float(v)
+
+    def _numeric_array(self) -> np.ndarray:
+        if self._numeric is None:
+            with self._lock:
+                if self._numeric is None:
+                    vals = [parse_number(t) if t[:1] != "\x00" else None for t in self._text]
+                    arr = np.array([np.nan if v is None else v for v in vals], dtype=np.float64)
+                    arr.setflags(write=False)
+                    self._numeric = arr
+        return self._numeric
+
+    # ----------------------------------------------------------------- facts
+    def facts_head_rel(self, head: int, rel: int) -> np.ndarray:
+        """Facts ``(head, rel, *)``."""
+        return _lookup(self._hr_order, self._hr_sorted, int(head) * self._nr + int(rel))
+
+    def facts_heads_rel(self, heads: np.ndarray, rel: int) -> np.ndarray:
+        """Facts ``(h, rel, *)`` for every ``h`` in ``heads`` (in the order of ``heads``)."""
+        return _lookup_many(self._hr_order, self._hr_sorted, np.asarray(heads) * self._nr + rel)
+
+    def facts_rel_tail(self, rel: int, tail: int) -> np.ndarray:
+        """Facts ``(*, rel, tail)``."""
+        return _lookup(self._rt_order, self._rt_sorted, int(rel) * self.n_nodes + int(tail))
+
+    def facts_rel_tails(self, rel: int, tails: np.ndarray) -> np.ndarray:
+        """Facts ``(*, rel, t)`` for every ``t`` in ``tails``."""
+        keys = rel * self.n_nodes + np.asarray(tails, dtype=np.int64)
+        return _lookup_many(self._rt_order, self._rt_sorted, keys)
+
+    def facts_rel(self, rel: int) -> np.ndarray:
+        """All facts of a relation."""
+        lo = int(rel) * self.n_nodes
+        return _range(self._rt_order, self._rt_sorted, lo, lo + self.n_nodes)
+
+    def facts_head(self, head: int) -> np.ndarray:
+        """All facts whose head is ``head``."""
+        lo = int(head) * self._nr
+        return _range(self._hr_order, self._hr_sorted, lo, lo + self._nr)
+
+    def facts_heads(self, heads: np.ndarray) -> np.ndarray:
+        """All facts whose head is in ``heads``."""
+        keys = np.asarray(heads, dtype=np.int64) * self._nr
+        lo = np.searchsorted(self._hr_sorted, keys, "left")
+        hi = np.searchsorted(self._hr_sorted, keys + self._nr, "left")
+        return _gather(self._hr_order, lo, hi)
+
+    def facts_tail(self, tail: int) -> np.ndarray:
+        """All facts whose tail is ``tail`` (any relation)."""
+        return _lookup(self._t_order, self._t_sorted, int(tail))
+
+    def facts_rel_cmp(self, rel: int, cmp: str, value: float) -> np.ndarray:
+        """Facts of ``rel`` whose tail is a number with ``tail <cmp> value``.
+
+        Uses a sorted numeric index per relation (built on first use), never a scan.
+        """
+        if cmp not in _CMP:
+            raise ValueError(f"unknown comparison {cmp!r}")
+        vals, facts = self._numeric_index(int(rel))
+        side_lo = {">": "right", ">=": "left", "=": "left"}
+        side_hi = {"<": "left", "<=": "right", "=": "right"}
+        lo = np.searchsorted(vals, value, side_lo[cmp]) if cmp in side_lo else 0
+        hi = np.searchsorted(vals, value, side_hi[cmp]) if cmp in side_hi else len(vals)
+        return facts[lo:hi]
+
+    def _numeric_index(self, rel: int) -> tuple[np.ndarray, np.ndarray]:
+        index = self._rel_numeric.get(rel)
+        if index is None:
+            facts = self.facts_rel(rel)
+            vals = self._numeric_array()[self.tail[facts]]
+            keep = ~np.isnan(vals)
+            order = np.argsort(vals[keep], kind="stable")
+            index = (vals[keep][order], facts[keep][order])
+            with self._lock:
+                self._rel_numeric[rel] = index
+        return index
+
+    def relation_tails(self, rel: int) -> np.ndarray:
+        """Distinct tail nodes of a relation (sorted ids), cached."""
+        tails = self._rel_tails.get(rel)
+        if tails is None:
+            lo = int(rel) * self.n_nodes
+            a = np.searchsorted(self._rt_sorted, lo, "left")
+            b = np.searchsorted(self._rt_sorted, lo + self.n_nodes, "left")
+            tails = np.unique(self._rt_sorted[a:b] - lo)
+            with self._lock:
+                self._rel_tails[rel] = tails
+        return tails
+
+    def relations_of_heads(self, heads: np.ndarray) -> np.ndarray:
+        """Distinct relation ids used by facts whose head is in ``heads``."""
+        return np.unique(self.rel[self.facts_heads(heads)])
+
+    def heads_of(self, facts: np.ndarray) -> np.ndarray:
+        return self.head[facts]
+
+    def tails_of(self, facts: np.ndarray) -> np.ndarray:
+        return self.tail[facts]
+
+    def interval(self, fact: int) -> tuple[float, float] | None:
+        """``(start, end)`` years of a temporal fact (an open end is ``inf``), else ``None``."""
+        s, e = self.start[int(fact)], self.end[int(fact)]
+        if np.isnan(s) and np.isnan(e):
+            return None
+        return (-np.inf if np.isnan(s) else float(s), np.inf if np.isnan(e) else float(e))
+
+    def provenance(self, fact: int) -> Provenance:
+        """Source name and row/line number of a fact."""
+        src = self.sources[int(self.fact_source[int(fact)])]
+        unit = "row" if src.kind == "table" else "line"
+        return Provenance(src.name, unit, int(self.fact_line[int(fact)]))
+
+    def fact_text(self, fact: int) -> tuple[str, str, str]:
+        """``(head label, relation, tail label)`` of a fact."""
+        f = int(fact)
+        return (self.label(self.head[f]), self.relation_names[self.rel[f]], self.label(self.tail[f]))
+
+    def content_hash(self) -> str:
+        """A stable hash of all node and relation texts (keys on-disk caches such as embeddings)."""
+        h = hashlib.sha256()
+        for t in self._text:
+            h.update(t.encode("utf-8", "surrogatepass") + b"\x01")
+        h.update(b"\x02")
+        for r in self.relation_names:
+            h.update(r.encode("utf-8", "surrogatepass") + b"\x01")
+        return h.hexdigest()
+
+    def __repr__(self) -> str:
+        names = ", ".join(s.name for s in self.sources)
+        return f"<ConditionGraph {self.n_facts} facts, {self.n_nodes} nodes, sources: {names}>"
+
+
+def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:
+    """Join the facts of several sources into one graph (entities with equal text are one node)."""
+    names = [s.name for s in sources]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        sources = [_renamed(s, i) if s.name in dup else s for i, s in enumerate(sources)]
+    heads, rels, tails, lines, src_ids, starts, ends = [], [], [], [], [], [], []
+    for index, s in enumerate(sources):
+        n = len(s)
+        if s.kind == "table":
+            heads.append(np.array([row_key(index, int(r)) for r in s.heads], dtype=object))
+        else:
+            heads.append(np.asarray(s.heads, dtype=object))
+        rels.append(np.asarray(s.relations, dtype=object))
+        tails.append(np.asarray(s.tails, dtype=object))
+        lines.append(np.asarray(s.lines, dtype=np.int64))
+        src_ids.append(np.full(n, index, dtype=np.int32))
+        starts.append(_floats(s.starts, n))
+        ends.append(_floats(s.ends, n))
+    n_all = sum(len(s) for s in sources)
+    if n_all:
+        codes, uniques = pd.factorize(np.concatenate(heads + tails), sort=False)
+        rel_codes, rel_uniques = pd.factorize(np.concatenate(rels), sort=False)
+        node_text, relations = [str(u) for u in uniques], [str(u) for u in rel_uniques]
+    else:
+        codes, rel_codes, node_text, relations = EMPTY, EMPTY, [], []
+    infos = tuple(
+        SourceInfo(s.name, s.kind, len(s), s.n_rows, tuple(s.columns), s.path, tuple(s.warnings))
+        for s in sources
+    )
+    return ConditionGraph(
+        infos,
+        node_text,
+        relations,
+        head=np.asarray(codes[:n_all], dtype=np.int64),
+        rel=np.asarray(rel_codes, dtype=np.int64),
+        tail=np.asarray(codes[n_all:], dtype=np.int64),
+        fact_source=_cat(src_ids, np.int32),
+        fact_line=_cat(lines, np.int64),
+        start=_cat(starts, np.float64),
+        end=_cat(ends, np.float64),
+    )
+
+
+def _cat(arrays: list[np.ndarray], dtype: type) -> np.ndarray:
+    return np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype)
+
+
+def _renamed(s: SourceFacts, index: int) -> SourceFacts:
+    from dataclasses import replace
+
+    return replace(s, name=f"{s.name} ({index + 1})")
+
+
+def _floats(values: Sequence[float | None] | None, n: int) -> np.ndarray:
+    if values is None:
+        return np.full(n, np.nan)
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def _sort_index(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(keys, kind="stable").astype(np.int64)
+    return order, keys[order]
+
+
+def _lookup(order: np.ndarray, sorted_keys: np.ndarray, key: int) -> np.ndarray:
+    lo = int(np.searchsorted(sorted_keys, key, "left"))
+    hi = int(np.searchsorted(sorted_keys, key, "right"))
+    return order[lo:hi]
+
+
+def _range(order: np.ndarray, sorted_keys: np.ndarray, lo_key: int, hi_key: int) -> np.ndarray:
+    lo = int(np.searchsorted(sorted_keys, lo_key, "left"))
+    hi = int(np.searchsorted(sorted_keys, hi_key, "left"))
+    return order[lo:hi]
+
+
+def _lookup_many(order: np.ndarray, sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    keys = np.asarray(keys, dtype=np.int64)
+    lo = np.searchsorted(sorted_keys, keys, "left")
+    hi = np.searchsorted(sorted_keys, keys, "right")
+    return _gather(order, lo, hi)
+
+
+def _gather(order: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Concatenate ``order[lo[i]:hi[i]]`` for all i, without a Python loop."""
+    counts = hi - lo
+    nonzero = counts > 0
+    lo, counts = lo[nonzero], counts[nonzero]
+    if len(lo) == 0:
+        return EMPTY
+    if len(lo) == 1:
+        return order[int(lo[0]) : int(lo[0] + counts[0])]
+    offsets = np.repeat(lo - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+    return order[offsets + np.arange(int(counts.sum()))]
+

@@ -1,0 +1,11 @@
+"""Semantic mapping of query literals onto graph nodes."""
+
+from __future__ import annotations
+
+from .dense import EmbeddingIndex, Encoder, HashingEncoder, MiniLMEncoder, default_encoder
+from .lexical import LexicalPool, normalize
+from .mapper import TIME_KEYS, Candidate, MappedProgram, Mapper, Mapping, override_key
+
+__all__ = ["Mapper", "Mapping", "Candidate", "MappedProgram", "override_key", "TIME_KEYS",
+           "EmbeddingIndex", "Encoder", "HashingEncoder", "MiniLMEncoder", "default_encoder",
+           "LexicalPool", "normalize"]

@@ -1,0 +1,400 @@
+"""Semantic mapping: every literal argument of a program -> graph nodes, scored, with alternatives.
+
+Roles: ``relation``/``key`` are matched among relation names (and the time keys of a temporal
+graph); ``tail_entity``/``value`` among the values of the chosen relation first (a small,
+precise pool), then among all entities; ``head_entity`` and literal set arguments among all
+entities. Cascade: exact -> normalised -> (numeric equality) -> fuzzy -> dense encoder. Each
+:class:`Mapping` keeps the top candidates, the margin to the runner-up and a ``weak`` flag.
+``overrides`` (``"Q<n>.<arg>" -> label``) let a user fix a mapping and re-run without the LLM.
+
+>>> from trustuqa_core.graph import build_graph
+>>> from trustuqa_core.translate import load_source
+>>> from trustuqa_core.query import parse, render_program
+>>> g = build_graph([load_source(b"Nation,Year\\nItaly (ITA),1990\\nSpain,1994\\n", "table", "t.csv")])
+>>> mp = Mapper(g).map_program(parse("Query1: \\"get_information(relation='nation', tail_entity='Italy')\\""))
+>>> print(render_program(mp.program))
+Query1: "get_information(relation='Nation', tail_entity='Italy (ITA)')"
+>>> [(m.arg, m.method) for m in mp.mappings]
+[('relation', 'normalized'), ('tail_entity', 'fuzzy')]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping as MappingType
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from ..errors import MappingError
+from ..graph import ConditionGraph
+from ..numbers import parse_number
+from ..query.ast import Arg, Bound, Call, ListValue, Program, Query, Ref, Text, Value
+from ..query.parse import KNOWN_FUNCTIONS
+from .dense import EmbeddingIndex, Encoder, default_cache_dir
+from .lexical import LexicalPool, normalize
+
+__all__ = ["Mapper", "Mapping", "Candidate", "MappedProgram", "TIME_KEYS", "override_key"]
+
+Role = Literal["relation", "value", "entity", "time_key"]
+TIME_KEYS = ("time", "start_time", "end_time")
+_TIME_WORDS = {"time": "time", "year": "time", "date": "time", "when": "time",
+               "start time": "start_time", "start": "start_time", "begin": "start_time",
+               "end time": "end_time", "end": "end_time"}
+_ACCEPT_FUZZY = 0.85
+_WEAK_SCORE = 0.75
+_WEAK_MARGIN = 0.05
+_SPECIAL = {"most", "least"}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One possible target of an argument."""
+
+    id: int
+    label: str
+    score: float
+    method: str
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """How one literal argument was mapped.
+
+    ``ids`` are relation ids for the ``relation`` role, node ids otherwise (time keys: empty).
+    ``key`` identifies the argument for overrides (``"Q2.tail_entity"``, ``"target_type"``).
+    """
+
+    key: str
+    query: int
+    arg: str
+    text: str
+    role: Role
+    ids: tuple[int, ...]
+    labels: tuple[str, ...]
+    method: str
+    score: float
+    candidates: tuple[Candidate, ...]
+    margin: float
+    scope: str
+
+    @property
+    def weak(self) -> bool:
+        """True when the choice deserves a human look (low score or close runner-up)."""
+        if self.method in ("exact", "normalized", "numeric", "override", "time_key"):
+            return False
+        return not self.ids or self.score < _WEAK_SCORE or self.margin < _WEAK_MARGIN
+
+
+@dataclass(frozen=True)
+class MappedProgram:
+    """A program whose literals are replaced by :class:`~trustuqa_core.query.ast.Bound` values."""
+
+    program: Program
+    original: Program
+    mappings: tuple[Mapping, ...]
+    target: Mapping | None
+
+
+def override_key(query: int, arg: str, occurrence: int = 1) -> str:
+    """The override key of an argument (``occurrence`` counts repeated names in one call).
+
+    >>> override_key(2, "tail_entity"), override_key(2, "tail_entity", 2)
+    ('Q2.tail_entity', 'Q2.tail_entity#2')
+    """
+    return f"Q{query}.{arg}" + (f"#{occurrence}" if occurrence > 1 else "")
+
+
+class Mapper:
+    """Maps literals onto one graph. Thread-safe; build once per graph and reuse.
+
+    Args:
+        graph: the condition graph.
+        encoder: dense encoder for the last cascade stage (None: lexical only).
+        cache_dir: where node embeddings are cached (default ``~/.cache/trustuqa``).
+        top_k: how many candidates each mapping keeps.
+    """
+
+    def __init__(self, graph: ConditionGraph, encoder: Encoder | None = None,
+                 cache_dir: Path | None = None, top_k: int = 5) -> None:
+        self.graph = graph
+        self.encoder = encoder
+        self.cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
+        self.top_k = top_k
+        self._lock = threading.Lock()
+        self._entities: LexicalPool | None = None
+        self._relations = LexicalPool(range(len(graph.relation_names)), graph.relation_names)
+        self._rel_pools: dict[int, LexicalPool] = {}
+        self._entity_dense: EmbeddingIndex | None = None
+        self._relation_dense: EmbeddingIndex | None = None
+
+    # ------------------------------------------------------------------ pools
+    @property
+    def entities(self) -> LexicalPool:
+        if self._entities is None:
+            with self._lock:
+                if self._entities is None:
+                    ids = self.graph.entity_ids()
+                    self._entities = LexicalPool(ids, [self.graph.label(i) for i in ids])
+        return self._entities
+
+    def relation_values(self, rel: int) -> LexicalPool:
+        pool = self._rel_pools.get(rel)
+        if pool is None:
+            tails = self.graph.relation_tails(rel)
+            pool = LexicalPool(tails, [self.graph.label(t) for t in tails])
+            with self._lock:
+                self._rel_pools[rel] = pool
+        return pool
+
+    def entity_index(self) -> EmbeddingIndex | None:
+        """Embeddings of all entity labels (computed once per graph, cached on disk)."""
+        if self.encoder is None:
+            return None
+        if self._entity_dense is None:
+            self._entity_dense = EmbeddingIndex(self.entities.labels, self.encoder, self.cache_dir)
+        return self._entity_dense
+
+    def _relation_index(self) -> EmbeddingIndex | None:
+        if self.encoder is None:
+            return None
+        if self._relation_dense is None:
+            self._relation_dense = EmbeddingIndex(self._relations.labels, self.encoder, None)
+        return self._relation_dense
+
+    # -------------------------------------------------------------- per role
+    def map_relation(self, text: str, key: str = "", query: int = 0, arg: str = "relation",
+                     allow_time: bool = False) -> Mapping:
+        """Map a relation / key name (time keys too when ``allow_time``)."""
+        if allow_time and self.graph.is_temporal:
+            time_key = _TIME_WORDS.get(normalize(text)) or (text if text in TIME_KEYS else None)
+            if time_key:
+                return Mapping(key, query, arg, text, "time_key", (), (time_key,), "time_key", 1.0,
+                               (), 1.0, "time keys")
+        pool = self._relations
+        found = self._cascade(text, pool, self._relation_index(), None)
+        return self._mapping(key, query, arg, text, "relation", found, "relation names")
+
+    def map_value(self, text: str, rel: int | None, key: str = "", query: int = 0,
+                  arg: str = "tail_entity") -> Mapping:
+        """Map a value, among the values of relation ``rel`` first, then among all entities."""
+        if rel is None:
+            return self.map_entity(text, key, query, arg)
+        pool = self.relation_values(rel)
+        scope = f"values of {self.graph.relation_names[rel]!r}"
+        for method, ids, score in (("exact", pool.exact(text), 1.0),
+                                   ("normalized", pool.normalized(text), 0.95)):
+            if ids:
+                cands = [Candidate(i, self.graph.label(i), score, method) for i in ids]
+                return self._mapping(key, query, arg, text, "value",
+                                     (method, cands + self._numeric_equal(text, pool, ids)), scope)
+        numeric = self._numeric_equal(text, pool, ())
+        if numeric:
+            return self._mapping(key, query, arg, text, "value", ("numeric", numeric), scope)
+        fuzzy = pool.fuzzy(text, self.top_k, 0.0)
+        if fuzzy and fuzzy[0][2] >= _ACCEPT_FUZZY:
+            cands = [Candidate(i, lab, s, "fuzzy") for i, lab, s in fuzzy]
+            return self._mapping(key, query, arg, text, "value", ("fuzzy", cands), scope)
+        glob = self.entities
+        for method, ids, score in (("exact", glob.exact(text), 1.0),
+                                   ("normalized", glob.normalized(text), 0.95)):
+            if ids:
+                cands = [Candidate(i, self.graph.label(i), score, method) for i in ids]
+                return self._mapping(key, query, arg, text, "value", (method, cands), "all entities")
+        found = self._cascade(text, pool, self.entity_index(), self._positions(pool.ids))
+        return self._mapping(key, query, arg, text, "value", found, scope)
+
+    def map_entity(self, text: str, key: str = "", query: int = 0,
+                   arg: str = "head_entity") -> Mapping:
+        """Map an entity among all entities (heads, values)."""
+        found = self._cascade(text, self.entities, self.entity_index(), None)
+        return self._mapping(key, query, arg, text, "entity", found, "all entities")
+
+    # ------------------------------------------------------------- program
+    def map_program(self, program: Program,
+                    overrides: MappingType[str, str] | None = None) -> MappedProgram:
+        """Bind every literal argument of ``program`` (``overrides`` win over the cascade)."""
+        overrides = dict(overrides or {})
+        mappings: list[Mapping] = []
+        queries = []
+        for q in program.queries:
+            call, found = self._map_call(q, overrides)
+            mappings.extend(found)
+            queries.append(replace(q, call=call))
+        target = None
+        if program.target_type:
+            target = self._override("target_type", overrides, 0, "target_type",
+                                    program.target_type, "relation")
+            target = target or self.map_relation(program.target_type, "target_type", 0,
+                                                 "target_type")
+        unknown = set(overrides) - {m.key for m in mappings} - {"target_type"}
+        if unknown:
+            raise MappingError(f"override for an argument that does not exist: {sorted(unknown)}")
+        bound = Program(tuple(queries), program.target_type)
+        return MappedProgram(bound, program, tuple(mappings), target)
+
+    def _map_call(self, q: Query, overrides: dict[str, str]) -> tuple[Call, list[Mapping]]:
+        call = q.call
+        if call.func not in KNOWN_FUNCTIONS:
+            return call, []
+        found: list[Mapping] = []
+        seen: dict[str, int] = {}
+        rel_id: int | None = None
+        time_call = False
+        args = list(call.args)
+        order = sorted(range(len(args)), key=lambda i: args[i].name not in ("relation", "key"))
+        for i in order:
+            a = args[i]
+            seen[a.name or ""] = seen.get(a.name or "", 0) + 1
+            key = override_key(q.number, a.name or f"arg{i + 1}", seen[a.name or ""])
+            role = self._role(call, a, time_call)
+            if role is None or isinstance(a.value, Ref):
+                continue
+            m = self._map_value(a.value, role, key, q.number, a.name or "", rel_id, overrides)
+            if m is None:
+                continue
+            if m.role == "time_key":
+                time_call = True
+            elif m.role == "relation" and a.name == "relation" and m.ids:
+                rel_id = m.ids[0]
+            elif m.role == "relation" and a.name == "key" and rel_id is None and m.ids:
+                rel_id = m.ids[0]
+            found.append(m)
+            args[i] = replace(a, value=Bound(a.value.value if isinstance(a.value, Text)
+                                             else str(a.value), m.ids, m.labels, m.role))
+        return replace(call, args=tuple(args)), sorted(found, key=lambda m: _arg_pos(call, m))
+
+    def _role(self, call: Call, a: Arg, time_call: bool) -> Role | None:
+        if isinstance(a.value, Ref):
+            return None
+        if call.func == "get_information":
+            if a.name in ("relation", "key"):
+                return "relation"
+            if a.name in ("tail_entity", "value"):
+                text = a.value.value if isinstance(a.value, Text) else ""
+                if text.strip().lower() in _SPECIAL:
+                    return None
+                if a.cmp != "=" and parse_number(text) is not None:
+                    return None
+                if a.name == "value" and time_call:
+                    return None
+                return "value"
+            if a.name == "head_entity":
+                return "entity"
+            return None
+        if call.func == "keep":
+            return None
+        return "entity"  # a literal where a set is expected: an entity by name
+
+    def _map_value(self, value: Value, role: Role, key: str, query: int, arg: str,
+                   rel_id: int | None, overrides: dict[str, str]) -> Mapping | None:
+        if isinstance(value, ListValue):
+            texts = [v.value for v in value.items if isinstance(v, Text)]
+            if not texts:
+                return None
+            parts = [self._map_value(Text(t), role, key, query, arg, rel_id, {}) for t in texts]
+            return _merge(key, query, arg, str(value), [p for p in parts if p is not None])
+        if not isinstance(value, Text):
+            return None
+        text = value.value
+        over = self._override(key, overrides, query, arg, text, role)
+        if over is not None:
+            return over
+        if role == "relation":
+            return self.map_relation(text, key, query, arg, allow_time=arg == "key")
+        if role == "value":
+            return self.map_value(text, rel_id, key, query, arg)
+        return self.map_entity(text, key, query, arg)
+
+    def _override(self, key: str, overrides: dict[str, str], query: int, arg: str, text: str,
+                  role: Role) -> Mapping | None:
+        if key not in overrides:
+            return None
+        label = overrides[key]
+        if role == "relation":
+            if label in TIME_KEYS and self.graph.is_temporal:
+                return Mapping(key, query, arg, text, "time_key", (), (label,), "override", 1.0,
+                               (), 1.0, "user override")
+            rid = self.graph.relation(label)
+            if rid is None:
+                raise MappingError(f"override {key}: no relation named {label!r}", key)
+            ids = (rid,)
+        else:
+            nid = self.graph.entity(label)
+            if nid is None:
+                raise MappingError(f"override {key}: no value or entity {label!r} in the data", key)
+            ids = (nid,)
+        role_ = "relation" if role == "relation" else role
+        cand = (Candidate(ids[0], label, 1.0, "override"),)
+        return Mapping(key, query, arg, text, role_, ids, (label,), "override", 1.0, cand, 1.0,
+                       "user override")
+
+    # -------------------------------------------------------------- helpers
+    def _numeric_equal(self, text: str, pool: LexicalPool, exclude: tuple[int, ...]) -> list[Candidate]:
+        number = parse_number(text)
+        if number is None:
+            return []
+        out = []
+        for i, label in zip(pool.ids, pool.labels, strict=True):
+            if int(i) not in exclude and parse_number(label) == number:
+                out.append(Candidate(int(i), label, 0.95, "numeric"))
+        return out
+
+    def _positions(self, ids: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.entities.ids, ids)
+
+    def _cascade(self, text: str, pool: LexicalPool, dense: EmbeddingIndex | None,
+                 subset: np.ndarray | None) -> tuple[str, list[Candidate]]:
+        for method, ids, score in (("exact", pool.exact(text), 1.0),
+                                   ("normalized", pool.normalized(text), 0.95)):
+            if ids:
+                return method, [Candidate(i, self.graph_label(pool, i), score, method) for i in ids]
+        cands = {i: Candidate(i, lab, s, "fuzzy") for i, lab, s in pool.fuzzy(text, self.top_k)}
+        best = max((c.score for c in cands.values()), default=0.0)
+        if dense is not None and best < _ACCEPT_FUZZY:
+            for pos, score in dense.search_positions(text, self.top_k, subset):
+                i = int(pool.ids[pos]) if subset is None else int(self.entities.ids[pos])
+                if i not in cands or cands[i].score < score:
+                    cands[i] = Candidate(i, dense.labels[pos], score, "dense")
+        ranked = sorted(cands.values(), key=lambda c: -c.score)
+        method = ranked[0].method if ranked else "none"
+        return method, ranked[: self.top_k]
+
+    def graph_label(self, pool: LexicalPool, node: int) -> str:
+        if pool is self._relations:
+            return self.graph.relation_names[node]
+        return self.graph.label(node)
+
+    def _mapping(self, key: str, query: int, arg: str, text: str, role: Role,
+                 found: tuple[str, list[Candidate]], scope: str) -> Mapping:
+        method, cands = found
+        if not cands:
+            return Mapping(key, query, arg, text, role, (), (), "none", 0.0, (), 0.0, scope)
+        top = cands[0].score
+        if method in ("exact", "normalized", "numeric"):
+            chosen = [c for c in cands if c.score >= 0.95]
+            rest = [c for c in cands if c.score < 0.95]
+        else:
+            chosen, rest = cands[:1], cands[1:]
+        runner = rest[0].score if rest else 0.0
+        return Mapping(key, query, arg, text, role, tuple(c.id for c in chosen),
+                       tuple(c.label for c in chosen), method, top, tuple(cands[: self.top_k]),
+                       round(top - runner, 6), scope)
+
+
+def _merge(key: str, query: int, arg: str, text: str, parts: list[Mapping]) -> Mapping | None:
+    if not parts:
+        return None
+    ids = tuple(i for p in parts for i in p.ids)
+    labels = tuple(lab for p in parts for lab in p.labels)
+    score = min(p.score for p in parts)
+    cands = tuple(c for p in parts for c in p.candidates)
+    return Mapping(key, query, arg, text, parts[0].role, ids, labels, parts[0].method, score,
+                   cands, min(p.margin for p in parts), parts[0].scope)
+
+
+def _arg_pos(call: Call, m: Mapping) -> int:
+    names = [a.name for a in call.args]
+    return names.index(m.arg) if m.arg in names else len(names)

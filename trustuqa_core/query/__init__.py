@@ -1,0 +1,11 @@
+"""The LLM query language: syntax tree, parser and renderer."""
+
+from __future__ import annotations
+
+from .ast import CMPS, Arg, Bound, Call, Cmp, ListValue, Program, Query, Ref, Text, Value
+from .parse import KNOWN_FUNCTIONS, parse, parse_call
+from .render import render_call, render_program, render_value
+
+__all__ = ["Arg", "Bound", "Call", "Cmp", "CMPS", "ListValue", "Program", "Query", "Ref", "Text", "Value",
+           "parse", "parse_call", "render_call", "render_program", "render_value",
+           "KNOWN_FUNCTIONS"]

@@ -1,0 +1,245 @@
+"""Tables (CSV, TSV, XLSX, JSON records) -> facts.
+
+Row ``i`` becomes a head; each non-empty cell ``v`` of column ``c`` becomes the fact
+``(row i, c, v)``, i.e. the condition triples ``([row i], c, ())`` and ``(c, v, ([row i],))``.
+A ``row_number`` column (1-based) is added unless the table already has one, because LLM
+queries in the paper's style ask for "the row_number of ...".
+
+>>> facts = from_table(read_table(b"Name,Score\\nAnn,10\\nBob,10\\n", "s.csv"), "s.csv")
+>>> list(zip(facts.heads, facts.relations, facts.tails))[:3]
+[(1, 'Name', 'Ann'), (1, 'Score', '10'), (1, 'row_number', '1')]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import SourceError
+from ..sources import SourceFacts
+from .text import DEFAULT_MAX_BYTES, looks_like_formula, looks_like_html, read_bytes, read_text
+
+__all__ = ["read_table", "from_table", "ROW_NUMBER", "sniff_delimiter"]
+
+ROW_NUMBER = "row_number"
+_MAX_WARNINGS = 5
+
+
+def read_table(
+    source: str | Path | bytes, name: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> pd.DataFrame:
+    """Read a table file into a DataFrame of strings (``""`` for empty cells).
+
+    The format comes from the file name (``.xlsx``, ``.json``, ``.tsv``, else delimited text
+    whose delimiter is sniffed: the official WikiSQL/WTQ copies are tab-separated ``.csv``).
+    Problems that lose data (ragged long rows, unreadable files) raise :class:`SourceError`;
+    ones that do not (short rows, formulas, HTML in cells) are listed in ``df.attrs["warnings"]``.
+    """
+    name = name or (Path(source).name if not isinstance(source, bytes) else "table")
+    suffix = Path(name).suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        df = _read_xlsx(read_bytes(source, name, max_bytes), name)
+    elif suffix == ".json":
+        df = _read_json(read_text(source, name, max_bytes), name)
+    else:
+        text = read_text(source, name, max_bytes)
+        delimiter = "\t" if suffix == ".tsv" else sniff_delimiter(text)
+        df = _read_delimited(text, name, delimiter)
+    warnings = list(df.attrs.get("warnings", []))
+    warnings += _cell_warnings(df, name)
+    df.attrs["warnings"] = warnings
+    return df
+
+
+def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFacts:
+    """Facts of a table: one head per row, one fact per non-empty cell, plus ``row_number``."""
+    columns = [str(c) for c in df.columns]
+    add_rn = ROW_NUMBER not in columns
+    heads: list[int] = []
+    rels: list[str] = []
+    tails: list[str] = []
+    values = df.to_numpy(dtype=object)
+    for i, row in enumerate(values, start=1):
+        for col, cell in zip(columns, row, strict=True):
+            text = "" if cell is None else str(cell)
+            if text.strip():
+                heads.append(i)
+                rels.append(col)
+                tails.append(text)
+        if add_rn:
+            heads.append(i)
+            rels.append(ROW_NUMBER)
+            tails.append(str(i))
+    return SourceFacts(
+        name=name,
+        kind="table",
+        heads=heads,
+        relations=rels,
+        tails=tails,
+        lines=list(heads),
+        columns=tuple(columns),
+        n_rows=len(values),
+        warnings=list(df.attrs.get("warnings", [])),
+        path=path,
+    )
+
+
+def sniff_delimiter(text: str) -> str:
+    """Tab, semicolon, pipe or comma: whichever occurs most in the first line (comma on ties).
+
+    >>> sniff_delimiter("a\\tb\\tc\\n1\\t2\\t3"), sniff_delimiter("a,b\\n1,2")
+    ('\\t', ',')
+    """
+    first = text.split("\n", 1)[0]
+    counts = {d: first.count(d) for d in ("\t", ";", "|")}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] > first.count(",") else ","
+
+
+def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
+    quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
+    try:
+        rows = [(reader.line_num, r) for r in reader]
+    except csv.Error as exc:
+        raise SourceError(name, f"malformed delimited text ({exc})", reader.line_num) from None
+    rows = [(n, r) for n, r in rows if any(c.strip() for c in r)]
+    if not rows:
+        raise SourceError(name, "no header row")
+    header = _unique_header(rows[0][1])
+    width, short, data = len(header), [], []
+    for line, row in rows[1:]:
+        if len(row) > width:
+            raise SourceError(name, f"row has {len(row)} fields but the header has {width}", line)
+        if len(row) < width:
+            short.append(line)
+            row = row + [""] * (width - len(row))
+        data.append(row)
+    df = pd.DataFrame(data, columns=header, dtype=object)
+    if short:
+        lines = ", ".join(map(str, short[:_MAX_WARNINGS])) + (" ..." if len(short) > 5 else "")
+        df.attrs["warnings"] = [
+            f"{name}: {len(short)} row(s) have fewer fields than the header (lines {lines}); "
+            "the missing cells are left empty"
+        ]
+    return df
+
+
+def _read_json(text: str, name: str) -> pd.DataFrame:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(name, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
+    if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):
+        lengths = {len(v) for v in data.values()}
+        if len(lengths) > 1:
+            raise SourceError(name, "JSON columns have different lengths")
+        data = [dict(zip(data, vals, strict=True)) for vals in zip(*data.values(), strict=True)]
+    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        raise SourceError(name, "expected a list of records (objects) or an object of columns")
+    columns: dict[str, None] = {}
+    for record in data:
+        columns.update(dict.fromkeys(map(str, record)))
+    if not columns:
+        raise SourceError(name, "no columns found")
+    rows = [[_json_cell(r.get(c, r.get(_key(r, c)))) for c in columns] for r in data]
+    return pd.DataFrame(rows, columns=_unique_header(list(columns)), dtype=object)
+
+
+def _key(record: dict, column: str) -> object:
+    return next((k for k in record if str(k) == column), column)
+
+
+def _json_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
+    import openpyxl  # imported lazily: only needed for spreadsheets
+
+    try:
+        values_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        formula_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for bad files
+        raise SourceError(name, f"not a readable .xlsx workbook ({type(exc).__name__})") from None
+    sheet, fsheet = values_wb.worksheets[0], formula_wb.worksheets[0]
+    rows, warnings = [], []
+    for r, (vals, forms) in enumerate(zip(sheet.iter_rows(), fsheet.iter_rows(), strict=False), 1):
+        row = []
+        for vcell, fcell in zip(vals, forms, strict=False):
+            value = vcell.value
+            if isinstance(fcell.value, str) and fcell.value.startswith("="):
+                ref = f"{fcell.column_letter}{r}"
+                kept = "its last computed value is used" if value is not None else "left empty"
+                warnings.append(f"{name}: cell {ref} holds a formula; {kept}")
+            row.append(_xlsx_cell(value))
+        rows.append(row)
+    rows = [r for r in rows if any(str(c).strip() for c in r)]
+    if not rows:
+        raise SourceError(name, "the first sheet is empty")
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    df = pd.DataFrame(rows[1:], columns=_unique_header(rows[0]), dtype=object)
+    if warnings:
+        more = len(warnings) - _MAX_WARNINGS
+        df.attrs["warnings"] = warnings[:_MAX_WARNINGS] + ([f"... and {more} more"] if more > 0 else [])
+    return df
+
+
+def _xlsx_cell(value: object) -> str:
+    import datetime as dt
+
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime) and value.time() == dt.time(0):
+        return value.date().isoformat()
+    if isinstance(value, dt.date | dt.datetime | dt.time):
+        return value.isoformat()
+    return _json_cell(value)
+
+
+def _unique_header(cells: list) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for i, c in enumerate(cells, 1):
+        text = " ".join(str(c).split()) or f"column {i}"
+        if text in seen:
+            seen[text] += 1
+            text = f"{text} ({seen[text]})"
+        else:
+            seen[text] = 1
+        out.append(text)
+    return out
+
+
+def _cell_warnings(df: pd.DataFrame, name: str) -> list[str]:
+    found: dict[str, list[str]] = {"html": [], "formula": []}
+    for col in df.columns:
+        for i, cell in enumerate(df[col].tolist(), 1):
+            text = str(cell)
+            if looks_like_html(text):
+                found["html"].append(f"row {i}, column {col!r}")
+            elif looks_like_formula(text):
+                found["formula"].append(f"row {i}, column {col!r}")
+    out = []
+    if found["html"]:
+        where = "; ".join(found["html"][:3])
+        out.append(f"{name}: {len(found['html'])} cell(s) contain HTML/JS markup ({where}); "
+                   "it is kept as plain text and never rendered")
+    if found["formula"]:
+        where = "; ".join(found["formula"][:3])
+        out.append(f"{name}: {len(found['formula'])} cell(s) look like spreadsheet formulas "
+                   f"({where}); kept as text, and exports defuse them")
+    return out
