@@ -83,6 +83,7 @@ class ConditionGraph:
         self._rel_id = {name: i for i, name in enumerate(relations)}
         self._row_of = {i: parse_row_key(t) for i, t in enumerate(node_text) if t[:1] == "\x00"}
         self._ent_id = {t: i for i, t in enumerate(node_text) if i not in self._row_of}
+        self._row_node = {pos: i for i, pos in self._row_of.items()}
         self.head, self.rel, self.tail = head, rel, tail
         self.fact_source, self.fact_line = fact_source, fact_line
         self.start, self.end = start, end
@@ -115,6 +116,10 @@ class ConditionGraph:
     def row_position(self, node: int) -> tuple[int, int] | None:
         """``(source index, 1-based row)`` of a row node, else ``None``."""
         return self._row_of.get(int(node))
+
+    def row_node(self, source_index: int, row: int) -> int | None:
+        """Node id of row ``row`` (1-based) of a source, or None beyond the table."""
+        return self._row_node.get((int(source_index), int(row)))
 
     def label(self, node: int) -> str:
         """Display text: the value itself, or ``"<source> row <n>"`` for a table row."""
@@ -195,6 +200,10 @@ class ConditionGraph:
         lo = np.searchsorted(vals, value, side_lo[cmp]) if cmp in side_lo else 0
         hi = np.searchsorted(vals, value, side_hi[cmp]) if cmp in side_hi else len(vals)
         return facts[lo:hi]
+
+    def numeric_fact_count(self, rel: int) -> int:
+        """How many facts of ``rel`` have a numeric tail."""
+        return len(self._numeric_index(int(rel))[0])
 
     def _numeric_index(self, rel: int) -> tuple[np.ndarray, np.ndarray]:
         index = self._rel_numeric.get(rel)

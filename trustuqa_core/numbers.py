@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["parse_number", "format_number", "MINUS_SIGNS"]
+__all__ = ["parse_number", "parse_quantity", "format_number", "MINUS_SIGNS"]
 
 MINUS_SIGNS = "-\u2212\u2012\u2013\u2014\ufe63\uff0d"  # hyphen, minus, figure/en/em dash, small/fullwidth
 
@@ -54,6 +54,65 @@ def parse_number(text: object) -> float | None:
         return None
     value = float((m["int"] or "0").replace(",", "") + (m["frac"] or ""))
     return -value if "-" in (m["sign"] + m["sign2"]) else value
+
+
+_SPACED = re.compile(r"^\s*([+\-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?)\s*$")
+_ORDINAL = re.compile(r"^\s*(\d+)\s*(?:st|nd|rd|th)\b", re.IGNORECASE)
+_CLOCK = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{2}(?:\.\d+)?)\s*$")
+_LEADING = re.compile(r"^\s*[~≈]?\s*([+\-]?[$€£¥]?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d:/\-–—])")
+_MONTHS = {m: i for i, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_DATE_TEXT = re.compile(
+    r"^\s*(?:(\d{1,2})\s+)?([A-Za-z]{3,9})\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?(\d{4})\s*$")
+_DATE_ISO = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
+
+
+def parse_quantity(text: object) -> tuple[float, str] | None:
+    """A comparable number for looser text, and how it was read; ``None`` if there is none.
+
+    Tried in order: a plain number, space-grouped thousands, a date (as ``yyyymmdd``), a clock
+    time or duration (as seconds), an ordinal, then the leading number of a value with a unit.
+    Used only where plain numbers are missing, and always noted in the trace.
+
+    >>> [parse_quantity(s) for s in ["79 037 121", "6th", "1:48.64", "128 kbit/s"]]
+    [(79037121.0, 'number'), (6.0, 'ordinal'), (108.64, 'duration'), (128.0, 'leading number')]
+    >>> parse_quantity("March 3, 2001"), parse_quantity("–"), parse_quantity("2:1")
+    ((20010303.0, 'date'), None, None)
+    """
+    number = parse_number(text)
+    if number is not None:
+        return number, "number"
+    if not isinstance(text, str) or len(text) > 80:
+        return None
+    if m := _SPACED.match(text):
+        return float(re.sub(r"\s", "", m.group(1))), "number"
+    if (date := _parse_date(text)) is not None:
+        return date, "date"
+    if m := _CLOCK.match(text):
+        h, mnt, sec = m.groups()
+        return (int(h or 0) * 3600 + int(mnt) * 60 + float(sec)), "duration"
+    if m := _ORDINAL.match(text):
+        return float(m.group(1)), "ordinal"
+    if m := _LEADING.match(text):
+        value = parse_number(m.group(1).replace(" ", ""))
+        if value is not None:
+            return value, "leading number"
+    return None
+
+
+def _parse_date(text: str) -> float | None:
+    if m := _DATE_ISO.match(text):
+        y, mo, d = (int(x) for x in m.groups())
+        return float(y * 10000 + mo * 100 + d) if 1 <= mo <= 12 and 1 <= d <= 31 else None
+    m = _DATE_TEXT.match(text)
+    if not m:
+        return None
+    day1, month, day2, year = m.groups()
+    mo = _MONTHS.get(month[:3].lower())
+    if mo is None or (day1 and day2):
+        return None
+    day = int(day1 or day2 or 0)
+    return float(int(year) * 10000 + mo * 100 + day) if day <= 31 else None
 
 
 def format_number(value: float | int) -> str:

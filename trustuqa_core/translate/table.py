@@ -89,15 +89,28 @@ def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFa
 
 
 def sniff_delimiter(text: str) -> str:
-    """Tab, semicolon, pipe or comma: whichever occurs most in the first line (comma on ties).
+    """The delimiter that splits the first lines into a constant number (> 1) of fields.
 
-    >>> sniff_delimiter("a\\tb\\tc\\n1\\t2\\t3"), sniff_delimiter("a,b\\n1,2")
-    ('\\t', ',')
+    Tab is tried first, then comma, semicolon and pipe; with no consistent one, the delimiter
+    giving the most fields in the header wins (comma on ties).
+
+    >>> sniff_delimiter("a\\tb, c\\n1\\t2, 3"), sniff_delimiter("a,b\\n1,2"), sniff_delimiter("x")
+    ('\\t', ',', ',')
     """
-    first = text.split("\n", 1)[0]
-    counts = {d: first.count(d) for d in ("\t", ";", "|")}
-    best = max(counts, key=lambda d: counts[d])
-    return best if counts[best] > first.count(",") else ","
+    head = "\n".join(text.splitlines()[:50])
+    widths: dict[str, list[int]] = {}
+    for d in ("\t", ",", ";", "|"):
+        quoting = csv.QUOTE_NONE if d == "\t" else csv.QUOTE_MINIMAL
+        try:
+            rows = list(csv.reader(io.StringIO(head, newline=""), delimiter=d, quoting=quoting))
+        except csv.Error:
+            continue
+        rows = [r for r in rows if any(c.strip() for c in r)]
+        widths[d] = [len(r) for r in (rows[:-1] if len(rows) > 2 else rows)]
+    for d, w in widths.items():
+        if w and w[0] > 1 and len(set(w)) == 1:
+            return d
+    return max(widths, key=lambda d: (widths[d][0] if widths[d] else 0, d == ","), default=",")
 
 
 def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:

@@ -1,0 +1,223 @@
+"""Run a program: parse -> map -> rewrite -> execute, recording a :class:`~trustuqa_core.trace.Trace`.
+
+>>> from trustuqa_core.graph import build_graph
+>>> from trustuqa_core.translate import load_source
+>>> g = build_graph([load_source(b"Player,Nation,Points\\nAnn,Italy,10\\nBea,Italy,10\\nCid,Spain,3\\n",
+...                              "table", "t.csv")])
+>>> t = run_query('''## Target type: {Points}
+... Query1: "get_information(relation='Nation', tail_entity='Italy')"
+... Query2: "get_information(relation='Points', head_entity='output_of_query1')"
+... Query3: "sum(set='output_of_query2')"''', g)
+>>> t.answer, [s.output.elems for s in t.steps][1]
+(['20'], (5, 5))
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping as MappingType
+
+from .errors import ExecutionError, MappingError, ParseError, RewriteError
+from .fallback import Fallback, FallbackRequest
+from .functions import FUNCTIONS
+from .graph import ConditionGraph
+from .mapping.mapper import MappedProgram, Mapper
+from .ops import GRAPH_OPS, Context, _project, elem_text, resolve_set
+from .query.ast import Bound, Program, Query, Ref
+from .query.parse import KNOWN_FUNCTIONS, parse
+from .query.render import render_call, render_program
+from .results import Result, Scalar
+from .rewrite import Op, rewrite
+from .trace import ErrorInfo, StepTrace, Trace
+
+__all__ = ["execute", "run_query", "run_program"]
+
+
+def run_query(
+    text: str,
+    graph: ConditionGraph,
+    mapper: Mapper | None = None,
+    *,
+    overrides: MappingType[str, str] | None = None,
+    fallback: Fallback | None = None,
+    question: str | None = None,
+) -> Trace:
+    """Parse, map and execute an LLM reply. Never raises for bad queries: see ``trace.error``."""
+    trace = Trace(text, graph)
+    t0 = time.perf_counter()
+    try:
+        program = parse(text)
+    except ParseError as exc:
+        trace.error = ErrorInfo("parse", exc.message, line=exc.line, column=exc.column)
+        trace.timings["parse"] = time.perf_counter() - t0
+        return trace
+    trace.timings["parse"] = time.perf_counter() - t0
+    return run_program(program, graph, mapper, overrides=overrides, fallback=fallback,
+                       question=question, trace=trace)
+
+
+def run_program(
+    program: Program,
+    graph: ConditionGraph,
+    mapper: Mapper | None = None,
+    *,
+    overrides: MappingType[str, str] | None = None,
+    fallback: Fallback | None = None,
+    question: str | None = None,
+    trace: Trace | None = None,
+) -> Trace:
+    """Map and execute an already parsed program."""
+    trace = trace or Trace(render_program(program), graph)
+    trace.program = program
+    t0 = time.perf_counter()
+    mapper = mapper or Mapper(graph)
+    try:
+        mapped = mapper.map_program(program, overrides)
+    except MappingError as exc:
+        trace.error = ErrorInfo("map", str(exc))
+        trace.timings["map"] = time.perf_counter() - t0
+        return trace
+    trace.timings["map"] = time.perf_counter() - t0
+    return execute(mapped, graph, fallback=fallback, question=question, trace=trace)
+
+
+def execute(
+    mapped: MappedProgram,
+    graph: ConditionGraph,
+    *,
+    fallback: Fallback | None = None,
+    question: str | None = None,
+    trace: Trace | None = None,
+) -> Trace:
+    """Execute a mapped program step by step; the answer is the last step's output."""
+    trace = trace or Trace(render_program(mapped.original), graph)
+    trace.program, trace.mapped, trace.target = mapped.original, mapped, mapped.target
+    ctx = Context(graph, fallback=fallback, question=question)
+    if mapped.target is not None and mapped.target.role == "relation" and mapped.target.ids:
+        ctx.target_relation = mapped.target.ids[0]
+    originals = {q.number: q for q in mapped.original.queries}
+    t0 = time.perf_counter()
+    for q in mapped.program.queries:
+        step = _run_step(ctx, q, originals[q.number], mapped)
+        trace.steps.append(step)
+        if step.status == "error":
+            trace.error = ErrorInfo("rewrite" if step.error and step.error.startswith("no rule")
+                                    else "execute", step.error or "", q.number)
+            break
+        if step.status == "unanswered":
+            continue
+    else:
+        last = trace.steps[-1] if trace.steps else None
+        if last is not None and last.status == "unanswered":
+            trace.error = ErrorInfo("execute", f"Query{last.number} uses {last.func}(), which the "
+                                    "query language does not define, and no LLM fallback answered it",
+                                    last.number)
+        elif last is not None:
+            trace.final = last.output
+            _project_target(trace, ctx, mapped)
+    trace.timings["execute"] = time.perf_counter() - t0
+    return trace
+
+
+def _run_step(ctx: Context, q: Query, original: Query, mapped: MappedProgram) -> StepTrace:
+    t0 = time.perf_counter()
+    call = q.call
+    step = StepTrace(q.number, call.func, render_call(original.call), render_call(call),
+                     q.description, [m for m in mapped.mappings if m.query == q.number])
+    ctx.step, ctx.notes, ctx.fallback_notes = q.number, [], []
+    ctx.local, ctx.call_text, ctx.description = {}, step.call, q.description
+    try:
+        missing = [r for r in call.refs() if r not in ctx.env]
+        if missing:
+            raise ExecutionError(f"depends on Query{missing[0]}, which has no answer", q.number)
+        if call.func not in KNOWN_FUNCTIONS:
+            result = _llm_function(ctx, q, step)
+        else:
+            ops = rewrite(call)
+            step.ops = [str(op) for op in ops]
+            result = Result.empty()
+            for op in ops:
+                result = _run_op(ctx, op)
+                if op.out:
+                    ctx.local[op.out] = result
+    except (ExecutionError, RewriteError) as exc:
+        step.status, step.error = "error", str(exc).removeprefix(f"step {q.number}: ")
+        step.notes = list(ctx.notes)
+        step.seconds = time.perf_counter() - t0
+        return step
+    if result is not None:
+        ctx.env[q.number] = result
+        step.result = result
+        if ctx.fallback_notes:
+            step.status, step.inferred_note = "inferred", "; ".join(ctx.fallback_notes)
+        elif not result:
+            step.status = "empty"
+    step.notes = list(ctx.notes)
+    step.seconds = time.perf_counter() - t0
+    return step
+
+
+def _run_op(ctx: Context, op: Op) -> Result:
+    fn = GRAPH_OPS.get(op.name) or FUNCTIONS.get(op.name)
+    if fn is None:  # pragma: no cover - rewrite only emits known names
+        raise ExecutionError(f"unknown operation {op.name}", ctx.step)
+    return fn(ctx, op)
+
+
+def _llm_function(ctx: Context, q: Query, step: StepTrace) -> Result | None:
+    """An undefined function: ask the fallback, or leave the step unanswered."""
+    step.ops = [f"llm_function({q.call.func})"]
+    if ctx.fallback is None:
+        step.status = "unanswered"
+        step.notes.append(f"{q.call.func}() is not part of the query language; an LLM fallback "
+                          "could answer it, but none is configured")
+        return None
+    inputs: dict[str, list[str]] = {}
+    for i, a in enumerate(q.call.args):
+        name = a.name or f"arg{i + 1}"
+        if isinstance(a.value, Ref | Bound):
+            res = resolve_set(ctx, a.value)
+            inputs[name] = [elem_text(ctx.graph, e) for e in res.distinct().elems]
+        else:
+            inputs[name] = [str(a.value)]
+    answer = ctx.fallback(FallbackRequest("function", q.number, step.call, q.description, inputs,
+                                          [], ctx.question))
+    ctx.fallback_notes.append(answer.note or "LLM-inferred, not verified")
+    if answer.values is None:
+        raise ExecutionError(f"the LLM fallback could not answer {q.call.func}()", q.number)
+    elems = [ctx.graph.entity(v) if ctx.graph.entity(v) is not None else _scalar(v)
+             for v in answer.values]
+    return Result.of(elems)
+
+
+def _scalar(text: str) -> Scalar:
+    from .numbers import parse_number
+
+    x = parse_number(text)
+    return Scalar(x, text) if x is not None else Scalar(text, text)
+
+
+def _project_target(trace: Trace, ctx: Context, mapped: MappedProgram) -> None:
+    """Rows in the final output -> their value of the ``## Target type`` relation."""
+    final, target = trace.final, mapped.target
+    if final is None or target is None or not target.ids or target.role != "relation":
+        return
+    g = ctx.graph
+    rows = [i for i, e in enumerate(final.elems) if not isinstance(e, Scalar) and g.is_row(e)]
+    if not rows:
+        return
+    t0 = time.perf_counter()
+    row_part = Result(tuple(final.elems[i] for i in rows), tuple(final.witnesses[i] for i in rows))
+    rest = [i for i in range(len(final)) if i not in set(rows)]
+    ctx.step, ctx.notes = 0, []
+    projected = _project(ctx, target.ids[0], row_part)
+    rel = g.relation_names[target.ids[0]]
+    trace.final = Result(tuple(final.elems[i] for i in rest) + projected.elems,
+                         tuple(final.witnesses[i] for i in rest) + projected.witnesses)
+    trace.target_step = StepTrace(
+        0, "target_type", f"## Target type: {{{mapped.original.target_type}}}",
+        f"project(relation={rel!r}, heads=output_of_query{mapped.program.last.number})",
+        "the final rows, read as the target type", [target], [f"project(relation={rel!r})"],
+        "ok" if trace.final else "empty", trace.final, list(ctx.notes),
+        seconds=time.perf_counter() - t0)
+

@@ -1,0 +1,269 @@
+"""Reasoning functions of the query language: set operations, aggregates, ``keep``, rows.
+
+Aggregates work on bags: ``sum``/``mean`` count every element (two rows worth 10 sum to 20);
+``count`` counts distinct elements -- rows are distinct elements, so counting selected rows
+counts every row, while counting projected values counts different values; a count of 0 is an
+answer like any other. ``max``/``min`` return the extreme elements themselves, so the answer
+keeps its original text and its witnesses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from .fallback import FallbackRequest
+from .numbers import parse_number
+from .ops import Context, _intersect, _project, _union, elem_text, numeric, quantity, resolve_set
+from .query.ast import Text
+from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
+from .rewrite import Op
+
+__all__ = ["FUNCTIONS"]
+
+
+def _sets(ctx: Context, op: Op) -> list[Result]:
+    return [resolve_set(ctx, v) for k, v in op.params if k and k.startswith("set")]
+
+
+def _one_set(ctx: Context, op: Op) -> Result:
+    value = op.param("set")
+    if value is None:
+        raise ctx.fail(f"{op.name}() needs set=...")
+    return resolve_set(ctx, value)
+
+
+def fn_set_union(ctx: Context, op: Op) -> Result:
+    """Elements in any of the sets (each once)."""
+    return _union(_sets(ctx, op))
+
+
+def fn_set_intersection(ctx: Context, op: Op) -> Result:
+    """Elements in every set."""
+    sets = _sets(ctx, op)
+    if len(sets) < 2:
+        raise ctx.fail("set_intersection() needs at least two sets")
+    return _intersect(sets)
+
+
+def fn_set_difference(ctx: Context, op: Op) -> Result:
+    """Elements of set1 that are not in set2."""
+    a, b = resolve_set(ctx, op.param("set1")), resolve_set(ctx, op.param("set2"))
+    drop = b.keys()
+    d = a.distinct()
+    keep = [i for i, e in enumerate(d.elems) if elem_key(e) not in drop]
+    return Result(tuple(d.elems[i] for i in keep), tuple(d.witnesses[i] for i in keep))
+
+
+def fn_set_negation(ctx: Context, op: Op) -> Result:
+    """Rows / subjects of the same source(s) that are not in the set."""
+    g, s = ctx.graph, _one_set(ctx, op)
+    nodes = [int(e) for e in s.elems if not isinstance(e, Scalar)]
+    if nodes:
+        sources = np.unique(g.fact_source[g.facts_heads(np.asarray(nodes, dtype=np.int64))])
+    else:
+        sources = np.arange(len(g.sources))
+    heads = np.unique(g.head[np.isin(g.fact_source, sources)])
+    drop = set(nodes)
+    return Result.of(h for h in heads.tolist() if h not in drop)
+
+
+def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tuple[int, ...]]]:
+    """Numeric values of a bag; text that only reads as a quantity (units, durations, dates)
+    is used when it all reads the same way, with a note. Unreadable values are left out."""
+    strict = [(numeric(ctx.graph, e), e, w) for e, w in zip(r.elems, r.witnesses, strict=True)]
+    out = [(x, e, w) for x, e, w in strict if x is not None]
+    if len(out) < len(strict):
+        loose = [(quantity(ctx.graph, e), e, w) for _, e, w in strict]
+        kinds = {q[1] for q, _, _ in loose if q is not None} - {"number"}
+        if len(kinds) == 1 and sum(q is not None for q, _, _ in loose) > len(out):
+            out = [(q[0], e, w) for q, e, w in loose if q is not None]
+            ctx.notes.append(f"{what}: values read as {kinds.pop()}")
+    if len(out) < len(strict):
+        used = {elem_key(e) for _, e, _ in out}
+        bad = [e for _, e, _ in strict if elem_key(e) not in used]
+        shown = ", ".join(repr(elem_text(ctx.graph, e)) for e in bad[:3])
+        if not out:
+            raise ctx.fail(f"{what} needs numbers, but the values are not numeric ({shown})")
+        ctx.notes.append(f"{len(strict) - len(out)} non-numeric value(s) left out of {what}: "
+                         f"{shown}")
+    return out
+
+
+def _witness_all(r: Result) -> tuple[int, ...]:
+    return tuple(r.all_witnesses()[:MAX_WITNESSES])
+
+
+def fn_count(ctx: Context, op: Op) -> Result:
+    """Number of distinct elements (0 when empty)."""
+    s = _one_set(ctx, op)
+    return Result((Scalar.number(len(s.distinct())),), (_witness_all(s),))
+
+
+def fn_sum(ctx: Context, op: Op) -> Result:
+    """Sum over the bag."""
+    s = _one_set(ctx, op)
+    values = [x for x, _, _ in _numbers(ctx, s, "sum")] if s else []
+    return Result((Scalar.number(math.fsum(values)),), (_witness_all(s),))
+
+
+def fn_mean(ctx: Context, op: Op) -> Result:
+    """Mean over the bag."""
+    s = _one_set(ctx, op)
+    if not s:
+        raise ctx.fail("mean() of an empty set")
+    values = [x for x, _, _ in _numbers(ctx, s, "mean")]
+    return Result((Scalar.number(math.fsum(values) / len(values)),), (_witness_all(s),))
+
+
+def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
+    s = _one_set(ctx, op)
+    if not s:
+        raise ctx.fail(f"{op.name}() of an empty set")
+    if all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in s.elems):
+        return _extreme_rows(ctx, op, s, pick)
+    unreadable = [e for e in s.elems if quantity(ctx.graph, e) is None]
+    if unreadable and len(unreadable) == len(s) and ctx.fallback is not None:
+        return _llm_extreme(ctx, op, s)
+    items = _numbers(ctx, s, f"{op.name}()")
+    ends = [(e.high if isinstance(e, Scalar) and op.name == "max" and e.high is not None else x,
+             e, w) for x, e, w in items]
+    best = pick(x for x, _, _ in ends)
+    elems = [Scalar.interval(best, best) if isinstance(e, Scalar) and e.upper is not None else e
+             for x, e, _ in ends if x == best]
+    wits = [w for x, _, w in ends if x == best]
+    return Result(tuple(elems), tuple(wits)).distinct()
+
+
+def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -> Result:
+    """max/min over rows: compare them by the target-type column (the only sensible reading)."""
+    g, rel = ctx.graph, ctx.target_relation
+    if rel is None:
+        raise ctx.fail(f"{op.name}() over rows needs values: read a column of the rows first "
+                       "(or give a ## Target type)")
+    values = _project(ctx, rel, s.distinct())
+    items = _numbers(ctx, values, f"{op.name}()")
+    if not items:
+        raise ctx.fail(f"{op.name}(): the rows have no {g.relation_names[rel]!r} value")
+    best = pick(x for x, _, _ in items)
+    facts = {w[-1] for x, _, w in items if x == best and w}
+    heads = {int(g.head[f]) for f in facts}
+    keep = [i for i, e in enumerate(s.elems) if int(e) in heads]
+    ctx.notes.append(f"{op.name}() over rows: compared by their {g.relation_names[rel]!r} "
+                     "(the target type)")
+    return Result(tuple(s.elems[i] for i in keep),
+                  tuple(tuple(s.witnesses[i]) + tuple(sorted(f for f in facts if int(g.head[f])
+                                                             == int(s.elems[i])))
+                        for i in keep)).distinct()
+
+
+def fn_max(ctx: Context, op: Op) -> Result:
+    """The element(s) with the largest value (interval ends for time spans)."""
+    return _extreme(ctx, op, max)
+
+
+def fn_min(ctx: Context, op: Op) -> Result:
+    """The element(s) with the smallest value (interval starts for time spans)."""
+    return _extreme(ctx, op, min)
+
+
+def _llm_extreme(ctx: Context, op: Op, s: Result) -> Result:
+    assert ctx.fallback is not None
+    labels = list(dict.fromkeys(elem_text(ctx.graph, e) for e in s.elems))
+    answer = ctx.fallback(FallbackRequest("extremum", ctx.step, ctx.call_text, ctx.description,
+                                          {"set": labels}, labels, ctx.question, op.name))
+    ctx.fallback_notes.append(answer.note or "LLM-inferred extremum, not verified")
+    if answer.values is None:
+        raise ctx.fail(f"{op.name}() over non-numeric values and the LLM fallback declined")
+    chosen = set(answer.values)
+    keep = [i for i, e in enumerate(s.elems) if elem_text(ctx.graph, e) in chosen]
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
+def fn_keep(ctx: Context, op: Op) -> Result:
+    """Elements whose value compares with ``value`` (time spans are clipped to the condition)."""
+    s, value = _one_set(ctx, op), op.param("value")
+    if op.cmp == "=" or value is None:
+        raise ctx.fail("keep() needs value with one of > < >= <=")
+    if isinstance(value, Text):
+        limit = parse_number(value.value)
+        if limit is None:
+            raise ctx.fail(f"keep(): {value.value!r} is not a number")
+    else:
+        xs = [numeric(ctx.graph, e) for e in resolve_set(ctx, value).elems]
+        xs = [x for x in xs if x is not None]
+        if not xs:
+            raise ctx.fail("keep(): the comparison value is not a number")
+        limit = min(xs) if op.cmp in (">", ">=") else max(xs)
+    elems, wits = [], []
+    for x, e, w in _numbers(ctx, s, "keep()"):
+        kept = _clip(e, x, op.cmp, limit)
+        if kept is not None:
+            elems.append(kept)
+            wits.append(w)
+    return Result(tuple(elems), tuple(wits))
+
+
+def _clip(e: Elem, x: float, cmp: str, limit: float) -> Elem | None:
+    if isinstance(e, Scalar) and e.upper is not None:  # a span of years
+        lo, hi = x, e.upper
+        if cmp in (">", ">="):
+            lo = max(lo, math.floor(limit) + 1 if cmp == ">" else math.ceil(limit))
+        else:
+            hi = min(hi, math.ceil(limit) - 1 if cmp == "<" else math.floor(limit))
+        return Scalar.interval(lo, hi) if lo <= hi else None
+    ok = {">": x > limit, "<": x < limit, ">=": x >= limit, "<=": x <= limit}[cmp]
+    return e if ok else None
+
+
+def _shift(ctx: Context, op: Op, delta: int) -> Result:
+    g, s = ctx.graph, _one_set(ctx, op)
+    elems, wits, beyond = [], [], 0
+    for e, w in zip(s.elems, s.witnesses, strict=True):
+        pos = None if isinstance(e, Scalar) else g.row_position(e)
+        if pos is not None:
+            node = g.row_node(pos[0], pos[1] + delta)
+            if node is None:
+                beyond += 1
+                continue
+            elems.append(node)
+            wits.append(w)
+            continue
+        x = numeric(g, e)
+        if x is None:
+            raise ctx.fail(f"{op.name}() needs rows or numbers, got {elem_text(g, e)!r}")
+        elems.append(Scalar.number(x + delta))
+        wits.append(w)
+    if beyond:
+        edge = "first" if delta < 0 else "last"
+        ctx.notes.append(f"{beyond} row(s) have no {op.name.replace('_', ' ')}: the {edge} row "
+                         "of the table was reached")
+    return Result(tuple(elems), tuple(wits)).distinct()
+
+
+def fn_previous_row(ctx: Context, op: Op) -> Result:
+    """The row before each row (or each number minus one, as ``row_number`` values)."""
+    return _shift(ctx, op, -1)
+
+
+def fn_next_row(ctx: Context, op: Op) -> Result:
+    """The row after each row (or each number plus one)."""
+    return _shift(ctx, op, +1)
+
+
+FUNCTIONS: dict[str, Callable[[Context, Op], Result]] = {
+    "set_union": fn_set_union,
+    "set_intersection": fn_set_intersection,
+    "set_difference": fn_set_difference,
+    "set_negation": fn_set_negation,
+    "count": fn_count,
+    "sum": fn_sum,
+    "mean": fn_mean,
+    "max": fn_max,
+    "min": fn_min,
+    "keep": fn_keep,
+    "previous_row": fn_previous_row,
+    "next_row": fn_next_row,
+}

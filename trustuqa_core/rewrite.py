@@ -1,0 +1,257 @@
+"""Syntax mapping: a mapped ``get_information`` call -> execution-plan operations (paper Table 1).
+
+The rule table is keyed by the call's argument signature (``key`` counts as ``time_key`` when
+it maps to a time key of a temporal graph). Each rule is a small named function; its docstring
+shows the call and the plan. An unsupported signature raises :class:`RewriteError` listing
+the supported ones. Other functions (set operations, aggregates, ``keep``, row navigation)
+become a single operation of the same name.
+
+>>> from trustuqa_core.query.ast import Bound, Call, Arg, Text
+>>> call = Call("get_information", (Arg("relation", Bound("Year", (0,), ("Year",), "relation")),
+...                                 Arg("tail_entity", Text("1989"), ">")))
+>>> [str(op) for op in rewrite(call)]
+["select(relation='Year', value>'1989')"]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .errors import RewriteError
+from .query.ast import Arg, Bound, Call, Ref, Text
+
+__all__ = ["Op", "GET_INFORMATION_RULES", "rewrite", "signature", "rule_table"]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One execution-plan operation; ``params`` values are Bound/Text/Ref or ``$k`` locals."""
+
+    name: str
+    params: tuple[tuple[str, object], ...]
+    cmp: str = "="
+    out: str = field(default="", compare=False)
+
+    def param(self, key: str, default: object = None) -> object:
+        return next((v for k, v in self.params if k == key), default)
+
+    def __str__(self) -> str:
+        parts = []
+        for k, v in self.params:
+            op = self.cmp if k in ("value", "time") else "="
+            parts.append(f"{k}{op}{_show(v)}")
+        text = f"{self.name}(" + ", ".join(parts) + ")"
+        return f"{self.out} = {text}" if self.out else text
+
+
+def _show(v: object) -> str:
+    if isinstance(v, Bound):
+        return repr(str(v)) if len(v.labels) == 1 else str(v)
+    if isinstance(v, Ref):
+        return str(v)
+    if isinstance(v, Text):
+        return repr(v.value)
+    if isinstance(v, tuple):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return str(v)
+
+
+Rule = Callable[[dict[str, Arg]], list[Op]]
+
+
+def _op(name: str, *params: tuple[str, object], cmp: str = "=", out: str = "") -> Op:
+    return Op(name, tuple(params), cmp, out)
+
+
+def _select(rel: Arg, val: Arg, out: str = "") -> Op:
+    if isinstance(val.value, Text) and val.value.value.strip().lower() in ("most", "least"):
+        return _op("select_frequent", ("relation", rel.value),
+                   ("which", val.value.value.strip().lower()), out=out)
+    return _op("select", ("relation", rel.value), ("value", val.value), cmp=val.cmp, out=out)
+
+
+def head_relation(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r, head_entity=h) -> [project(relation=r, heads=h)]"""
+    return [_op("project", ("relation", a["relation"].value), ("heads", a["head_entity"].value))]
+
+
+def relation_tail(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r, tail_entity<cmp>v) -> [select(relation=r, value<cmp>v)]
+
+    With ``tail_entity='most'`` / ``'least'``: [select_frequent(relation=r, which='most')].
+    """
+    return [_select(a["relation"], a["tail_entity"])]
+
+
+def relation_value(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r, value<cmp>v) -> [select(relation=r, value<cmp>v)]"""
+    return [_select(a["relation"], a["value"])]
+
+
+def key_value(a: dict[str, Arg]) -> list[Op]:
+    """get_information(key=k, value<cmp>v) -> [select(relation=k, value<cmp>v)]"""
+    return [_select(a["key"], a["value"])]
+
+
+def key_tail(a: dict[str, Arg]) -> list[Op]:
+    """get_information(key=k, tail_entity<cmp>v) -> [select(relation=k, value<cmp>v)]"""
+    return [_select(a["key"], a["tail_entity"])]
+
+
+def relation_only(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r) -> [values(relation=r)]  (every value, one per fact)"""
+    return [_op("values", ("relation", a["relation"].value))]
+
+
+def key_only(a: dict[str, Arg]) -> list[Op]:
+    """get_information(key=k) -> [values(relation=k)]"""
+    return [_op("values", ("relation", a["key"].value))]
+
+
+def head_key(a: dict[str, Arg]) -> list[Op]:
+    """get_information(key=k, head_entity=h) -> [project(relation=k, heads=h)]"""
+    return [_op("project", ("relation", a["key"].value), ("heads", a["head_entity"].value))]
+
+
+def head_only(a: dict[str, Arg]) -> list[Op]:
+    """get_information(head_entity=h) -> [relations_of(heads=h)]"""
+    return [_op("relations_of", ("heads", a["head_entity"].value))]
+
+
+def relation_key_value(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r, key=k, value=v) -> [$1 = select(relation=k, value=v), project(relation=r, heads=$1)]"""  # noqa: E501
+    return [_select(a["key"], a["value"], out="$1"),
+            _op("project", ("relation", a["relation"].value), ("heads", "$1"))]
+
+
+def relation_key_tail(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r, tail_entity=t, key=k) -> [$1 = select(relation=r, value=t), project(relation=k, heads=$1)]"""  # noqa: E501
+    return [_select(a["relation"], a["tail_entity"], out="$1"),
+            _op("project", ("relation", a["key"].value), ("heads", "$1"))]
+
+
+def relation_tail_key_value(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r, tail_entity=t, key=k, value=v) -> [$1 = select(k, v), $2 = select(r, t), intersect($1, $2)]"""  # noqa: E501
+    return [_select(a["key"], a["value"], out="$1"), _select(a["relation"], a["tail_entity"], out="$2"),
+            _op("intersect", ("sets", ("$1", "$2")))]
+
+
+def head_relation_key(a: dict[str, Arg]) -> list[Op]:
+    """get_information(head_entity=h, relation=r, key=k) -> [$1 = project(relation=r, heads=h), project(relation=k, heads=$1)]
+
+    A two-hop path h -r-> x -k-> y (e.g. a Freebase CVT node), or two columns of a row.
+    """  # noqa: E501
+    return [_op("project", ("relation", a["relation"].value), ("heads", a["head_entity"].value),
+                out="$1"),
+            _op("project", ("relation", a["key"].value), ("heads", "$1"))]
+
+
+def head_relation_tail(a: dict[str, Arg]) -> list[Op]:
+    """get_information(head_entity=h, relation=r, tail_entity=t) -> [filter_heads(heads=h, relation=r, value=t)]"""  # noqa: E501
+    t = a["tail_entity"]
+    return [_op("filter_heads", ("heads", a["head_entity"].value), ("relation", a["relation"].value),
+                ("value", t.value), cmp=t.cmp)]
+
+
+def fact_time(a: dict[str, Arg]) -> list[Op]:
+    """get_information([head_entity=h,] [relation=r,] [tail_entity=t,] key='time') -> [fact_times(head=h, relation=r, tail=t, key='time')]"""  # noqa: E501
+    params = [(n, a[src].value) for n, src in (("head", "head_entity"), ("relation", "relation"),
+                                              ("tail", "tail_entity")) if src in a]
+    return [_op("fact_times", *params, ("key", a["key"].value))]
+
+
+def time_head_relation(a: dict[str, Arg]) -> list[Op]:
+    """get_information(head_entity=h, relation=r, key='time', value=v) -> [select_at_time(head=h, relation=r, key='time', time=v)]  (tails)"""  # noqa: E501
+    v = a["value"]
+    return [_op("select_at_time", ("head", a["head_entity"].value), ("relation", a["relation"].value),
+                ("key", a["key"].value), ("time", v.value), cmp=v.cmp)]
+
+
+def time_relation_tail(a: dict[str, Arg]) -> list[Op]:
+    """get_information(relation=r, tail_entity=t, key='time', value=v) -> [select_at_time(relation=r, tail=t, key='time', time=v)]  (heads)"""  # noqa: E501
+    v = a["value"]
+    return [_op("select_at_time", ("relation", a["relation"].value), ("tail", a["tail_entity"].value),
+                ("key", a["key"].value), ("time", v.value), cmp=v.cmp)]
+
+
+GET_INFORMATION_RULES: dict[frozenset[str], Rule] = {
+    frozenset({"relation", "head_entity"}): head_relation,
+    frozenset({"relation", "tail_entity"}): relation_tail,
+    frozenset({"relation", "value"}): relation_value,
+    frozenset({"relation"}): relation_only,
+    frozenset({"key", "value"}): key_value,
+    frozenset({"key", "tail_entity"}): key_tail,
+    frozenset({"key"}): key_only,
+    frozenset({"key", "head_entity"}): head_key,
+    frozenset({"head_entity"}): head_only,
+    frozenset({"relation", "key", "value"}): relation_key_value,
+    frozenset({"relation", "key", "tail_entity"}): relation_key_tail,
+    frozenset({"relation", "tail_entity", "key", "value"}): relation_tail_key_value,
+    frozenset({"relation", "key", "head_entity"}): head_relation_key,
+    frozenset({"relation", "head_entity", "tail_entity"}): head_relation_tail,
+    frozenset({"time_key", "head_entity"}): fact_time,
+    frozenset({"time_key", "relation"}): fact_time,
+    frozenset({"time_key", "head_entity", "relation"}): fact_time,
+    frozenset({"time_key", "relation", "tail_entity"}): fact_time,
+    frozenset({"time_key", "head_entity", "relation", "tail_entity"}): fact_time,
+    frozenset({"time_key", "head_entity", "relation", "value"}): time_head_relation,
+    frozenset({"time_key", "relation", "tail_entity", "value"}): time_relation_tail,
+}
+
+
+def signature(call: Call) -> tuple[str, ...]:
+    """Sorted argument names of a get_information call, ``key`` -> ``time_key`` for time keys."""
+    return tuple(sorted(_sig_name(a) for a in call.args))
+
+
+def _sig_name(a: Arg) -> str:
+    if a.name == "key" and isinstance(a.value, Bound) and a.value.role == "time_key":
+        return "time_key"
+    return a.name or "(positional)"
+
+
+def rewrite(call: Call) -> list[Op]:
+    """The execution plan of one mapped call (see the module docstring)."""
+    if call.func != "get_information":
+        return [Op(call.func, tuple((a.name or f"arg{i + 1}", a.value)
+                                    for i, a in enumerate(call.args)),
+                   next((a.cmp for a in call.args if a.cmp != "="), "="))]
+    names = [_sig_name(a) for a in call.args]
+    if len(set(names)) < len(names):
+        return _conjunction(call, names)
+    rule = GET_INFORMATION_RULES.get(frozenset(names))
+    if rule is None:
+        raise RewriteError(
+            f"no rule for get_information({', '.join(sorted(names))}); supported: "
+            + "; ".join("(" + ", ".join(sorted(k)) + ")" for k in GET_INFORMATION_RULES)
+        )
+    return rule({n: a for n, a in zip(names, call.args, strict=True)})
+
+
+def _conjunction(call: Call, names: list[str]) -> list[Op]:
+    """Repeated names: pair the k-th relation with the k-th tail/value and intersect the parts.
+
+    ``get_information(relation='Year', tail_entity>'1990', tail_entity<'2000')`` becomes two
+    selects on ``Year`` and their intersection.
+    """
+    rels = [a for a, n in zip(call.args, names, strict=True) if n in ("relation", "key")]
+    conds = [a for a, n in zip(call.args, names, strict=True) if n in ("tail_entity", "value")]
+    if not rels or not conds or len(rels) + len(conds) != len(names) or (
+        len(rels) != 1 and len(rels) != len(conds)
+    ):
+        raise RewriteError(f"repeated arguments in get_information({', '.join(names)}) can only "
+                           "pair relations with tail entities/values")
+    ops: list[Op] = []
+    for k, cond in enumerate(conds):
+        rel = rels[k] if len(rels) > 1 else rels[0]
+        ops.append(_select(rel, cond, out=f"${k + 1}"))
+    ops.append(_op("intersect", ("sets", tuple(f"${k + 1}" for k in range(len(conds))))))
+    return ops
+
+
+def rule_table() -> list[tuple[str, str, str]]:
+    """(signature, rule name, docstring) rows, for documentation and the app's Rules view."""
+    return [(", ".join(sorted(k)), f.__name__, (f.__doc__ or "").strip().splitlines()[0])
+            for k, f in GET_INFORMATION_RULES.items()]
+

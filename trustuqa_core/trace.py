@@ -1,0 +1,205 @@
+"""The record of one run: every step's call, mapping, plan, output and evidence.
+
+A :class:`Trace` keeps live objects (results, mappings) for programmatic use and renders to
+plain JSON with :meth:`Trace.to_dict` for the app, exports and golden tests.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .graph import ConditionGraph
+from .mapping.mapper import MappedProgram, Mapping
+from .ops import elem_text
+from .query.ast import Program
+from .results import Result, Scalar
+
+__all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE"]
+
+Status = Literal["ok", "empty", "error", "unanswered", "inferred"]
+MAX_EVIDENCE = 200
+MAX_ELEMENTS = 200
+
+
+@dataclass
+class ErrorInfo:
+    """Where and why a run stopped."""
+
+    stage: Literal["parse", "map", "rewrite", "execute"]
+    message: str
+    step: int | None = None
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass
+class StepTrace:
+    """One executed (or attempted) query."""
+
+    number: int
+    func: str
+    call: str
+    mapped_call: str
+    description: str = ""
+    mappings: list[Mapping] = field(default_factory=list)
+    ops: list[str] = field(default_factory=list)
+    status: Status = "ok"
+    result: Result | None = None
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+    inferred_note: str = ""
+
+    @property
+    def output(self) -> Result:
+        return self.result if self.result is not None else Result.empty()
+
+
+@dataclass
+class Trace:
+    """Everything a person needs to check an answer."""
+
+    query_text: str
+    graph: ConditionGraph
+    program: Program | None = None
+    mapped: MappedProgram | None = None
+    steps: list[StepTrace] = field(default_factory=list)
+    target: Mapping | None = None
+    target_step: StepTrace | None = None
+    final: Result | None = None
+    error: ErrorInfo | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- answer
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def answer(self) -> list[str]:
+        """Distinct answer texts in order (empty when the run failed or found nothing)."""
+        if self.final is None:
+            return []
+        return [elem_text(self.graph, e) for e in self.final.distinct().elems]
+
+    @property
+    def inferred(self) -> bool:
+        """True when some step was answered by the LLM fallback (not verified)."""
+        return any(s.status == "inferred" for s in self.steps)
+
+    @property
+    def empty_step(self) -> int | None:
+        """The first step whose output was empty, among the steps the answer depends on."""
+        needed = self._ancestors()
+        for s in self.steps:
+            if s.status == "empty" and s.number in needed:
+                return s.number
+        return None
+
+    def _ancestors(self) -> set[int]:
+        if self.program is None or not self.program.queries:
+            return set()
+        calls = {q.number: q.call for q in self.program.queries}
+        todo, seen = [self.program.last.number], set()
+        while todo:
+            n = todo.pop()
+            if n in seen or n not in calls:
+                continue
+            seen.add(n)
+            todo.extend(calls[n].refs())
+        return seen
+
+    def explain_empty(self) -> str | None:
+        """A sentence naming the step that emptied the answer, or None."""
+        n = self.empty_step
+        if n is None:
+            return None
+        step = next(s for s in self.steps if s.number == n)
+        why = f" ({'; '.join(step.notes)})" if step.notes else ""
+        return f"Query{n} `{step.mapped_call}` returned nothing{why}, so the answer is empty."
+
+    # -------------------------------------------------------------- evidence
+    def evidence_rows(self, facts: list[int]) -> list[dict[str, Any]]:
+        """Readable fact rows (head, relation, tail, interval, source, row/line)."""
+        out = []
+        for f in facts[:MAX_EVIDENCE]:
+            head, rel, tail = self.graph.fact_text(f)
+            prov = self.graph.provenance(f)
+            row = {"fact": int(f), "head": head, "relation": rel, "tail": tail,
+                   "source": prov.source, "unit": prov.unit, "number": prov.number}
+            span = self.graph.interval(f)
+            if span is not None:
+                row["interval"] = [None if abs(x) == float("inf") else x for x in span]
+            out.append(row)
+        return out
+
+    def answer_provenance(self) -> list[dict[str, Any]]:
+        """For each answer element: its text and the facts (with sources) behind it."""
+        if self.final is None:
+            return []
+        d = self.final.distinct()
+        return [{"answer": elem_text(self.graph, e), "evidence": self.evidence_rows(list(w))}
+                for e, w in zip(d.elems[:MAX_ELEMENTS], d.witnesses, strict=False)]
+
+    # --------------------------------------------------------------- export
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able record (see the README for the shape)."""
+        return {
+            "query": self.query_text,
+            "target_type": self.program.target_type if self.program else None,
+            "target": _mapping_dict(self.target) if self.target else None,
+            "answer": self.answer,
+            "inferred": self.inferred,
+            "error": None if self.error is None else vars(self.error).copy(),
+            "empty_step": self.empty_step,
+            "explanation": self.explain_empty(),
+            "steps": [self._step_dict(s) for s in self.steps],
+            "target_step": self._step_dict(self.target_step) if self.target_step else None,
+            "answer_provenance": self.answer_provenance(),
+            "timings": {k: round(v, 6) for k, v in self.timings.items()},
+            "sources": [s.name for s in self.graph.sources],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    def _step_dict(self, s: StepTrace) -> dict[str, Any]:
+        res = s.output
+        d = res.distinct()
+        elements = []
+        for e, w in zip(d.elems[:MAX_ELEMENTS], d.witnesses, strict=False):
+            kind = "computed" if isinstance(e, Scalar) else "row" if self.graph.is_row(e) else "value"
+            elements.append({"text": elem_text(self.graph, e), "kind": kind,
+                             "node": None if isinstance(e, Scalar) else int(e),
+                             "witnesses": [int(x) for x in w]})
+        return {
+            "number": s.number,
+            "func": s.func,
+            "call": s.call,
+            "mapped_call": s.mapped_call,
+            "description": s.description,
+            "mappings": [_mapping_dict(m) for m in s.mappings],
+            "ops": s.ops,
+            "status": s.status,
+            "size": len(res),
+            "distinct": len(d),
+            "output": [el["text"] for el in elements],
+            "elements": elements,
+            "evidence": self.evidence_rows(res.all_witnesses()),
+            "notes": s.notes,
+            "error": s.error,
+            "inferred_note": s.inferred_note,
+            "seconds": round(s.seconds, 6),
+        }
+
+
+def _mapping_dict(m: Mapping) -> dict[str, Any]:
+    return {
+        "key": m.key, "query": m.query, "arg": m.arg, "text": m.text, "role": m.role,
+        "labels": list(m.labels), "method": m.method, "score": round(m.score, 4),
+        "margin": round(m.margin, 4), "weak": m.weak, "scope": m.scope,
+        "candidates": [{"label": c.label, "score": round(c.score, 4), "method": c.method}
+                       for c in m.candidates],
+    }
