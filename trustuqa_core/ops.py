@@ -122,6 +122,12 @@ def _node_witness_map(r: Result) -> dict[int, tuple[int, ...]]:
 def op_select(ctx: Context, op: Op) -> Result:
     """Heads whose ``relation`` value matches (``=``) or compares (``< > <= >=``) with ``value``."""
     g, rel, value = ctx.graph, _relation(ctx, op.param("relation")), op.param("value")
+    if op.cmp == "!=":
+        equal = op_select(ctx, Op("select", op.params, "="))
+        facts = np.sort(g.facts_rel(rel))
+        drop = equal.keys()
+        keep = facts[[("n", int(h)) not in drop for h in g.head[facts].tolist()]]
+        return _group(g, g.head[keep], keep)
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
     if isinstance(value, Bound):
@@ -166,21 +172,24 @@ def _select_nodes(ctx: Context, rel: int, nodes: np.ndarray,
 
 
 def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
+    """Numeric comparison through the sorted index; values that are not plain numbers are read
+    loosely (units, durations, dates) when that reads more of them, with a note."""
     g = ctx.graph
     thresholds = _thresholds(ctx, value)
-    n_numeric = g.numeric_fact_count(rel)
-    if thresholds is not None and n_numeric:
+    n_numeric, n_all = g.numeric_fact_count(rel), len(g.facts_rel(rel))
+    if thresholds is not None and n_numeric == n_all:
         facts = np.concatenate([g.facts_rel_cmp(rel, cmp, x) for x in thresholds] or [EMPTY])
-        skipped = len(g.facts_rel(rel)) - n_numeric
-        if skipped:
-            ctx.notes.append(f"{skipped} non-numeric value(s) of {_rel_name(ctx, rel)!r} "
-                             "were not compared")
         return _group(g, g.head[facts], np.unique(facts))
     loose = _loose_thresholds(ctx, value)
     if loose is not None:
-        result = _select_cmp_loose(ctx, rel, cmp, loose)
+        result = _select_cmp_loose(ctx, rel, cmp, loose, n_numeric)
         if result is not None:
             return result
+    if thresholds is not None and n_numeric:
+        facts = np.concatenate([g.facts_rel_cmp(rel, cmp, x) for x in thresholds] or [EMPTY])
+        ctx.notes.append(f"{n_all - n_numeric} non-numeric value(s) of {_rel_name(ctx, rel)!r} "
+                         "were not compared")
+        return _group(g, g.head[facts], np.unique(facts))
     return _llm_compare(ctx, rel, cmp, value)
 
 
@@ -195,14 +204,16 @@ def _loose_thresholds(ctx: Context, value: object) -> list[tuple[float, str]] | 
     return None if not qs or None in qs else [q for q in qs if q is not None]
 
 
-def _select_cmp_loose(ctx: Context, rel: int, cmp: str,
-                      thresholds: list[tuple[float, str]]) -> Result | None:
-    """Compare values read loosely (units, durations, dates); None when they are not comparable."""
+def _select_cmp_loose(ctx: Context, rel: int, cmp: str, thresholds: list[tuple[float, str]],
+                      n_numeric: int) -> Result | None:
+    """Compare values read loosely (units, durations, dates); None when that reads no more
+    values than the plain numbers or mixes kinds of reading."""
     g = ctx.graph
     facts = np.sort(g.facts_rel(rel))
     read = [parse_quantity(g.label(t)) for t in g.tail[facts].tolist()]
     kinds = {how for q in read if q is not None for how in [q[1]]} | {h for _, h in thresholds}
-    if not any(q is not None for q in read) or len(kinds - {"number"}) > 1:
+    n_read = sum(q is not None for q in read)
+    if n_read <= n_numeric and thresholds[0][1] == "number" or len(kinds - {"number"}) > 1:
         return None
     ops = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
     vals = np.array([np.nan if q is None else q[0] for q in read])
@@ -264,6 +275,26 @@ def op_select_frequent(ctx: Context, op: Op) -> Result:
     keep = facts[np.isin(g.tail[facts], chosen)]
     ctx.notes.append(f"{op.param('which')} frequent value(s) of {_rel_name(ctx, rel)!r}: "
                      + ", ".join(repr(g.label(v)) for v in chosen[:5]) + f" ({int(best)} times)")
+    return _group(g, g.head[keep], keep)
+
+
+def op_select_extreme(ctx: Context, op: Op) -> Result:
+    """Heads whose ``relation`` value is the largest (``max``) or smallest (``min``) number."""
+    g, rel, which = ctx.graph, _relation(ctx, op.param("relation")), op.param("which")
+    facts = np.sort(g.facts_rel(rel))
+    read = [quantity(g, t) for t in g.tail[facts].tolist()]
+    kinds = {q[1] for q in read if q is not None}
+    if not kinds:
+        raise ctx.fail(f"no value of {_rel_name(ctx, rel)!r} is a number, so none is the {which}")
+    if "number" in kinds and len(kinds) > 1 and sum(q is not None and q[1] == "number"
+                                                    for q in read) * 2 > len(read):
+        read = [q if q is not None and q[1] == "number" else None for q in read]
+    vals = np.array([np.nan if q is None else q[0] for q in read])
+    best = np.nanmax(vals) if which == "max" else np.nanmin(vals)
+    keep = facts[vals == best]
+    ctx.notes.append(f"the {which} of {_rel_name(ctx, rel)!r} is "
+                     f"{g.label(g.tail[keep[0]])!r}" + (f" (read as {', '.join(sorted(kinds))})"
+                                                        if kinds != {"number"} else ""))
     return _group(g, g.head[keep], keep)
 
 
@@ -460,6 +491,7 @@ def _time_ok(span: tuple[float, float] | None, key: str, cmp: str,
 GRAPH_OPS: dict[str, Callable[[Context, Op], Result]] = {
     "select": op_select,
     "select_frequent": op_select_frequent,
+    "select_extreme": op_select_extreme,
     "filter_heads": op_filter_heads,
     "project": op_project,
     "values": op_values,

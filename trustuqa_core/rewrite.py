@@ -64,10 +64,18 @@ def _op(name: str, *params: tuple[str, object], cmp: str = "=", out: str = "") -
     return Op(name, tuple(params), cmp, out)
 
 
+MAX_WORDS = frozenset({"highest", "max", "maximum", "largest", "biggest", "greatest", "tallest",
+                       "longest", "latest", "top"})
+MIN_WORDS = frozenset({"lowest", "min", "minimum", "smallest", "shortest", "earliest"})
+
+
 def _select(rel: Arg, val: Arg, out: str = "") -> Op:
-    if isinstance(val.value, Text) and val.value.value.strip().lower() in ("most", "least"):
-        return _op("select_frequent", ("relation", rel.value),
-                   ("which", val.value.value.strip().lower()), out=out)
+    word = val.value.value.strip().lower() if isinstance(val.value, Text) else ""
+    if word in ("most", "least"):
+        return _op("select_frequent", ("relation", rel.value), ("which", word), out=out)
+    if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS:
+        which = "max" if word in MAX_WORDS else "min"
+        return _op("select_extreme", ("relation", rel.value), ("which", which), out=out)
     return _op("select", ("relation", rel.value), ("value", val.value), cmp=val.cmp, out=out)
 
 
@@ -80,6 +88,8 @@ def relation_tail(a: dict[str, Arg]) -> list[Op]:
     """get_information(relation=r, tail_entity<cmp>v) -> [select(relation=r, value<cmp>v)]
 
     With ``tail_entity='most'`` / ``'least'``: [select_frequent(relation=r, which='most')].
+    With a comparison to a superlative (``tail_entity>='highest'``, ``'lowest'``...):
+    [select_extreme(relation=r, which='max')].
     """
     return [_select(a["relation"], a["tail_entity"])]
 

@@ -69,6 +69,19 @@ class LexicalPool:
         """Ids whose normalised label equals the normalised ``text``."""
         return tuple(int(self.ids[i]) for i in self._norm.get(normalize(text), ()))
 
+    def containing(self, text: str, limit: int = 50) -> tuple[int, ...]:
+        """Ids whose normalised label contains the normalised ``text`` as whole words.
+
+        >>> LexicalPool([1, 2, 3], ["12 February 2001", "3 March", "February"]).containing("february")
+        (1, 3)
+        """
+        needle = normalize(text)
+        if len(needle) < 3:
+            return ()
+        padded = f" {needle} "
+        found = [i for i, lab in enumerate(self.norm_labels) if padded in f" {lab} "]
+        return tuple(int(self.ids[i]) for i in found[:limit])
+
     def fuzzy(self, text: str, limit: int = 5, cutoff: float = 0.0) -> list[tuple[int, str, float]]:
         """Best ``limit`` matches as ``(id, label, score in 0..1)``, best first.
 

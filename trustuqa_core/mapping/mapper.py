@@ -15,7 +15,7 @@ entities. Cascade: exact -> normalised -> (numeric equality) -> fuzzy -> dense e
 >>> print(render_program(mp.program))
 Query1: "get_information(relation='Nation', tail_entity='Italy (ITA)')"
 >>> [(m.arg, m.method) for m in mp.mappings]
-[('relation', 'normalized'), ('tail_entity', 'fuzzy')]
+[('relation', 'normalized'), ('tail_entity', 'contains')]
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ class Mapping:
         """True when the choice deserves a human look (low score or close runner-up)."""
         if self.method in ("exact", "normalized", "numeric", "override", "time_key"):
             return False
+        if self.method == "contains":
+            return len(self.ids) > 1
         return not self.ids or self.score < _WEAK_SCORE or self.margin < _WEAK_MARGIN
 
 
@@ -193,6 +195,9 @@ class Mapper:
         numeric = self._numeric_equal(text, pool, ())
         if numeric:
             return self._mapping(key, query, arg, text, "value", ("numeric", numeric), scope)
+        if parse_number(text) is None and (ids := pool.containing(text)):
+            cands = [Candidate(i, self.graph.label(i), 0.9, "contains") for i in ids]
+            return self._mapping(key, query, arg, text, "value", ("contains", cands), scope)
         fuzzy = pool.fuzzy(text, self.top_k, 0.0)
         if fuzzy and fuzzy[0][2] >= _ACCEPT_FUZZY:
             cands = [Candidate(i, lab, s, "fuzzy") for i, lab, s in fuzzy]
@@ -252,7 +257,8 @@ class Mapper:
             role = self._role(call, a, time_call)
             if role is None or isinstance(a.value, Ref):
                 continue
-            m = self._map_value(a.value, role, key, q.number, a.name or "", rel_id, overrides)
+            m = self._map_value(a.value, role, key, q.number, a.name or "", rel_id, overrides,
+                                a.cmp)
             if m is None:
                 continue
             if m.role == "time_key":
@@ -276,7 +282,7 @@ class Mapper:
                 text = a.value.value if isinstance(a.value, Text) else ""
                 if text.strip().lower() in _SPECIAL:
                     return None
-                if a.cmp != "=" and parse_number(text) is not None:
+                if a.cmp not in ("=", "!=") and parse_number(text) is not None:
                     return None
                 if a.name == "value" and time_call:
                     return None
@@ -289,12 +295,12 @@ class Mapper:
         return "entity"  # a literal where a set is expected: an entity by name
 
     def _map_value(self, value: Value, role: Role, key: str, query: int, arg: str,
-                   rel_id: int | None, overrides: dict[str, str]) -> Mapping | None:
+                   rel_id: int | None, overrides: dict[str, str], cmp: str = "=") -> Mapping | None:
         if isinstance(value, ListValue):
             texts = [v.value for v in value.items if isinstance(v, Text)]
             if not texts:
                 return None
-            parts = [self._map_value(Text(t), role, key, query, arg, rel_id, {}) for t in texts]
+            parts = [self._map_value(Text(t), role, key, query, arg, rel_id, {}, cmp) for t in texts]
             return _merge(key, query, arg, str(value), [p for p in parts if p is not None])
         if not isinstance(value, Text):
             return None
@@ -305,8 +311,25 @@ class Mapper:
         if role == "relation":
             return self.map_relation(text, key, query, arg, allow_time=arg == "key")
         if role == "value":
+            if cmp not in ("=", "!="):
+                return self._map_threshold(text, rel_id, key, query, arg)
             return self.map_value(text, rel_id, key, query, arg)
         return self.map_entity(text, key, query, arg)
+
+    def _map_threshold(self, text: str, rel: int | None, key: str, query: int,
+                       arg: str) -> Mapping | None:
+        """A non-numeric comparison literal is bound only to an equal value of the relation
+        (``'5th'`` among positions); a word like ``'highest'`` stays a literal, so the
+        comparison is read loosely or goes to the LLM fallback instead of a guessed value."""
+        if rel is None:
+            return None
+        pool = self.relation_values(rel)
+        for method, ids in (("exact", pool.exact(text)), ("normalized", pool.normalized(text))):
+            if ids:
+                cands = [Candidate(i, self.graph.label(i), 1.0, method) for i in ids]
+                return self._mapping(key, query, arg, text, "value", (method, cands),
+                                     f"values of {self.graph.relation_names[rel]!r}")
+        return None
 
     def _override(self, key: str, overrides: dict[str, str], query: int, arg: str, text: str,
                   role: Role) -> Mapping | None:
@@ -373,9 +396,9 @@ class Mapper:
         if not cands:
             return Mapping(key, query, arg, text, role, (), (), "none", 0.0, (), 0.0, scope)
         top = cands[0].score
-        if method in ("exact", "normalized", "numeric"):
-            chosen = [c for c in cands if c.score >= 0.95]
-            rest = [c for c in cands if c.score < 0.95]
+        if method in ("exact", "normalized", "numeric", "contains"):
+            chosen = [c for c in cands if c.method in (method, "numeric")]
+            rest = [c for c in cands if c.method not in (method, "numeric")]
         else:
             chosen, rest = cands[:1], cands[1:]
         runner = rest[0].score if rest else 0.0

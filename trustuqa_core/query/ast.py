@@ -15,8 +15,8 @@ from typing import Literal
 __all__ = ["Cmp", "CMPS", "Ref", "Text", "ListValue", "Bound", "Value", "Arg", "Call", "Query",
            "Program"]
 
-Cmp = Literal["=", "<", ">", "<=", ">="]
-CMPS: tuple[str, ...] = ("=", "<", ">", "<=", ">=")
+Cmp = Literal["=", "!=", "<", ">", "<=", ">="]
+CMPS: tuple[str, ...] = ("=", "!=", "<", ">", "<=", ">=")
 
 
 @dataclass(frozen=True)

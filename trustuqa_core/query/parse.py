@@ -43,8 +43,8 @@ _TARGET = re.compile(r"^\s*#*\s*Target\s*type\s*[:：]\s*(.*)$", re.IGNORECASE)
 _BARE_CALL = re.compile(r"^\s*[\"'`]?\s*[A-Za-z_]\w*\s*\(")
 _REF = re.compile(r"^output_of_query\s*(\d+)$", re.IGNORECASE)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_CMP = re.compile(r"(>=|<=|==|!=|=>|=<|=|>|<)")
-_GLUED_ARG = re.compile(r"\s+[A-Za-z_]\w*\s*(>=|<=|==|=|>|<)")
+_CMP = re.compile(r"(>=|<=|==|!=|<>|=>|=<|=|>|<)")
+_GLUED_ARG = re.compile(r"\s+[A-Za-z_]\w*\s*(>=|<=|==|!=|<>|=|>|<)")
 _MAX_LINE = 10_000
 
 
@@ -243,7 +243,7 @@ class _LineParser:
 
 def _cmp(op: str) -> Cmp | None:
     return {"=": "=", "==": "=", ">": ">", "<": "<", ">=": ">=", "<=": "<=", "=>": ">=",
-            "=<": "<="}.get(op)  # type: ignore[return-value]
+            "=<": "<=", "!=": "!=", "<>": "!="}.get(op)  # type: ignore[return-value]
 
 
 def _as_ref(text: Text) -> Value:
