@@ -1,0 +1,404 @@
+"""Demonstrations: a pool of verified (question, query) pairs and dynamic retrieval (paper 3.3).
+
+A :class:`Demo` is ``(question, query, answer, kind, origin)``. Pools: the hand-written initial
+demos (``prompts/demos_initial.json``, each with the small source it runs on), demos derived
+from benchmark data (the ``*_demos`` loaders at the end of this module), and
+questions a user confirmed (:class:`UserDemoStore`, a JSONL file).
+
+Retrieval: encode the question, take the ``m`` most similar demos of a fitting kind, keep those
+whose query re-executes to their labelled answer (when their data is available), stop at ``k``
+and fill up with initial demos. A demo whose normalised question equals the question being
+answered, or whose origin is excluded (the split being scored), is never returned.
+
+>>> from trustuqa_core.mapping import HashingEncoder
+>>> pool = DemoPool(initial_demos(), HashingEncoder(), cache_dir=None)
+>>> got = pool.retrieve("How many gold medals did Italy win?", kinds=("table",), k=3)
+>>> len(got.demos), any(r.demo.question.startswith("how many gold") for r in got.demos)
+(3, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import threading
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import TrustUQAError
+from .graph import ConditionGraph, build_graph
+from .llm.prompts import load_text
+from .mapping.dense import EmbeddingIndex, Encoder, default_cache_dir
+from .translate import load_source
+
+__all__ = [
+    "DemoSource",
+    "Demo",
+    "Retrieved",
+    "Retrieval",
+    "DemoPool",
+    "Verifier",
+    "ExecutionVerifier",
+    "UserDemoStore",
+    "initial_demos",
+    "normalize_question",
+    "dedupe",
+    "KINDS_FOR",
+]
+
+log = logging.getLogger(__name__)
+
+#: graph kind -> demo kinds that fit it
+KINDS_FOR: dict[str, tuple[str, ...]] = {
+    "table": ("table",),
+    "kg": ("kg",),
+    "tkg": ("tkg",),
+    "mixed": ("mixed", "table", "kg", "tkg"),
+}
+
+
+def normalize_question(text: str) -> str:
+    """Comparison key of a question: accents, case, punctuation and spacing removed.
+
+    >>> normalize_question("Who directed  [Kismet]?") == normalize_question("who directed kismet")
+    True
+    """
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+@dataclass(frozen=True)
+class DemoSource:
+    """Data a demo runs on: a file path, or inline ``text`` (initial demos)."""
+
+    kind: str
+    name: str
+    path: str | None = None
+    text: str | None = None
+
+    def load(self) -> Any:
+        """The source's facts (raises SourceError / FileNotFoundError)."""
+        data: str | bytes = self.text.encode() if self.text is not None else str(self.path)
+        return load_source(data, self.kind, self.name)
+
+
+@dataclass(frozen=True)
+class Demo:
+    """One demonstration. ``answer`` may be empty (unknown); ``sources`` may be empty."""
+
+    question: str
+    query: str
+    answer: tuple[str, ...]
+    kind: str
+    origin: str
+    sources: tuple[DemoSource, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def id(self) -> str:
+        """A stable content id."""
+        raw = "\x01".join((self.origin, self.question, self.query))
+        return hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-JSON form (the user store's line format)."""
+        return {"question": self.question, "query": self.query, "answer": list(self.answer),
+                "kind": self.kind, "origin": self.origin,
+                "sources": [s.__dict__ for s in self.sources], **self.meta}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Demo:
+        known = {"question", "query", "answer", "kind", "origin", "sources"}
+        return cls(str(data["question"]), str(data["query"]),
+                   tuple(str(a) for a in data.get("answer", ())), str(data.get("kind", "table")),
+                   str(data.get("origin", "user")),
+                   tuple(DemoSource(**s) for s in data.get("sources", ())),
+                   {k: v for k, v in data.items() if k not in known})
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """A demo chosen for a question: its similarity, and whether it was re-verified."""
+
+    demo: Demo
+    similarity: float
+    verified: bool | None
+    how: str  # "retrieved" | "filled" | "rejected"
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """The result of :meth:`DemoPool.retrieve`: chosen demos, rejected ones, and how many
+    candidates were looked at."""
+
+    demos: list[Retrieved]
+    rejected: list[Retrieved]
+    considered: int
+
+
+Verifier = Callable[[Demo], "bool | None"]
+
+
+@dataclass
+class ExecutionVerifier:
+    """Re-executes a demo's query on its own data; True when it yields the labelled answer.
+
+    ``None`` (cannot tell) when the demo has no sources, no answer, or its data cannot be read.
+    Results are memoised per demo id; the last ``max_graphs`` graphs are kept.
+    """
+
+    max_graphs: int = 16
+    _memo: dict[str, bool | None] = field(default_factory=dict, repr=False)
+    _graphs: OrderedDict[tuple[DemoSource, ...], ConditionGraph] = field(
+        default_factory=OrderedDict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __call__(self, demo: Demo) -> bool | None:
+        if demo.id in self._memo:
+            return self._memo[demo.id]
+        result = self._check(demo)
+        with self._lock:
+            self._memo[demo.id] = result
+        return result
+
+    def _check(self, demo: Demo) -> bool | None:
+        from .evaluate.metrics import denotation_match
+        from .execute import run_query
+
+        if not demo.sources or not demo.answer:
+            return None
+        try:
+            graph = self.graph(demo.sources)
+        except (TrustUQAError, OSError) as err:
+            log.info("cannot verify demo %s: %s", demo.id, err)
+            return None
+        return denotation_match(run_query(demo.query, graph).answer, demo.answer)
+
+    def graph(self, sources: tuple[DemoSource, ...]) -> ConditionGraph:
+        """The graph of a demo's sources (cached)."""
+        with self._lock:
+            graph = self._graphs.get(sources)
+            if graph is not None:
+                self._graphs.move_to_end(sources)
+                return graph
+        graph = build_graph([s.load() for s in sources])
+        with self._lock:
+            self._graphs[sources] = graph
+            while len(self._graphs) > self.max_graphs:
+                self._graphs.popitem(last=False)
+        return graph
+
+
+class DemoPool:
+    """Demos with their question embeddings, searchable by cosine similarity.
+
+    Args:
+        demos: the pool (initial demos are also used to fill up).
+        encoder: encodes questions; embeddings of each origin group are cached on disk
+            (``cache_dir``), keyed by the content hash of the group's questions.
+        cache_dir: None disables the disk cache; default ``$TRUSTUQA_CACHE``.
+        vectors: precomputed unit vectors, one row per demo (skips encoding).
+        verifier: re-execution check (default :class:`ExecutionVerifier`).
+    """
+
+    def __init__(self, demos: Sequence[Demo], encoder: Encoder, *,
+                 cache_dir: Path | None | str = "default", vectors: np.ndarray | None = None,
+                 verifier: Verifier | None = None) -> None:
+        self.demos = list(demos)
+        self.encoder = encoder
+        directory = default_cache_dir() if cache_dir == "default" else cache_dir
+        self.cache_dir = Path(directory) if directory is not None else None
+        self.verifier: Verifier = verifier or ExecutionVerifier()
+        self.matrix = vectors if vectors is not None else self._encode()
+        if self.matrix.shape[0] != len(self.demos):
+            raise ValueError("vectors must have one row per demo")
+        self._norm = [normalize_question(d.question) for d in self.demos]
+        self._by_norm: dict[str, list[int]] = {}
+        for i, key in enumerate(self._norm):
+            self._by_norm.setdefault(key, []).append(i)
+        self._kinds = np.array([d.kind for d in self.demos], dtype=object)
+        self._origins = np.array([d.origin for d in self.demos], dtype=object)
+        self._initial = np.array([d.origin == "initial" for d in self.demos], dtype=bool)
+        self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray] = {}
+        self._queries: dict[str, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self.demos)
+
+    def _encode(self) -> np.ndarray:
+        dim = None
+        blocks: dict[str, np.ndarray] = {}
+        groups: dict[str, list[int]] = {}
+        for i, d in enumerate(self.demos):
+            groups.setdefault(d.origin, []).append(i)
+        for origin, idx in groups.items():
+            index = EmbeddingIndex([self.demos[i].question for i in idx], self.encoder,
+                                   self.cache_dir)
+            blocks[origin] = np.asarray(index.vectors, dtype=np.float32)
+            dim = blocks[origin].shape[1]
+        matrix = np.zeros((len(self.demos), dim or 1), dtype=np.float32)
+        for origin, idx in groups.items():
+            matrix[idx] = blocks[origin]
+        return matrix
+
+    def encode_query(self, question: str) -> np.ndarray:
+        """The question's vector (memoised)."""
+        vec = self._queries.get(question)
+        if vec is None:
+            vec = np.asarray(self.encoder.encode([question])[0], dtype=np.float32)
+            if len(self._queries) < 10_000:
+                self._queries[question] = vec
+        return vec
+
+    def allowed(self, kinds: Sequence[str] | None, exclude_origins: Sequence[str]) -> np.ndarray:
+        """Boolean mask of demos of the given kinds whose origin is not excluded (cached)."""
+        key = (tuple(kinds or ()), tuple(sorted(exclude_origins)))
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = np.ones(len(self.demos), dtype=bool)
+            if kinds:
+                mask &= np.isin(self._kinds, list(kinds))
+            if exclude_origins:
+                mask &= ~np.isin(self._origins, list(exclude_origins))
+            self._masks[key] = mask
+        return mask
+
+    def same_question(self, question: str) -> list[int]:
+        """Positions of demos whose normalised question equals ``question``'s."""
+        return self._by_norm.get(normalize_question(question), [])
+
+    def similar(self, question: str, m: int, kinds: Sequence[str] | None = None,
+                exclude_origins: Sequence[str] = ()) -> list[tuple[int, float]]:
+        """The ``m`` most similar allowed demos as ``(position, cosine)``, best first."""
+        if not self.demos or m <= 0:
+            return []
+        scores = self.matrix @ self.encode_query(question)
+        scores = np.where(self.allowed(kinds, exclude_origins), scores, -np.inf)
+        scores[self.same_question(question)] = -np.inf
+        m = min(m, len(scores))
+        top = np.argpartition(-scores, m - 1)[:m]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(i), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def retrieve(self, question: str, *, k: int = 8, m: int = 15,
+                 kinds: Sequence[str] | None = None, exclude_origins: Sequence[str] = (),
+                 verify: bool = True, fill: bool = True) -> Retrieval:
+        """Up to ``k`` demos for ``question`` (see the module docstring)."""
+        chosen: list[Retrieved] = []
+        rejected: list[Retrieved] = []
+        found = self.similar(question, m, kinds, exclude_origins)
+        for pos, sim in found:
+            demo = self.demos[pos]
+            ok = self.verifier(demo) if verify else None
+            if ok is False:
+                rejected.append(Retrieved(demo, sim, False, "rejected"))
+                continue
+            chosen.append(Retrieved(demo, sim, ok, "retrieved"))
+            if len(chosen) >= k:
+                break
+        if fill and len(chosen) < k:
+            chosen += self._fill(question, k - len(chosen), kinds, chosen)
+        return Retrieval(chosen, rejected, len(found))
+
+    def _fill(self, question: str, need: int, kinds: Sequence[str] | None,
+              chosen: list[Retrieved]) -> list[Retrieved]:
+        have = {r.demo.id for r in chosen}
+        mask = self._initial & self.allowed(kinds, ())
+        mask[self.same_question(question)] = False
+        idx = np.flatnonzero(mask)
+        if len(idx) == 0:
+            return []
+        sims = self.matrix[idx] @ self.encode_query(question)
+        order = idx[np.argsort(-sims, kind="stable")]
+        out = []
+        for pos in order:
+            demo = self.demos[int(pos)]
+            if demo.id not in have and len(out) < need:
+                out.append(Retrieved(demo, float(self.matrix[pos] @ self.encode_query(question)),
+                                     None, "filled"))
+        return out
+
+
+def initial_demos() -> list[Demo]:
+    """The hand-written demos of ``prompts/demos_initial.json`` (origin ``initial``)."""
+    data = json.loads(load_text("demos_initial.json"))
+    sources = {key: DemoSource(s["kind"], s["name"], text=s["text"])
+               for key, s in data["sources"].items()}
+    return [Demo(d["question"], d["query"], tuple(d["answer"]), d["kind"], "initial",
+                 tuple(sources[s] for s in d["sources"])) for d in data["demos"]]
+
+
+class UserDemoStore:
+    """Questions a user marked correct: one JSON object per line, appended atomically.
+
+    Default path: ``$TRUSTUQA_CACHE/user_demos.jsonl``. Each append is a single ``write`` of
+    one complete line under an exclusive lock, then fsync; readers skip a damaged line with a
+    warning instead of failing.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_cache_dir() / "user_demos.jsonl"
+        self._lock = threading.Lock()
+
+    def add(self, demo: Demo) -> None:
+        """Append one demo (origin forced to ``user``; a timestamp is recorded)."""
+        record = {**demo.to_json(), "origin": "user",
+                  "added": datetime.now(UTC).isoformat(timespec="seconds")}
+        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                _lock_file(fd)
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def load(self) -> list[Demo]:
+        """Every stored demo, in the order added."""
+        if not self.path.is_file():
+            return []
+        out = []
+        with self.path.open(encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                try:
+                    out.append(Demo.from_json(json.loads(line)))
+                except (ValueError, KeyError, TypeError) as err:
+                    log.warning("%s line %d skipped: %s", self.path, number, type(err).__name__)
+        return out
+
+    def signature(self) -> tuple[float, int]:
+        """(mtime, size) of the file, to notice changes cheaply."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return (0.0, 0)
+        return (st.st_mtime, st.st_size)
+
+
+def _lock_file(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: O_APPEND alone
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def dedupe(demos: Iterable[Demo]) -> list[Demo]:
+    """Demos with duplicate ids dropped (first kept)."""
+    out: dict[str, Demo] = {}
+    for d in demos:
+        out.setdefault(d.id, d)
+    return list(out.values())

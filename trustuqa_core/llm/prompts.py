@@ -1,0 +1,285 @@
+"""Prompts for the query writer: what the LLM is told, built from data files in ``prompts/``.
+
+The prompt text lives in ``trustuqa_core/prompts/*.md`` (``string.Template`` placeholders,
+``$name``), never in Python literals. This module only chooses and fills them:
+
+- :func:`describe_schema` says what the LLM may know about a graph: table columns with one
+  example value each (the first non-empty cell, or only the *kind* of values when data values
+  must not be shared), KG relation names (the most relevant ones when there are many), TKG
+  relations plus time keys, or every source of a mixed graph.
+- :func:`build_messages` puts instructions, retrieved demonstrations and the question together.
+
+>>> from trustuqa_core.graph import build_graph
+>>> from trustuqa_core.translate import load_source
+>>> g = build_graph([load_source(b"Nation,Gold\\nItaly,4\\nSpain,0\\n", "table", "t.csv")])
+>>> print(describe_schema(g).text)
+Table t.csv. Columns (name: example value): Nation: Italy | Gold: 4 | row_number: 1
+>>> print(describe_schema(g, examples=False).text)
+Table t.csv. Columns (name: kind of values): Nation: text | Gold: number | row_number: number
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import threading
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+import numpy as np
+
+from ..graph import ConditionGraph
+from ..mapping.dense import EmbeddingIndex, Encoder
+
+__all__ = [
+    "MAX_RELATIONS",
+    "PromptKind",
+    "Schema",
+    "PromptDemo",
+    "load_text",
+    "render",
+    "graph_kind",
+    "describe_schema",
+    "system_prompt",
+    "user_message",
+    "build_messages",
+    "retry_note",
+]
+
+PromptKind = Literal["table", "kg", "tkg", "mixed"]
+MAX_RELATIONS = 40
+_MAX_EXAMPLE = 60
+_TIME_KEYS = "time, start_time, end_time"
+_ROW_NUMBER = "row_number"
+
+
+@lru_cache(maxsize=64)
+def load_text(name: str) -> str:
+    """The text of ``trustuqa_core/prompts/<name>`` (read once, with importlib.resources)."""
+    if not re.fullmatch(r"[a-z_]+\.(md|json)", name):
+        raise ValueError(f"invalid prompt file name {name!r}")
+    return resources.files("trustuqa_core").joinpath("prompts", name).read_text(encoding="utf-8")
+
+
+def render(name: str, **values: object) -> str:
+    """Fill the ``$placeholders`` of a prompt file (every placeholder must be given).
+
+    >>> render("question.md", schema="Relations: a", question="q?")
+    'Relations: a\\nQuestion: q?'
+    """
+    return string.Template(load_text(name)).substitute(values).strip()
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What the writer may tell the LLM about a graph.
+
+    Attributes:
+        kind: ``table``, ``kg``, ``tkg`` or ``mixed``.
+        text: the schema block of the prompt.
+        relations: relation names shown (all of them unless the graph has too many).
+        total_relations: how many relations the graph has.
+        examples: True when one data value per table column is included.
+    """
+
+    kind: PromptKind
+    text: str
+    relations: tuple[str, ...]
+    total_relations: int
+    examples: bool
+
+
+@dataclass(frozen=True)
+class PromptDemo:
+    """A demonstration as shown in a prompt: its question, its query and (tables) its schema."""
+
+    question: str
+    query: str
+    schema: str | None = None
+
+
+def graph_kind(graph: ConditionGraph) -> PromptKind:
+    """``mixed`` when the sources are of different kinds, else the kind they share."""
+    kinds = {s.kind for s in graph.sources}
+    return "mixed" if len(kinds) != 1 else kinds.pop()
+
+
+def describe_schema(
+    graph: ConditionGraph,
+    question: str = "",
+    *,
+    examples: bool = True,
+    encoder: Encoder | None = None,
+    max_relations: int = MAX_RELATIONS,
+) -> Schema:
+    """The schema block for ``graph`` (see the module docstring).
+
+    Args:
+        question: ranks relations when a KG has more than ``max_relations`` of them.
+        examples: include one example value per table column (a data value!); when False
+            only the kind of values (number / date / text) is given.
+        encoder: ranks relations by cosine similarity to the question; without it, by word
+            overlap.
+    """
+    kind = graph_kind(graph)
+    parts: list[str] = []
+    shown: list[str] = []
+    for index, source in enumerate(graph.sources):
+        rels = _source_relations(graph, index)
+        if source.kind == "table":
+            cols = [c for c in source.columns if c in rels] + [c for c in rels if c not in
+                                                                source.columns]
+            parts.append(_table_block(graph, index, cols, examples))
+            shown += cols
+            continue
+        picked = _rank(graph, rels, question, encoder, max_relations)
+        shown += picked
+        more = ""
+        if len(picked) < len(rels):
+            more = f" (the {len(picked)} most relevant of {len(rels)})"
+        block = f"Relations{more}: " + ", ".join(picked)
+        if source.kind == "tkg":
+            block += f"\nTime keys: {_TIME_KEYS}"
+        parts.append(block if kind != "mixed" else f"Source {source.name} ({source.kind}). {block}")
+    total = len(graph.relation_names)
+    return Schema(kind, "\n".join(parts), tuple(dict.fromkeys(shown)), total, examples)
+
+
+def _table_block(graph: ConditionGraph, index: int, columns: Sequence[str], examples: bool) -> str:
+    name = graph.sources[index].name
+    what = "example value" if examples else "kind of values"
+    cells = []
+    for col in columns:
+        rel = graph.relation(col)
+        value = _example(graph, index, rel) if examples else _value_kind(graph, index, rel)
+        cells.append(f"{col}: {value}")
+    return f"Table {name}. Columns (name: {what}): " + " | ".join(cells)
+
+
+def _facts(graph: ConditionGraph, index: int, rel: int | None) -> np.ndarray:
+    if rel is None:
+        return np.zeros(0, dtype=np.int64)
+    facts = np.sort(graph.facts_rel(rel))
+    return facts[graph.fact_source[facts] == index]
+
+
+def _example(graph: ConditionGraph, index: int, rel: int | None) -> str:
+    """The first non-empty value of a column, in row order (deterministic)."""
+    for fact in _facts(graph, index, rel)[:1000]:
+        text = " ".join(graph.label(graph.tail[fact]).split())
+        if text:
+            return text if len(text) <= _MAX_EXAMPLE else text[: _MAX_EXAMPLE - 3] + "..."
+    return "(empty)"
+
+
+_DATE = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
+                   re.IGNORECASE)
+
+
+def _value_kind(graph: ConditionGraph, index: int, rel: int | None) -> str:
+    """``number``, ``date`` or ``text``: what a column holds, without showing any value."""
+    tails = graph.tail[_facts(graph, index, rel)[:200]]
+    if len(tails) == 0:
+        return "empty"
+    if all(graph.numeric(t) is not None for t in tails):
+        return "number"
+    dated = sum(bool(_DATE.search(graph.label(t))) for t in tails)
+    return "date" if dated >= 0.8 * len(tails) else "text"
+
+
+_REL_CACHE: weakref.WeakKeyDictionary[ConditionGraph, dict[object, object]] = (
+    weakref.WeakKeyDictionary())
+_REL_LOCK = threading.Lock()
+
+
+def _per_graph(graph: ConditionGraph) -> dict[object, object]:
+    with _REL_LOCK:
+        return _REL_CACHE.setdefault(graph, {})
+
+
+def _source_relations(graph: ConditionGraph, index: int) -> list[str]:
+    """Relation names used by one source, in first-use order (cached per graph)."""
+    cache = _per_graph(graph)
+    key = ("rels", index)
+    if key not in cache:
+        rels = graph.rel[graph.fact_source == index]
+        _, first = np.unique(rels, return_index=True)
+        order = rels[np.sort(first)]
+        names = [graph.relation_names[r] for r in order]
+        cache[key] = [n for n in names if n != _ROW_NUMBER] + (
+            [_ROW_NUMBER] if _ROW_NUMBER in names else [])
+    return list(cache[key])  # type: ignore[call-overload]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", text.casefold()) if len(w) > 2}
+
+
+def _rank(graph: ConditionGraph, rels: list[str], question: str, encoder: Encoder | None,
+          limit: int) -> list[str]:
+    """All relations when they fit, else the ``limit`` most relevant to the question."""
+    if len(rels) <= limit:
+        return rels
+    readable = [re.sub(r"[._]+", " ", r) for r in rels]
+    if encoder is not None and question:
+        cache = _per_graph(graph)
+        key = ("index", encoder.name, tuple(rels))
+        index = cache.get(key)
+        if not isinstance(index, EmbeddingIndex):
+            index = EmbeddingIndex(readable, encoder)
+            cache[key] = index
+        scores = index.vectors @ index.encode_query(question)
+    else:
+        q = _words(question)
+        scores = np.array([len(q & _words(r)) for r in readable], dtype=np.float64)
+    order = np.argsort(-scores, kind="stable")[:limit]
+    return [rels[i] for i in sorted(order)]
+
+
+def system_prompt(kind: PromptKind) -> str:
+    """Instructions for one source kind (``instructions.md`` + ``kind_<kind>.md``)."""
+    return render("instructions.md", kind_notes=load_text(f"kind_{kind}.md").strip())
+
+
+def user_message(question: str, schema: str | None) -> str:
+    """The user turn for one question (with its schema when there is one)."""
+    if not schema:
+        return f"Question: {question.strip()}"
+    return render("question.md", schema=schema, question=question.strip())
+
+
+def retry_note(attempt: int, stage: str) -> str:
+    """A short note asking for a new attempt; names the failing stage, never data values."""
+    return render("retry.md", attempt=attempt + 1, stage=stage)
+
+
+def build_messages(
+    question: str,
+    schema: Schema,
+    demos: Sequence[PromptDemo] = (),
+    *,
+    note: str = "",
+) -> list[dict[str, str]]:
+    """Chat messages: system instructions, one user/assistant pair per demo, the question.
+
+    >>> from trustuqa_core.graph import build_graph
+    >>> from trustuqa_core.sources import SourceFacts
+    >>> g = build_graph([SourceFacts("kb", "kg", ["A"], ["directed_by"], ["B"], [1])])
+    >>> msgs = build_messages("who directed [A]?", describe_schema(g),
+    ...                       [PromptDemo("who wrote [X]?", 'Query1: "get_information(...)"')])
+    >>> [m["role"] for m in msgs]
+    ['system', 'user', 'assistant', 'user']
+    >>> msgs[-1]["content"]
+    'Relations: directed_by\\nQuestion: who directed [A]?'
+    """
+    messages = [{"role": "system", "content": system_prompt(schema.kind)}]
+    for demo in demos:
+        messages.append({"role": "user", "content": user_message(demo.question, demo.schema)})
+        messages.append({"role": "assistant", "content": demo.query.strip()})
+    last = user_message(question, schema.text)
+    messages.append({"role": "user", "content": f"{last}\n\n{note}" if note else last})
+    return messages
