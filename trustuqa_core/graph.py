@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .numbers import parse_number
+from .numbers import parse_number, parse_quantity
 from .sources import SourceFacts, SourceKind, parse_row_key, row_key
 
 __all__ = ["ConditionGraph", "SourceInfo", "Provenance", "build_graph", "EMPTY"]
@@ -98,6 +98,7 @@ class ConditionGraph:
         self._numeric: np.ndarray | None = None
         self._rel_numeric: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._rel_tails: dict[int, np.ndarray] = {}
+        self._rel_quantity: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.is_temporal = bool(np.isfinite(start).any() or np.isfinite(end).any())
 
     # ----------------------------------------------------------------- nodes
@@ -215,6 +216,24 @@ class ConditionGraph:
             index = (vals[keep][order], facts[keep][order])
             with self._lock:
                 self._rel_numeric[rel] = index
+        return index
+
+    def quantity_index(self, rel: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Facts of ``rel`` (sorted), their tails read loosely as numbers (NaN if unreadable)
+        and how each was read (``number``, ``date``, ``duration``...; ``""`` if unreadable).
+
+        Cached per relation; each distinct tail is parsed once.
+        """
+        index = self._rel_quantity.get(rel)
+        if index is None:
+            facts = np.sort(self.facts_rel(rel))
+            uniq, inverse = np.unique(self.tail[facts], return_inverse=True)
+            read = [parse_quantity(self._text[t]) for t in uniq.tolist()]
+            vals = np.array([np.nan if q is None else q[0] for q in read], dtype=np.float64)
+            kinds = np.array(["" if q is None else q[1] for q in read], dtype=object)
+            index = (facts, vals[inverse], kinds[inverse])
+            with self._lock:
+                self._rel_quantity[rel] = index
         return index
 
     def relation_tails(self, rel: int) -> np.ndarray:

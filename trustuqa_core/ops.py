@@ -177,8 +177,11 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
     g = ctx.graph
     thresholds = _thresholds(ctx, value)
     n_numeric, n_all = g.numeric_fact_count(rel), len(g.facts_rel(rel))
-    if thresholds is not None and n_numeric == n_all:
+    if thresholds is not None and n_numeric >= 0.9 * n_all:
         facts = np.concatenate([g.facts_rel_cmp(rel, cmp, x) for x in thresholds] or [EMPTY])
+        if n_numeric < n_all:
+            ctx.notes.append(f"{n_all - n_numeric} non-numeric value(s) of "
+                             f"{_rel_name(ctx, rel)!r} were not compared")
         return _group(g, g.head[facts], np.unique(facts))
     loose = _loose_thresholds(ctx, value)
     if loose is not None:
@@ -209,14 +212,12 @@ def _select_cmp_loose(ctx: Context, rel: int, cmp: str, thresholds: list[tuple[f
     """Compare values read loosely (units, durations, dates); None when that reads no more
     values than the plain numbers or mixes kinds of reading."""
     g = ctx.graph
-    facts = np.sort(g.facts_rel(rel))
-    read = [parse_quantity(g.label(t)) for t in g.tail[facts].tolist()]
-    kinds = {how for q in read if q is not None for how in [q[1]]} | {h for _, h in thresholds}
-    n_read = sum(q is not None for q in read)
+    facts, vals, how_read = g.quantity_index(rel)
+    kinds = set(how_read.tolist()) - {""} | {h for _, h in thresholds}
+    n_read = int((~np.isnan(vals)).sum())
     if n_read <= n_numeric and thresholds[0][1] == "number" or len(kinds - {"number"}) > 1:
         return None
     ops = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
-    vals = np.array([np.nan if q is None else q[0] for q in read])
     mask = np.zeros(len(facts), dtype=bool)
     for x, _ in thresholds:
         mask |= ops[cmp](vals, x)
@@ -279,22 +280,23 @@ def op_select_frequent(ctx: Context, op: Op) -> Result:
 
 
 def op_select_extreme(ctx: Context, op: Op) -> Result:
-    """Heads whose ``relation`` value is the largest (``max``) or smallest (``min``) number."""
+    """Heads whose ``relation`` value is the largest (``max``) or smallest (``min``) number.
+
+    Values are read loosely (units, durations, dates) through the graph's cached quantity
+    index; when most values are plain numbers, only plain numbers take part.
+    """
     g, rel, which = ctx.graph, _relation(ctx, op.param("relation")), op.param("which")
-    facts = np.sort(g.facts_rel(rel))
-    read = [quantity(g, t) for t in g.tail[facts].tolist()]
-    kinds = {q[1] for q in read if q is not None}
+    facts, vals, how = g.quantity_index(rel)
+    kinds = set(how.tolist()) - {""}
     if not kinds:
         raise ctx.fail(f"no value of {_rel_name(ctx, rel)!r} is a number, so none is the {which}")
-    if "number" in kinds and len(kinds) > 1 and sum(q is not None and q[1] == "number"
-                                                    for q in read) * 2 > len(read):
-        read = [q if q is not None and q[1] == "number" else None for q in read]
-    vals = np.array([np.nan if q is None else q[0] for q in read])
+    if len(kinds) > 1 and (how == "number").sum() * 2 > len(how):
+        vals = np.where(how == "number", vals, np.nan)
+        kinds = {"number"}
     best = np.nanmax(vals) if which == "max" else np.nanmin(vals)
     keep = facts[vals == best]
-    ctx.notes.append(f"the {which} of {_rel_name(ctx, rel)!r} is "
-                     f"{g.label(g.tail[keep[0]])!r}" + (f" (read as {', '.join(sorted(kinds))})"
-                                                        if kinds != {"number"} else ""))
+    ctx.notes.append(f"the {which} of {_rel_name(ctx, rel)!r} is {g.label(g.tail[keep[0]])!r}"
+                     + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else ""))
     return _group(g, g.head[keep], keep)
 
 

@@ -55,7 +55,7 @@ def parse(reply: str) -> Program:
     target: str | None = None
     steps: dict[int, str] = {}
     found: list[tuple[int | None, int, str]] = []
-    lines = reply.splitlines()
+    lines = [ln.removesuffix("\r") for ln in reply.split("\n")]  # not splitlines(): \x0c etc.
     has_query_prefix = any(_QUERY_LINE.match(ln) for ln in lines)
     for line_no, line in enumerate(lines, 1):
         if line.strip().startswith("```"):

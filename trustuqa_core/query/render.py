@@ -31,6 +31,7 @@ def render_value(value: Value) -> str:
 
 
 def _quote(text: str) -> str:
+    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")  # one query per line
     if "\\" not in text:
         for q in ("'", '"'):
             # a quote inside the value must not look like its end (a quote before , ) or ])

@@ -1,0 +1,1 @@
+"""Benchmark scripts that print numbers (speed, memory); not unit tests."""

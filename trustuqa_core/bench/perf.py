@@ -1,0 +1,106 @@
+"""``bench perf``: speed of graph building, query execution and mapping on MetaQA's kb_partial.
+
+Every figure is a median over warm repetitions on this machine, printed next to a naive
+baseline measured in the same run (a list of triples scanned linearly, as an executor without
+indexes would do), so the ratio says how much the indexes buy.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..evaluate.datasets import data_root
+from ..execute import run_query
+from ..graph import ConditionGraph, build_graph
+from ..mapping import Mapper, default_encoder
+from ..translate import load_source
+
+__all__ = ["run_perf", "THREE_HOP", "RANGE_QUERY", "kb_partial_path"]
+
+THREE_HOP = """Query1: "get_information(relation='directed_by', head_entity='Following')"
+Query2: "get_information(relation='directed_by', tail_entity='output_of_query1')"
+Query3: "set_difference(set1='output_of_query2', set2='Following')"
+Query4: "get_information(relation='in_language', head_entity='output_of_query3')\""""
+RANGE_QUERY = """Query1: "get_information(relation='release_year', tail_entity>'2010')\""""
+MAP_TEXTS = ["Christopher Nolen", "The Dark Knigth", "Kate Winslett", "Stanly Kubrick",
+             "Pulp Fictoin", "Meryl Strep", "Incepton", "Steven Spielbergh"]
+
+
+def kb_partial_path() -> Path:
+    return data_root() / "metaqa" / "kb_partial" / "kb_partial.txt.gz"
+
+
+def _median_ms(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def _build(path: Path) -> ConditionGraph:
+    return build_graph([load_source(path, "kg")])
+
+
+def _naive_three_hop(triples: list[tuple[str, str, str]]) -> set[str]:
+    directors = {t for h, r, t in triples if h == "Following" and r == "directed_by"}
+    movies = {h for h, r, t in triples if r == "directed_by" and t in directors} - {"Following"}
+    return {t for h, r, t in triples if r == "in_language" and h in movies}
+
+
+def _naive_range(triples: list[tuple[str, str, str]]) -> set[str]:
+    return {h for h, r, t in triples if r == "release_year" and t.isdigit() and int(t) > 2010}
+
+
+def run_perf(repeat: int = 50, with_dense: bool = True) -> dict[str, float | str | int]:
+    """Measure and return the figures (milliseconds unless the key ends in ``_s``)."""
+    path = kb_partial_path()
+    build_times = []
+    graph = None
+    for _ in range(max(3, repeat // 10)):
+        t0 = time.perf_counter()
+        graph = _build(path)
+        build_times.append(time.perf_counter() - t0)
+    assert graph is not None
+    mapper = Mapper(graph, default_encoder() if with_dense else None)
+    first = run_query(THREE_HOP, graph, mapper)
+    if first.answer != sorted(first.answer, key=first.answer.index) or not first.answer:
+        raise RuntimeError(f"3-hop query gave no answer: {first.error}")
+    triples = [graph.fact_text(f) for f in range(graph.n_facts)]
+    figures: dict[str, float | str | int] = {
+        "facts": graph.n_facts,
+        "entities": len(mapper.entities),
+        "build_s": round(statistics.median(build_times), 4),
+        "three_hop_ms": round(_median_ms(lambda: run_query(THREE_HOP, graph, mapper), repeat), 3),
+        "three_hop_naive_ms": round(_median_ms(lambda: _naive_three_hop(triples), 5), 3),
+        "range_ms": round(_median_ms(lambda: run_query(RANGE_QUERY, graph, mapper), repeat), 3),
+        "range_naive_ms": round(_median_ms(lambda: _naive_range(triples), 5), 3),
+        "three_hop_answer": " | ".join(first.answer),
+    }
+    figures["three_hop_speedup"] = round(figures["three_hop_naive_ms"] / figures["three_hop_ms"], 1)
+    figures["range_speedup"] = round(figures["range_naive_ms"] / figures["range_ms"], 1)
+    if with_dense:
+        index = mapper.entity_index()
+        t0 = time.perf_counter()
+        assert index is not None
+        _ = index.vectors  # computed once (~80 s for 43k names), then cached on disk
+        figures["entity_embeddings_load_s"] = round(time.perf_counter() - t0, 2)
+        for text in MAP_TEXTS:  # warm the encoder
+            mapper.map_entity(text)
+        i = iter(range(10**9))
+        figures["map_entity_ms"] = round(_median_ms(
+            lambda: mapper.map_entity(f"{MAP_TEXTS[next(i) % len(MAP_TEXTS)]} {next(i)}"),
+            repeat), 3)
+        figures["map_entity_example"] = f"{MAP_TEXTS[0]!r} -> " + ", ".join(
+            mapper.map_entity(MAP_TEXTS[0]).labels)
+    try:
+        from .demo_perf import demo_retrieval_ms
+    except ImportError:
+        pass
+    else:
+        figures["demo_retrieval_ms"] = round(demo_retrieval_ms(repeat), 3)
+    return figures
