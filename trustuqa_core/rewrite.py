@@ -168,21 +168,21 @@ def fact_time(a: dict[str, Arg]) -> list[Op]:
     """get_information([head_entity=h,] [relation=r,] [tail_entity=t,] key='time') -> [fact_times(head=h, relation=r, tail=t, key='time')]"""  # noqa: E501
     params = [(n, a[src].value) for n, src in (("head", "head_entity"), ("relation", "relation"),
                                               ("tail", "tail_entity")) if src in a]
-    return [_op("fact_times", *params, ("key", a["key"].value))]
+    return [_op("fact_times", *params, ("key", a["time_key"].value))]
 
 
 def time_head_relation(a: dict[str, Arg]) -> list[Op]:
     """get_information(head_entity=h, relation=r, key='time', value=v) -> [select_at_time(head=h, relation=r, key='time', time=v)]  (tails)"""  # noqa: E501
     v = a["value"]
     return [_op("select_at_time", ("head", a["head_entity"].value), ("relation", a["relation"].value),
-                ("key", a["key"].value), ("time", v.value), cmp=v.cmp)]
+                ("key", a["time_key"].value), ("time", v.value), cmp=v.cmp)]
 
 
 def time_relation_tail(a: dict[str, Arg]) -> list[Op]:
     """get_information(relation=r, tail_entity=t, key='time', value=v) -> [select_at_time(relation=r, tail=t, key='time', time=v)]  (heads)"""  # noqa: E501
     v = a["value"]
     return [_op("select_at_time", ("relation", a["relation"].value), ("tail", a["tail_entity"].value),
-                ("key", a["key"].value), ("time", v.value), cmp=v.cmp)]
+                ("key", a["time_key"].value), ("time", v.value), cmp=v.cmp)]
 
 
 GET_INFORMATION_RULES: dict[frozenset[str], Rule] = {

@@ -1,0 +1,27 @@
+"""Small test helpers (fixture-file readers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def load_fixture_pairs(name: str) -> list[tuple[str, str, list[str]]]:
+    """``(title, input line, expected lines)`` blocks of a ``# title:`` fixture file.
+
+    A line starting with ``!`` is an instruction for the test (kept in the expected list).
+    """
+    blocks: list[tuple[str, str, list[str]]] = []
+    title, lines = "", []
+    for raw in (FIXTURES / name).read_text(encoding="utf-8").splitlines() + [""]:
+        if raw.startswith("# title:"):
+            title = raw.removeprefix("# title:").strip()
+        elif raw.startswith("#"):
+            continue
+        elif raw.strip():
+            lines.append(raw)
+        elif lines:
+            blocks.append((title, lines[0], lines[1:]))
+            title, lines = "", []
+    return blocks
