@@ -1,0 +1,70 @@
+"""The command line: query output shapes, exit codes, bench perf figures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from trustuqa_core.cli import main
+
+QUERY = ("Query1: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
+         "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\"")
+
+
+@pytest.fixture
+def table(tmp_path):
+    path = tmp_path / "medals.csv"
+    path.write_text("Rank,Nation,Gold\n1,China,10\n2,Italy,4\n", encoding="utf-8")
+    return path
+
+
+def test_query_json_shape(table, capsys) -> None:
+    assert main(["query", "--table", str(table), "--query", QUERY, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["answer"] == ["4"]
+    assert [s["call"] for s in out["steps"]] == [
+        "get_information(relation='Nation', tail_entity='Italy')",
+        "get_information(relation='Gold', head_entity='output_of_query1')"]
+    assert out["steps"][1]["output"] == ["4"]
+    assert out["steps"][1]["evidence"][0]["source"] == "medals.csv"
+
+
+def test_query_text_output_and_override(table, capsys) -> None:
+    assert main(["query", "--table", str(table), "--query", QUERY,
+                 "--override", "Q1.tail_entity=China"]) == 0
+    assert capsys.readouterr().out.strip().endswith("answer: 10")
+
+
+def test_query_from_file_and_failure_exit_code(table, tmp_path, capsys) -> None:
+    bad = tmp_path / "q.txt"
+    bad.write_text("Query1: \"get_information(relation='Nation', tail_entity='Italy'", encoding="utf-8")
+    assert main(["query", "--table", str(table), "--query", f"@{bad}"]) == 1
+    assert "error in parse" in capsys.readouterr().out
+
+
+def test_bad_source_exit_code(tmp_path, capsys) -> None:
+    bad = tmp_path / "kg.tsv"
+    bad.write_text("a\tb\n", encoding="utf-8")
+    assert main(["query", "--kg", str(bad), "--query", QUERY]) == 2
+    assert "kg.tsv, line 1: expected 3 columns" in capsys.readouterr().err
+
+
+def test_module_entry_point(table) -> None:
+    proc = subprocess.run([sys.executable, "-m", "trustuqa_core", "query", "--table", str(table),
+                           "--query", QUERY, "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["answer"] == ["4"]
+
+
+@pytest.mark.data
+def test_bench_perf_figures_on_kb_partial(data_dir) -> None:
+    from trustuqa_core.bench.perf import run_perf
+
+    figures = run_perf(repeat=3, with_dense=False)
+    assert figures["facts"] == 129_413
+    assert figures["three_hop_answer"] == "English | Norwegian"
+    for key in ("build_s", "three_hop_ms", "range_ms"):
+        assert figures[key] > 0
