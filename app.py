@@ -1,0 +1,43 @@
+"""TrustUQA: checkable question answering over tables, KGs and temporal KGs (Streamlit app).
+
+Run with ``streamlit run app.py``. The pages are thin views over ``trustuqa_core``; the graph,
+mapper and encoder are shared resources keyed by the loaded files' content. No API key is
+needed: the bundled examples and hand-written queries run fully offline.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trustuqa_core.export import md_escape
+from trustuqa_core.ui import state
+
+st.set_page_config(page_title="TrustUQA", page_icon=":material/fact_check:", layout="wide")
+
+PAGES = [
+    st.Page("pages/1_Data.py", title="Data", icon=":material/database:", default=True),
+    st.Page("pages/2_Ask.py", title="Ask", icon=":material/question_answer:"),
+    st.Page("pages/3_Evaluate.py", title="Evaluate", icon=":material/monitoring:"),
+    st.Page("pages/4_Settings.py", title="Settings", icon=":material/settings:"),
+]
+page = st.navigation(PAGES)
+
+with st.sidebar:
+    st.markdown("### TrustUQA")
+    st.caption("The LLM only writes a query; every answer is executed on your data and "
+               "traced back to source rows and triples.")
+    rep = state.report()
+    if rep is not None and rep.facts:
+        st.markdown("**Loaded data**")
+        for s in rep.graph.sources:
+            st.caption(f"{md_escape(s.name)} · {s.kind} · {s.n_facts:,} facts")
+    else:
+        st.caption("No data loaded.")
+    cfg = state.settings()
+    if cfg.writer == "llm":
+        st.caption(f"Writer: LLM `{md_escape(cfg.model or '(no model)')}` · "
+                   f"{'key set' if state.api_key() else 'no key'}")
+    else:
+        st.caption("Writer: offline (no LLM configured or used)")
+
+page.run()

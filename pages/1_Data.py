@@ -1,0 +1,20 @@
+"""Data page: bundled samples or uploaded files, previews, statistics, an overview graph."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trustuqa_core.ui.data_views import loaded_overview, sample_picker, uploader
+
+st.title("Data")
+st.caption("Load one or several sources at once: tables, knowledge-graph triples and temporal "
+           "knowledge-graph quintuples become one condition graph that questions run over.")
+
+samples, upload = st.tabs(["Bundled samples", "Upload files"])
+with samples:
+    sample_picker()
+with upload:
+    uploader()
+
+st.header("Loaded data")
+loaded_overview()

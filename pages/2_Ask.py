@@ -1,0 +1,25 @@
+"""Ask page: a question, its query, and every step that leads to the answer."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trustuqa_core.export import md_escape
+from trustuqa_core.ui import state
+from trustuqa_core.ui.ask_page import hand_query_box, import_box, no_data, question_box, run_tabs
+
+st.title("Ask")
+rep = state.report()
+if rep is None or not rep.facts:
+    no_data()
+    st.stop()
+
+st.caption("Sources: " + ", ".join(md_escape(s.name) for s in rep.graph.sources))
+question_box()
+hand_query_box()
+import_box()
+
+run = state.current_run()
+if run is not None:
+    st.divider()
+    run_tabs(run)

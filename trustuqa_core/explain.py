@@ -1,0 +1,315 @@
+"""Explaining a :class:`~trustuqa_core.trace.Trace`: evidence subgraph, offline HTML, timeline.
+
+The evidence subgraph holds the facts that witness some step's output, the nodes the query's
+arguments were mapped to, and the answer. Each node has a *role* (``answer``, ``mapped``,
+``intermediate``, ``context``) and each node/edge remembers which steps touched it, so a step
+selector can highlight one step. :func:`render_html` draws it with pyvis, fully offline.
+
+>>> from trustuqa_core import build_graph, load_source, run_query
+>>> g = build_graph([load_source(b"h|r|t\\nA|directed_by|B\\nC|directed_by|B\\n", "kg", "kg.txt")])
+>>> ev = evidence_graph(run_query("Query1: \\"get_information(relation='directed_by', "
+...                               "tail_entity='B')\\"", g))
+>>> sorted((n.label, n.role) for n in ev.nodes)
+[('A', 'answer'), ('B', 'mapped'), ('C', 'answer')]
+>>> "cdn.jsdelivr" in render_html(ev) or "<script src=" in render_html(ev)
+False
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import networkx as nx
+import numpy as np
+
+from .graph import ConditionGraph
+from .query.ast import Bound, Ref
+from .results import Scalar
+from .trace import StepTrace, Trace
+
+__all__ = ["EvidenceNode", "EvidenceEdge", "EvidenceGraph", "evidence_graph", "overview_graph",
+           "render_html", "timeline_rows", "ROLE_COLORS", "ROLE_NAMES", "MAX_NODES",
+           "step_touches", "strip_remote_resources"]
+
+Role = Literal["answer", "mapped", "intermediate", "context"]
+MAX_NODES = 300
+ROLE_COLORS: dict[str, str] = {"answer": "#d62728", "mapped": "#1f77b4",
+                               "intermediate": "#ff9f1c", "context": "#9aa5b1"}
+ROLE_NAMES: dict[str, str] = {"answer": "answer", "mapped": "mapped argument",
+                              "intermediate": "intermediate result", "context": "context"}
+_ROLE_RANK = {"answer": 0, "mapped": 1, "intermediate": 2, "context": 3}
+_TIME_OPS = ("select_at_time", "fact_times")
+
+
+@dataclass
+class EvidenceNode:
+    """A graph node in the evidence subgraph."""
+
+    id: int
+    label: str
+    role: Role
+    steps: set[int] = field(default_factory=set)
+    is_row: bool = False
+
+
+@dataclass
+class EvidenceEdge:
+    """One fact: ``head --relation--> tail`` with its provenance."""
+
+    fact: int
+    head: int
+    tail: int
+    relation: str
+    source: str
+    interval: tuple[float, float] | None = None
+    steps: set[int] = field(default_factory=set)
+
+
+@dataclass
+class EvidenceGraph:
+    """The evidence subgraph of a trace (possibly capped; ``total_nodes`` counts all)."""
+
+    nodes: list[EvidenceNode]
+    edges: list[EvidenceEdge]
+    total_nodes: int
+    total_edges: int
+    steps: list[int]
+
+    @property
+    def capped(self) -> bool:
+        return self.total_nodes > len(self.nodes)
+
+    def note(self) -> str:
+        """``"showing N of M nodes"`` for the UI."""
+        return (f"showing {len(self.nodes)} of {self.total_nodes} nodes and "
+                f"{len(self.edges)} of {self.total_edges} facts")
+
+
+def step_touches(trace: Trace, step: StepTrace) -> tuple[set[int], set[int]]:
+    """``(node ids, fact ids)`` that one step touched: mapped nodes, outputs, witnesses."""
+    nodes: set[int] = set()
+    for m in step.mappings:
+        if m.role in ("value", "entity"):
+            nodes.update(int(i) for i in m.ids)
+    out = step.output
+    nodes.update(int(e) for e in out.elems if not isinstance(e, Scalar))
+    return nodes, {int(f) for f in out.all_witnesses()}
+
+
+def evidence_graph(trace: Trace, max_nodes: int = MAX_NODES) -> EvidenceGraph:
+    """Build the evidence subgraph of ``trace`` (answer, mapped nodes, witnesses' facts)."""
+    g = trace.graph
+    steps = list(trace.steps) + ([trace.target_step] if trace.target_step else [])
+    roles: dict[int, Role] = {}
+    node_steps: dict[int, set[int]] = {}
+    fact_steps: dict[int, set[int]] = {}
+    for s in steps:
+        touched, facts = step_touches(trace, s)
+        for n in touched:
+            node_steps.setdefault(n, set()).add(s.number)
+            roles.setdefault(n, "intermediate")
+        for f in facts:
+            fact_steps.setdefault(f, set()).add(s.number)
+        for m in s.mappings:
+            if m.role in ("value", "entity"):
+                for i in m.ids:
+                    roles[int(i)] = "mapped"
+    answer_nodes = [int(e) for e in (trace.final.elems if trace.final else ())
+                    if not isinstance(e, Scalar)]
+    for n in answer_nodes:
+        roles[n] = "answer"
+    if trace.final is not None:
+        for f in trace.final.all_witnesses():
+            fact_steps.setdefault(int(f), set())
+    for f in fact_steps:
+        for n in (int(g.head[f]), int(g.tail[f])):
+            roles.setdefault(n, "context")
+            node_steps.setdefault(n, set())
+    order = sorted(roles, key=lambda n: (_ROLE_RANK[roles[n]], n))
+    kept = set(order[:max_nodes])
+    nodes = [EvidenceNode(n, g.label(n), roles[n], node_steps.get(n, set()), g.is_row(n))
+             for n in order[:max_nodes]]
+    edges = [_edge(g, f, fact_steps[f]) for f in sorted(fact_steps)
+             if int(g.head[f]) in kept and int(g.tail[f]) in kept]
+    return EvidenceGraph(nodes, edges, len(roles), len(fact_steps), [s.number for s in steps])
+
+
+def overview_graph(graph: ConditionGraph, max_facts: int = 90) -> EvidenceGraph:
+    """A small picture of the loaded data: the first facts of each source (no ``row_number``).
+
+    Heads (rows, subjects) get the role ``mapped`` (blue), values ``context`` (grey).
+    """
+    per = max(max_facts // max(len(graph.sources), 1), 1)
+    facts: list[int] = []
+    skip = graph.relation("row_number")
+    for i in range(len(graph.sources)):
+        idx = np.flatnonzero(graph.fact_source == i)
+        if skip is not None:
+            idx = idx[graph.rel[idx] != skip]
+        facts += [int(f) for f in idx[:per]]
+    roles: dict[int, Role] = {}
+    for f in facts:
+        roles.setdefault(int(graph.tail[f]), "context")
+    for f in facts:
+        roles[int(graph.head[f])] = "mapped"
+    nodes = [EvidenceNode(n, graph.label(n), r, set(), graph.is_row(n)) for n, r in roles.items()]
+    edges = [_edge(graph, f, set()) for f in facts]
+    return EvidenceGraph(nodes, edges, graph.n_nodes, graph.n_facts, [])
+
+
+def _edge(g: ConditionGraph, fact: int, steps: set[int]) -> EvidenceEdge:
+    prov = g.provenance(fact)
+    return EvidenceEdge(fact, int(g.head[fact]), int(g.tail[fact]),
+                        g.relation_names[int(g.rel[fact])], str(prov), g.interval(fact), steps)
+
+
+# ------------------------------------------------------------------------------ rendering
+def _layout(ev: EvidenceGraph, size: float) -> dict[int, tuple[float, float]]:
+    nxg = nx.Graph()
+    nxg.add_nodes_from(n.id for n in ev.nodes)
+    nxg.add_edges_from((e.head, e.tail) for e in ev.edges)
+    if not ev.nodes:
+        return {}
+    k = 1.6 / max(np.sqrt(len(ev.nodes)), 1.0)
+    pos = nx.spring_layout(nxg, seed=7, k=k, iterations=100)
+    return {int(n): (float(x) * size, float(y) * size) for n, (x, y) in pos.items()}
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _esc(text: str) -> str:
+    """HTML-escape data text (``&``, ``<``, ``>``) before it goes into the page."""
+    return html.escape(text, quote=False)
+
+
+def _node_label(n: EvidenceNode) -> str:
+    return _short(n.label)
+
+
+def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: int = 560) -> str:
+    """Self-contained HTML (no network access) drawing ``ev`` with pyvis.
+
+    Positions are precomputed (spring layout, fixed seed) and physics is off, so the drawing
+    is stable. With ``highlight_step`` the nodes and facts that step touched are emphasised
+    and everything else is faded.
+    """
+    from pyvis.network import Network
+
+    net = Network(height=f"{height}px", width="100%", directed=True, cdn_resources="in_line",
+                  bgcolor="#ffffff", font_color="#1f2933")
+    pos = _layout(ev, size=420.0)
+    for n in ev.nodes:
+        lit = highlight_step is None or highlight_step in n.steps
+        color = ROLE_COLORS[n.role] if lit else "#e4e7eb"
+        steps = ", ".join(f"Query{s}" for s in sorted(n.steps) if s) or "none"
+        title = f"{n.label}\nrole: {ROLE_NAMES[n.role]}\nsteps: {steps}"
+        x, y = pos.get(n.id, (0.0, 0.0))
+        net.add_node(n.id, label=_esc(_node_label(n)), title=_esc(title), x=x, y=y,
+                     physics=False, color=color, shape="box" if n.is_row else "dot",
+                     size=16 if n.role in ("answer", "mapped") else 11,
+                     font={"color": "#1f2933" if lit else "#b0b7bf", "size": 14})
+    for e in ev.edges:
+        lit = highlight_step is None or highlight_step in e.steps
+        span = f" ({_years(e.interval)})" if e.interval else ""
+        title = f"{e.relation}{span}\nsource: {e.source}"
+        net.add_edge(e.head, e.tail, label=_esc(_short(e.relation + span, 32)),
+                     title=_esc(title), color="#52606d" if lit else "#e4e7eb",
+                     width=2.5 if lit and highlight_step is not None else 1,
+                     font={"size": 11, "color": "#52606d" if lit else "#c5ccd3",
+                           "strokeWidth": 3, "align": "middle"})
+    net.toggle_physics(False)
+    net.set_options('{"interaction": {"hover": true, "tooltipDelay": 120, "navigationButtons":'
+                    ' false}, "physics": {"enabled": false}, "edges": {"smooth": false}}')
+    return strip_remote_resources(net.generate_html(notebook=False))
+
+
+_REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"'](?!data:)[^\"']*[\"'][^>]*/?>",
+                          re.IGNORECASE | re.DOTALL)
+_REMOTE_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"'][^\"']*[\"'][^>]*>\s*</script>",
+                            re.IGNORECASE | re.DOTALL)
+
+
+def strip_remote_resources(page: str) -> str:
+    """Remove ``<link href=...>`` and ``<script src=...>`` tags (pyvis links bootstrap from a
+    CDN and vis from ``../node_modules`` even in ``in_line`` mode); inline code stays.
+
+    >>> strip_remote_resources('<link href="https://x/y.css" rel="stylesheet"/><script '
+    ...                        'src="https://x/y.js"></script><script>ok()</script>')
+    '<script>ok()</script>'
+    """
+    return _REMOTE_SCRIPT.sub("", _REMOTE_LINK.sub("", page))
+
+
+def _years(span: tuple[float, float]) -> str:
+    a, b = span
+    fmt = [("…" if not np.isfinite(x) else str(int(x))) for x in (a, b)]
+    return fmt[0] if fmt[0] == fmt[1] else f"{fmt[0]}–{fmt[1]}"
+
+
+# ------------------------------------------------------------------------------ timeline
+def timeline_rows(trace: Trace, limit: int = 300) -> list[dict[str, Any]]:
+    """Facts with time intervals considered by time-conditioned steps: kept or excluded.
+
+    For each step whose plan uses a time operation, the candidate facts are those matching
+    its relation and its head / tail (mapped nodes or an earlier step's output); the ones in
+    the step's output witnesses were kept, the others excluded by the time condition.
+    """
+    g, rows = trace.graph, []
+    if not g.is_temporal or trace.mapped is None:
+        return []
+    for s in trace.steps:
+        if not any(op.startswith(_TIME_OPS) for op in s.ops):
+            continue
+        kept = {int(f) for f in s.output.all_witnesses()}
+        for f in _time_candidates(trace, s.number)[:limit]:
+            span = g.interval(f)
+            if span is None:
+                continue
+            head, rel, tail = g.fact_text(f)
+            start, end = span
+            rows.append({"step": f"Query{s.number}", "fact": f"{head} — {rel} — {tail}",
+                         "start": start if np.isfinite(start) else None,
+                         "end": end if np.isfinite(end) else None,
+                         "status": "kept" if f in kept else "excluded",
+                         "source": str(g.provenance(f))})
+    return rows
+
+
+def _time_candidates(trace: Trace, number: int) -> list[int]:
+    g = trace.graph
+    assert trace.mapped is not None
+    call = trace.mapped.program.query(number).call
+    rel = _ids(trace, call.arg("relation").value if call.arg("relation") else None)
+    heads = _ids(trace, call.arg("head_entity").value if call.arg("head_entity") else None)
+    tails = _ids(trace, call.arg("tail_entity").value if call.arg("tail_entity") else None)
+    if not rel:
+        return []
+    if heads:
+        facts = g.facts_heads_rel(np.asarray(sorted(heads), dtype=np.int64), rel[0])
+        if tails:
+            facts = facts[np.isin(g.tail[facts], sorted(tails))]
+    elif tails:
+        facts = g.facts_rel_tails(rel[0], np.asarray(sorted(tails), dtype=np.int64))
+    else:
+        facts = g.facts_rel(rel[0])
+    return [int(f) for f in facts]
+
+
+def _ids(trace: Trace, value: object) -> list[int]:
+    if isinstance(value, Bound) and value.role != "time_key":
+        return [int(i) for i in value.ids]
+    if isinstance(value, Ref):
+        step = next((s for s in trace.steps if s.number == value.step), None)
+        if step is not None:
+            return _nodes(step.output.elems)
+    return []
+
+
+def _nodes(elems: Iterable[object]) -> list[int]:
+    return sorted({int(e) for e in elems if not isinstance(e, Scalar)})  # type: ignore[call-overload]

@@ -1,0 +1,302 @@
+"""Export a whole run (question, prompt, samples, query, mappings, plan, sets, evidence, answer)
+as JSON or as a readable Markdown report, and load an exported JSON to re-run it without the LLM.
+
+Data strings are untrusted: the Markdown report escapes them (HTML and Markdown syntax), and
+CSV exports defuse cells that a spreadsheet would run as formulas. Nothing secret is exported:
+the record never holds LLM settings beyond the model name, and :func:`to_json` /
+:func:`to_markdown` redact any secret they are given as a last line of defence.
+
+>>> rec = {"format": FORMAT, "version": VERSION, "query": "Query1: \\"count(set='x')\\"",
+...        "overrides": {"Q1.set": "x"}}
+>>> load_record(to_json(rec))["overrides"]
+{'Q1.set': 'x'}
+>>> md_escape("<b>*bold*</b>")
+'&lt;b&gt;\\\\*bold\\\\*&lt;/b&gt;'
+>>> defuse_cell("=HYPERLINK(1)"), defuse_cell("-3")
+("'=HYPERLINK(1)", '-3')
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import html
+import io
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import TrustUQAError
+from .translate.text import looks_like_formula
+
+__all__ = ["FORMAT", "VERSION", "ExportError", "SourceStamp", "build_record", "to_json",
+           "to_markdown", "to_csv", "load_record", "compare_sources", "md_escape", "defuse_cell",
+           "fingerprint"]
+
+FORMAT = "trustuqa-run"
+VERSION = 1
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+class ExportError(TrustUQAError):
+    """An exported run cannot be read (not JSON, wrong format, missing fields)."""
+
+
+@dataclass(frozen=True)
+class SourceStamp:
+    """What identifies a loaded source: name, kind, content hash and size."""
+
+    name: str
+    kind: str
+    sha256: str
+    size: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "sha256": self.sha256, "size": self.size}
+
+
+def fingerprint(data: bytes) -> str:
+    """SHA-256 hex digest of a file's bytes.
+
+    >>> fingerprint(b"")[:8]
+    'e3b0c442'
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+# ------------------------------------------------------------------------------ building
+def build_record(
+    trace_dict: Mapping[str, Any],
+    *,
+    question: str | None,
+    sources: Sequence[SourceStamp],
+    overrides: Mapping[str, str] | None = None,
+    origin: str = "hand",
+    prompt: Sequence[Mapping[str, str]] | None = None,
+    data_sent: str = "",
+    samples: Sequence[Mapping[str, Any]] = (),
+    confidence: float | None = None,
+    demos: Sequence[Mapping[str, Any]] = (),
+    model: str | None = None,
+    feedback: str | None = None,
+) -> dict[str, Any]:
+    """One JSON-able record of a run (``trace_dict`` is :meth:`Trace.to_dict`)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "question": question,
+        "origin": origin,
+        "model": model,
+        "sources": [s.to_dict() for s in sources],
+        "prompt": [dict(m) for m in prompt] if prompt else None,
+        "data_sent": data_sent,
+        "demos": [dict(d) for d in demos],
+        "samples": [dict(s) for s in samples],
+        "confidence": confidence,
+        "query": trace_dict.get("query", ""),
+        "overrides": dict(overrides or {}),
+        "answer": list(trace_dict.get("answer", [])),
+        "feedback": feedback,
+        "trace": dict(trace_dict),
+    }
+
+
+def _redact(text: str, secrets: Iterable[str]) -> str:
+    for s in secrets:
+        if s and len(s) >= 4:
+            text = text.replace(s, "***")
+    return text
+
+
+def to_json(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
+    """The record as pretty JSON (any given secret string is replaced by ``***``)."""
+    return _redact(json.dumps(record, ensure_ascii=False, indent=2, default=str), secrets)
+
+
+# ------------------------------------------------------------------------------ escaping
+def md_escape(text: object) -> str:
+    """Make untrusted text inert in Markdown: HTML-escape, then backslash-escape syntax.
+
+    Newlines become spaces so a value cannot start a heading or a list.
+    """
+    s = html.escape(str(text), quote=False).replace("\r", " ").replace("\n", " ")
+    return _MD_SPECIAL.sub(r"\\\1", s)
+
+
+def _fence(text: str, lang: str = "") -> str:
+    """A fenced code block long enough that ``text`` cannot close it."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{lang}\n{text}\n{ticks}"
+
+
+def defuse_cell(value: object) -> str:
+    """Prefix spreadsheet-formula-looking text with ``'`` so it is shown, not evaluated."""
+    s = "" if value is None else str(value)
+    if looks_like_formula(s) or s[:1] in ("\t", "\r"):
+        return "'" + s
+    return s
+
+
+def to_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+    """Rows as CSV text with every cell defused (see :func:`defuse_cell`).
+
+    >>> to_csv([{"a": "=1+1", "b": 2}]).splitlines()
+    ['a,b', "'=1+1,2"]
+    """
+    cols = list(columns) if columns else list(dict.fromkeys(k for r in rows for k in r))
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([defuse_cell(c) for c in cols])
+    for r in rows:
+        w.writerow([defuse_cell(r.get(c, "")) for c in cols])
+    return buf.getvalue()
+
+
+# ------------------------------------------------------------------------------ markdown
+def _table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]:
+    out = ["| " + " | ".join(md_escape(h) for h in header) + " |",
+           "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(md_escape(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def _mapping_rows(trace: Mapping[str, Any]) -> list[list[object]]:
+    rows = []
+    for s in trace.get("steps", []):
+        for m in s.get("mappings", []):
+            cands = m.get("candidates", [])
+            chosen = ", ".join(m.get("labels", [])) or "(none)"
+            runner = next((c["label"] for c in cands if c["label"] not in m.get("labels", [])), "")
+            rows.append([m["key"], m["text"], chosen, m["method"], f"{m['score']:.2f}", runner,
+                         f"{m['margin']:.2f}", "WEAK" if m.get("weak") else ""])
+    return rows
+
+
+def _step_lines(s: Mapping[str, Any]) -> list[str]:
+    out = [f"### Query{s['number']}: {md_escape(s['func'])} ({md_escape(s['status'])})", ""]
+    if s.get("description"):
+        out += [md_escape(s["description"]), ""]
+    out += ["Mapped call:", "", _fence(s["mapped_call"]), ""]
+    if s.get("ops"):
+        out += ["Plan: " + "; ".join(f"`{md_escape(o)}`" for o in s["ops"]), ""]
+    shown = s.get("output", [])[:30]
+    more = f" … and {s['distinct'] - len(shown)} more" if s.get("distinct", 0) > len(shown) else ""
+    out += [f"Output ({s.get('size', 0)} elements, {s.get('distinct', 0)} distinct): "
+            + (", ".join(md_escape(x) for x in shown) or "(empty)") + more, ""]
+    for note in s.get("notes", []) + ([s["error"]] if s.get("error") else []):
+        out += [f"> {md_escape(note)}", ""]
+    ev = s.get("evidence", [])[:15]
+    if ev:
+        out += _table(["head", "relation", "tail", "source"],
+                      ([e["head"], e["relation"], e["tail"], f"{e['source']} {e['unit']} "
+                        f"{e['number']}"] for e in ev)) + [""]
+    return out
+
+
+def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
+    """A readable report of a run; every data string is escaped (:func:`md_escape`)."""
+    trace = record.get("trace", {})
+    answer = ", ".join(md_escape(a) for a in record.get("answer", [])) or "(no answer)"
+    conf = record.get("confidence")
+    lines = ["# TrustUQA run report", "",
+             f"- **Question:** {md_escape(record.get('question') or '(none: hand-written query)')}",
+             f"- **Answer:** {answer}",
+             f"- **Confidence:** {'n/a' if conf is None else f'{conf:.0%}'}",
+             f"- **Query written by:** {md_escape(record.get('origin', ''))}",
+             f"- **Created:** {md_escape(record.get('created', ''))}", ""]
+    if trace.get("error"):
+        e = trace["error"]
+        lines += [f"> **Stopped at {md_escape(e.get('stage'))}:** {md_escape(e.get('message'))}",
+                  ""]
+    if trace.get("explanation"):
+        lines += [f"> {md_escape(trace['explanation'])}", ""]
+    lines += ["## Data", ""] + _table(["source", "kind", "sha256"], (
+        [s["name"], s["kind"], s["sha256"][:16]] for s in record.get("sources", []))) + [""]
+    lines += ["## What the LLM saw", "", md_escape(record.get("data_sent") or "No LLM was called."),
+              ""]
+    for m in record.get("prompt") or []:
+        lines += [f"**{md_escape(m.get('role', ''))}**", "", _fence(str(m.get("content", ""))), ""]
+    if record.get("samples"):
+        lines += ["## Samples and vote", ""] + _table(["#", "answer", "status"], (
+            [i + 1, ", ".join(map(str, s.get("answer", []))), s.get("status", "")]
+            for i, s in enumerate(record["samples"]))) + [""]
+    lines += ["## Query", "", _fence(record.get("query", "")), ""]
+    if record.get("overrides"):
+        lines += ["User overrides: " + "; ".join(f"{md_escape(k)} → {md_escape(v)}"
+                                                 for k, v in record["overrides"].items()), ""]
+    mrows = _mapping_rows(trace)
+    if mrows:
+        lines += ["## Mappings", ""] + _table(
+            ["argument", "written", "mapped to", "method", "score", "runner-up", "margin", ""],
+            mrows) + [""]
+    lines += ["## Steps", ""]
+    for s in trace.get("steps", []):
+        lines += _step_lines(s)
+    lines += ["## Answer provenance", ""]
+    for p in trace.get("answer_provenance", [])[:50]:
+        lines += [f"- **{md_escape(p['answer'])}**"]
+        lines += [f"  - {md_escape(e['head'])} — {md_escape(e['relation'])} — "
+                  f"{md_escape(e['tail'])} ({md_escape(e['source'])} {e['unit']} {e['number']})"
+                  for e in p.get("evidence", [])[:10]]
+    return _redact("\n".join(lines) + "\n", secrets)
+
+
+# ------------------------------------------------------------------------------ loading
+def load_record(data: str | bytes) -> dict[str, Any]:
+    """Parse and check an exported run; raises :class:`ExportError` naming the problem."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_IMPORT_BYTES:
+            raise ExportError(f"file is larger than {MAX_IMPORT_BYTES // 2**20} MB")
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ExportError("not UTF-8 text") from None
+    try:
+        rec = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise ExportError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                          f"{exc.msg})") from None
+    if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+        raise ExportError(f"not a TrustUQA run export (expected \"format\": \"{FORMAT}\")")
+    if not isinstance(rec.get("version"), int) or rec["version"] > VERSION:
+        raise ExportError(f"unsupported export version {rec.get('version')!r} "
+                          f"(this app reads up to {VERSION})")
+    if not isinstance(rec.get("query"), str) or not rec["query"].strip():
+        raise ExportError("the export has no query text")
+    over = rec.get("overrides") or {}
+    if not isinstance(over, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                             for k, v in over.items()):
+        raise ExportError("\"overrides\" must map argument keys to labels")
+    rec["overrides"] = over
+    if not isinstance(rec.get("sources", []), list):
+        raise ExportError("\"sources\" must be a list")
+    return rec
+
+
+def compare_sources(exported: Sequence[Mapping[str, Any]],
+                    current: Sequence[SourceStamp]) -> list[str]:
+    """Differences between the data a run was made on and the data loaded now (empty: same).
+
+    >>> a = SourceStamp("t.csv", "table", "ab", 3)
+    >>> compare_sources([a.to_dict()], [a])
+    []
+    >>> compare_sources([a.to_dict()], [SourceStamp("t.csv", "table", "cd", 3)])
+    ['t.csv: the loaded file has different content']
+    """
+    now = {s.name: s for s in current}
+    then = {str(s.get("name")): s for s in exported if isinstance(s, Mapping)}
+    out = []
+    for name, s in then.items():
+        if name not in now:
+            out.append(f"{name}: used by the exported run but not loaded now")
+        elif s.get("sha256") != now[name].sha256:
+            out.append(f"{name}: the loaded file has different content")
+    out += [f"{name}: loaded now but not used by the exported run" for name in now
+            if name not in then]
+    return out

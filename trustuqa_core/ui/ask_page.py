@@ -1,0 +1,156 @@
+"""The Ask page's parts: question box with progress, the run's tabs, and the trust loop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from ..export import md_escape
+from . import state
+from .ask import ask
+from .data import sample_uploads
+from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
+from .runs import Run, execute_text, rerun
+from .samples import questions_for, sample_sets
+from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
+
+__all__ = ["no_data", "question_box", "hand_query_box", "run_tabs", "feedback_box",
+           "import_box"]
+
+_Q = "tq_question"
+
+
+def no_data() -> None:
+    """Shown when nothing is loaded: one-click samples."""
+    st.info("Load some data first. One click loads a bundled sample:")
+    cols = st.columns(len(sample_sets()))
+    for col, s in zip(cols, sample_sets(), strict=True):
+        if col.button(s.title, key=f"tq_quick_{s.id}"):
+            state.set_uploads(sample_uploads(s))
+            st.rerun()
+
+
+def _pick_example() -> None:
+    chosen = st.session_state.get("tq_example")
+    if chosen and chosen != "—":
+        st.session_state[_Q] = chosen
+
+
+def question_box() -> None:
+    """Example picker, question input and the Ask button (progress shown per stage)."""
+    examples = questions_for(state.loaded_names())
+    if examples:
+        st.selectbox("Example questions for the loaded data",
+                     ["—"] + [q.question for q in examples], key="tq_example",
+                     on_change=_pick_example)
+    question = st.text_input("Question", key=_Q, placeholder="e.g. who ranked next after "
+                             "federica brignone?")
+    if st.button("Answer", type="primary", key="tq_ask", disabled=not (question or "").strip()):
+        rep, mapper = state.report(), state.mapper()
+        assert rep is not None
+        with st.status("Answering…", expanded=True) as status:
+            run, message = ask(question.strip(), rep.graph, mapper, loaded=state.loaded_names(),
+                               confirmed=state.confirmed_demos(), progress=status.write)
+            if run is None:
+                status.update(label="No query written", state="error")
+                st.warning(md_escape(message))
+                return
+            status.write(f"Executed {len(run.trace.steps)} step(s)")
+            status.update(label="Answered" if run.trace.answer else "Finished without an answer",
+                          state="complete" if run.trace.ok else "error", expanded=False)
+        state.set_run(run)
+
+
+def hand_query_box() -> None:
+    """Write a query by hand (works with no LLM at all)."""
+    with st.expander("Write a query by hand"):
+        st.caption("One `QueryN: \"function(arg='value', ...)\"` per line; `output_of_queryN` "
+                   "refers to an earlier result. Nothing is sent to an LLM.")
+        text = st.text_area("Query", key="tq_hand", height=150,
+                            placeholder="Query1: \"get_information(relation='Nation', "
+                                        "tail_entity='Italy')\"")
+        if st.button("Run query", key="tq_hand_go", disabled=not text.strip()):
+            rep = state.report()
+            assert rep is not None
+            question = st.session_state.get(_Q) or None
+            state.set_run(execute_text(text, rep.graph, state.mapper(), origin="hand-written",
+                                       question=question))
+
+
+def import_box() -> None:
+    """Re-run an exported JSON without the LLM."""
+    with st.expander("Re-run an exported run (no LLM)"):
+        import_view(state.stamps(), _on_import)
+
+
+def _on_import(record: dict[str, Any], diffs: list[str]) -> None:
+    rep = state.report()
+    assert rep is not None
+    run = execute_text(record["query"], rep.graph, state.mapper(), origin="imported",
+                       question=record.get("question"), overrides=record["overrides"])
+    old = record.get("answer", [])
+    same = sorted(old) == sorted(run.answer)
+    run.note = ("Re-ran an exported run on the data loaded now. " +
+                ("The data differs from the export: " + "; ".join(diffs) + ". " if diffs else
+                 "The data is identical to the export's. ") +
+                ("Same answer as exported." if same else
+                 f"The exported answer was: {', '.join(map(str, old)) or '(none)'}."))
+    state.set_run(run)
+
+
+def _rerun(run: Run, **kw: Any) -> None:
+    rep = state.report()
+    assert rep is not None
+    state.set_run(rerun(run, rep.graph, state.mapper(), **kw))
+    st.rerun()
+
+
+def _confirm(run: Run, arg: str) -> None:
+    run.confirmed.add(arg)
+    st.rerun()
+
+
+def feedback_box(run: Run) -> None:
+    """Thumbs up/down: a confirmed answer becomes a demonstration for later questions."""
+    score = st.feedback("thumbs", key=f"tq_fb_{id(run)}")
+    if score is None or run.feedback is not None:
+        if run.feedback == "up":
+            st.caption("Confirmed: this question and query are now a demonstration.")
+        return
+    run.feedback = "up" if score == 1 else "down"
+    if run.feedback == "up" and run.question and run.answer:
+        state.add_confirmed_demo({"question": run.question, "query": run.query,
+                                  "answer": run.answer,
+                                  "sources": [s.name for s in run.trace.graph.sources]})
+        st.toast("Thanks: the answer is now a demonstration for later questions.")
+    elif run.feedback == "down":
+        st.toast("Noted. Check the mappings or edit the query, then re-run.")
+
+
+def run_tabs(run: Run) -> None:
+    """The run, step by step."""
+    answer_card(run)
+    feedback_box(run)
+    tabs = st.tabs(["Steps", "Mappings", "Evidence graph", "What the LLM saw", "Charts",
+                    "Export"])
+    with tabs[0]:
+        new = query_editor(run, key=f"tq_q{id(run)}")
+        if new is not None:
+            _rerun(run, query=new, origin="edited", overrides={})
+        st.markdown("#### Execution, step by step")
+        steps_view(run.trace)
+        st.markdown("#### Where the answer comes from")
+        provenance_view(run.trace)
+    with tabs[1]:
+        mapping_view(run, f"tq_m{id(run)}", lambda o: _rerun(run, overrides=o),
+                     lambda arg: _confirm(run, arg))
+    with tabs[2]:
+        evidence_view(run, key=f"tq_e{id(run)}")
+    with tabs[3]:
+        llm_view(run)
+    with tabs[4]:
+        charts_view(run)
+    with tabs[5]:
+        key = state.api_key()
+        export_view(run, state.stamps(), [key] if key else [])

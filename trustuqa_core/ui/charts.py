@@ -1,0 +1,108 @@
+"""Plotly figures for the app: vote shares, timings, aggregate inputs, TKG timelines, stats.
+
+Each function takes plain rows and returns a ``plotly.graph_objects.Figure`` (no Streamlit),
+so they are easy to test.
+
+>>> fig = vote_figure([{"answer": ["2002"], "status": "answered"},
+...                    {"answer": [], "status": "parse_error"}])
+>>> [round(x, 2) for x in fig.data[0].x]
+[0.5, 0.5]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+__all__ = ["vote_figure", "timing_figure", "values_figure", "timeline_figure",
+           "relations_figure", "metric_figure"]
+
+_LAYOUT: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+                           "template": "plotly_white", "height": 300}
+_STATUS_COLORS = {"kept": "#2b8a3e", "excluded": "#adb5bd"}
+
+
+def _short(text: str, limit: int = 48) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def vote_figure(samples: Sequence[Mapping[str, Any]]) -> go.Figure:
+    """Share of samples per executed answer (failed samples grouped by why they failed)."""
+    counts: Counter[str] = Counter()
+    for s in samples:
+        if s.get("status") == "answered":
+            counts[", ".join(map(str, s.get("answer", []))) or "(empty)"] += 1
+        else:
+            counts[f"no vote: {s.get('status', 'failed')}"] += 1
+    total = max(sum(counts.values()), 1)
+    labels = [k for k, _ in counts.most_common()]
+    fig = go.Figure(go.Bar(x=[counts[k] / total for k in labels], y=[_short(k) for k in labels],
+                           orientation="h", marker_color=["#1f77b4" if not k.startswith("no vote")
+                                                          else "#adb5bd" for k in labels],
+                           hovertext=labels, texttemplate="%{x:.0%}", textposition="auto"))
+    fig.update_layout(title="Vote shares of the samples", xaxis_tickformat=".0%", **_LAYOUT)
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def timing_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
+    """Seconds per stage and per step."""
+    fig = go.Figure(go.Bar(x=[r["seconds"] for r in rows], y=[r["what"] for r in rows],
+                           orientation="h",
+                           marker_color=["#1f77b4" if r["kind"] == "stage" else "#ff9f1c"
+                                         for r in rows],
+                           texttemplate="%{x:.3f} s", textposition="auto"))
+    fig.update_layout(title="Where the time went (stages blue, query steps orange)",
+                      xaxis_title="seconds", **_LAYOUT)
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def values_figure(values: Sequence[tuple[str, float]], title: str) -> go.Figure:
+    """The values an aggregate was computed from."""
+    fig = go.Figure(go.Bar(x=[_short(v[0], 30) for v in values], y=[v[1] for v in values],
+                           marker_color="#1f77b4", hovertext=[v[0] for v in values]))
+    fig.update_layout(title=title, **_LAYOUT)
+    return fig
+
+
+def timeline_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
+    """Facts as year intervals, coloured by whether the time condition kept them."""
+    fig = go.Figure()
+    for status in ("kept", "excluded"):
+        part = [r for r in rows if r["status"] == status]
+        if not part:
+            continue
+        starts = [r["start"] if r["start"] is not None else r["end"] for r in part]
+        ends = [r["end"] if r["end"] is not None else r["start"] for r in part]
+        fig.add_trace(go.Bar(
+            y=[_short(r["fact"], 60) for r in part], base=starts,
+            x=[max(e - s, 0) + 1 for s, e in zip(starts, ends, strict=True)], orientation="h",
+            name=status, marker_color=_STATUS_COLORS[status],
+            hovertext=[f"{r['fact']} ({r['source']})" for r in part]))
+    fig.update_layout(title="Facts kept and excluded by the time condition", barmode="overlay",
+                      xaxis_title="year", **{**_LAYOUT, "height": 120 + 26 * len(rows)})
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def relations_figure(rows: Sequence[Mapping[str, Any]], limit: int = 25) -> go.Figure:
+    """Facts per relation / column (the largest ``limit``)."""
+    top = sorted(rows, key=lambda r: -r["facts"])[:limit]
+    fig = go.Figure(go.Bar(x=[r["facts"] for r in top],
+                           y=[_short(str(r["relation / column"]), 40) for r in top],
+                           orientation="h", marker_color="#1f77b4"))
+    fig.update_layout(title="Facts per relation / column",
+                      **{**_LAYOUT, "height": 80 + 22 * len(top)})
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def metric_figure(counts: Mapping[str, int], title: str) -> go.Figure:
+    """A bar per outcome (correct, wrong, error stage...)."""
+    fig = go.Figure(go.Bar(x=list(counts), y=list(counts.values()), marker_color="#1f77b4"))
+    fig.update_layout(title=title, **_LAYOUT)
+    return fig

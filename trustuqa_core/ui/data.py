@@ -1,0 +1,159 @@
+"""Loading user files and bundled samples into one graph, with per-file errors, and the
+statistics / previews the Data page shows.
+
+A bad file never stops the others: :func:`load_all` returns the facts of every readable file
+and one :class:`~trustuqa_core.errors.SourceError` (file, line, problem) per unreadable one.
+
+>>> report = load_all([Upload("t.csv", "table", b"Name,Year\\nAnn,1999\\n"),
+...                    Upload("bad.tsv", "kg", b"a\\tb\\n")])
+>>> [f.name for f in report.facts], [str(e) for e in report.errors]
+(['t.csv'], ['bad.tsv, line 1: expected 3 columns, got 2'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SourceError
+from ..export import SourceStamp, fingerprint
+from ..graph import ConditionGraph, build_graph
+from ..sources import SourceFacts
+from ..translate import load_source
+from .samples import SAMPLE_DIR, SampleSet
+
+__all__ = ["Upload", "LoadReport", "MAX_UPLOAD_BYTES", "KIND_LABELS", "guess_kind", "load_all",
+           "sample_uploads", "data_key", "relation_stats", "preview_frame", "source_frame"]
+
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+KIND_LABELS = {"table": "table (CSV/TSV/XLSX/JSON)", "kg": "KG triples (head, relation, tail)",
+               "tkg": "temporal KG quintuples (head, relation, tail, start, end)"}
+
+
+@dataclass(frozen=True)
+class Upload:
+    """The bytes of one source file, its name and how to read it."""
+
+    name: str
+    kind: str
+    data: bytes = field(repr=False)
+
+    @property
+    def stamp(self) -> SourceStamp:
+        return SourceStamp(self.name, self.kind, fingerprint(self.data), len(self.data))
+
+
+@dataclass
+class LoadReport:
+    """What loading several files produced."""
+
+    facts: list[SourceFacts]
+    errors: list[SourceError]
+    graph: ConditionGraph
+
+    @property
+    def warnings(self) -> list[str]:
+        return [w for f in self.facts for w in f.warnings]
+
+
+def guess_kind(name: str, data: bytes = b"") -> str:
+    """A first guess at how to read a file: spreadsheets and CSV are tables, ``.txt`` / ``.tsv``
+    with 3 fields per line are KG triples, with 4-5 fields temporal KG quintuples.
+
+    >>> guess_kind("x.xlsx"), guess_kind("kb.txt", b"a|r|b\\n")
+    ('table', 'kg')
+    >>> guess_kind("t.tsv", b"a\\tr\\tb\\t1\\t2")
+    'tkg'
+    """
+    suffix = Path(name.lower().removesuffix(".gz")).suffix
+    if suffix in (".xlsx", ".xlsm", ".json", ".csv"):
+        return "table"
+    head = data[:4096].decode("utf-8", "replace").splitlines()[:5]
+    first = next((ln for ln in head if ln.strip()), "")
+    sep = "\t" if "\t" in first else "|" if "|" in first else ","
+    width = len(first.split(sep)) if first else 0
+    if width == 3:
+        return "kg"
+    if width in (4, 5) and suffix != ".csv":
+        return "tkg"
+    return "table"
+
+
+def load_all(uploads: Sequence[Upload]) -> LoadReport:
+    """Read every upload; unreadable ones become errors naming file, line and problem."""
+    facts, errors = [], []
+    for up in uploads:
+        if len(up.data) > MAX_UPLOAD_BYTES:
+            size, limit = len(up.data) / 2**20, MAX_UPLOAD_BYTES // 2**20
+            errors.append(SourceError(up.name, f"file is {size:.1f} MB, larger than the app's "
+                                               f"limit of {limit} MB"))
+            continue
+        try:
+            facts.append(load_source(up.data, up.kind, name=up.name, max_bytes=MAX_UPLOAD_BYTES))
+        except SourceError as err:
+            errors.append(err)
+    return LoadReport(facts, errors, build_graph(facts))
+
+
+def sample_uploads(sample: SampleSet, directory: Path = SAMPLE_DIR) -> list[Upload]:
+    """The files of a bundled sample set as uploads."""
+    return [Upload(f.file, f.kind, f.read(directory)) for f in sample.files]
+
+
+def data_key(uploads: Sequence[Upload]) -> tuple[tuple[str, str, str], ...]:
+    """A hashable key of the loaded content (names, kinds and SHA-256 of the bytes)."""
+    return tuple((u.name, u.kind, u.stamp.sha256) for u in uploads)
+
+
+# ------------------------------------------------------------------------------ statistics
+def source_frame(graph: ConditionGraph) -> pd.DataFrame:
+    """One row per loaded source: kind, facts, rows, columns, warnings."""
+    return pd.DataFrame([{"source": s.name, "kind": s.kind, "facts": s.n_facts,
+                          "rows": s.n_rows if s.kind == "table" else None,
+                          "columns / relations": len(s.columns) if s.kind == "table" else None,
+                          "warnings": len(s.warnings)} for s in graph.sources])
+
+
+def relation_stats(graph: ConditionGraph) -> pd.DataFrame:
+    """Per relation (column): facts, distinct values, share of numeric values, an example."""
+    rows = []
+    for rid, name in enumerate(graph.relation_names):
+        facts = graph.facts_rel(rid)
+        if len(facts) == 0:
+            continue
+        tails = graph.tail[facts]
+        srcs = sorted({graph.sources[int(i)].name for i in np.unique(graph.fact_source[facts])})
+        rows.append({"relation / column": name, "facts": len(facts),
+                     "distinct values": len(np.unique(tails)),
+                     "numeric": f"{graph.numeric_fact_count(rid) / len(facts):.0%}",
+                     "example value": graph.label(int(tails[0])),
+                     "sources": ", ".join(srcs)})
+    return pd.DataFrame(rows)
+
+
+def preview_frame(facts: SourceFacts, limit: int = 50) -> pd.DataFrame:
+    """The first ``limit`` rows (tables) or facts (KG / TKG) of a source, as read."""
+    if facts.kind == "table":
+        by_row: dict[int, dict[str, str]] = {}
+        for h, r, t in zip(facts.heads, facts.relations, facts.tails, strict=True):
+            if int(h) > limit:
+                break
+            by_row.setdefault(int(h), {})[r] = t
+        cols = [c for c in facts.columns]
+        return pd.DataFrame([{c: by_row[i].get(c, "") for c in cols} for i in sorted(by_row)],
+                            index=pd.Index(sorted(by_row), name="row"))
+    n = min(limit, len(facts))
+    frame = {"line": list(facts.lines[:n]), "head": list(facts.heads[:n]),
+             "relation": list(facts.relations[:n]), "tail": list(facts.tails[:n])}
+    if facts.kind == "tkg" and facts.starts is not None and facts.ends is not None:
+        frame["start"] = [_year(x) for x in facts.starts[:n]]
+        frame["end"] = [_year(x) for x in facts.ends[:n]]
+    return pd.DataFrame(frame).set_index("line")
+
+
+def _year(x: float | None) -> str:
+    return "" if x is None else str(int(x))

@@ -1,0 +1,115 @@
+"""Streamlit views of the Data page: bundled samples, uploads with clear errors, overview."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..errors import SourceError
+from ..explain import overview_graph, render_html
+from ..export import md_escape
+from . import state
+from .charts import relations_figure
+from .data import (
+    KIND_LABELS,
+    Upload,
+    guess_kind,
+    load_all,
+    preview_frame,
+    relation_stats,
+    sample_uploads,
+    source_frame,
+)
+from .explain_views import show_html
+from .samples import sample_sets
+
+__all__ = ["sample_picker", "uploader", "loaded_overview", "show_errors"]
+
+_ERRORS = "tq_upload_errors"
+_TYPES = ["csv", "tsv", "txt", "xlsx", "json", "gz"]
+
+
+def show_errors(errors: list[SourceError]) -> None:
+    """One message per unreadable file: file, line, problem."""
+    for e in errors:
+        where = f", line {e.line}" if e.line is not None else ""
+        st.error(f"**{md_escape(e.source)}**{where}: {md_escape(e.problem)}. "
+                 "This file was not loaded; the other files are unaffected.")
+
+
+def _set(items: list[Upload], add: bool) -> None:
+    current = [u for u in state.uploads() if add and u.name not in {i.name for i in items}]
+    state.set_uploads(current + items)
+    st.session_state[_ERRORS] = []
+
+
+def sample_picker() -> None:
+    """Cards for the bundled sample sets, each with Load (replace) and Add buttons."""
+    sets = sample_sets()
+    cols = st.columns(2)
+    for i, s in enumerate(sets):
+        with cols[i % 2].container(border=True):
+            st.markdown(f"**{md_escape(s.title)}**")
+            st.caption(md_escape(s.description))
+            st.caption("Files: " + ", ".join(f"`{f.file}` ({f.kind})" for f in s.files))
+            b1, b2 = st.columns(2)
+            if b1.button("Load", key=f"tq_sample_{s.id}", type="primary"):
+                _set(sample_uploads(s), add=False)
+                st.rerun()
+            if b2.button("Add to loaded data", key=f"tq_sample_add_{s.id}"):
+                _set(sample_uploads(s), add=True)
+                st.rerun()
+
+
+def uploader() -> None:
+    """Upload several files, choose how to read each, load the readable ones."""
+    files = st.file_uploader("Tables (CSV, TSV, XLSX, JSON), KG triples or TKG quintuples",
+                             type=_TYPES, accept_multiple_files=True, key="tq_upload")
+    if files:
+        choices = []
+        for f in files:
+            data = f.getvalue()
+            kinds = list(KIND_LABELS)
+            kind = st.selectbox(f"Read {f.name} as", kinds, index=kinds.index(guess_kind(f.name,
+                                                                                         data)),
+                                format_func=KIND_LABELS.get, key=f"tq_kind_{f.name}")
+            choices.append(Upload(f.name, kind, data))
+        replace = st.toggle("Replace the data loaded now", value=False, key="tq_upload_replace")
+        if st.button("Load these files", type="primary", key="tq_upload_go"):
+            rep = load_all(choices)
+            ok = {f.name for f in rep.facts}
+            _set([u for u in choices if u.name in ok], add=not replace)
+            st.session_state[_ERRORS] = rep.errors
+            st.rerun()
+    show_errors(st.session_state.get(_ERRORS, []))
+
+
+def loaded_overview() -> None:
+    """What is loaded: sources, warnings, previews, relation statistics, an overview graph."""
+    rep = state.report()
+    if rep is None or not rep.facts:
+        st.info("No data loaded yet: load a bundled sample or upload files above.")
+        return
+    g = rep.graph
+    st.dataframe(source_frame(g), hide_index=True)
+    show_errors(rep.errors)
+    for w in rep.warnings:
+        st.warning(md_escape(w))
+    remove = st.multiselect("Remove sources", [s.name for s in g.sources], key="tq_remove")
+    if remove and st.button("Remove selected", key="tq_remove_go"):
+        state.set_uploads([u for u in state.uploads() if u.name not in set(remove)])
+        st.rerun()
+    st.markdown("#### Preview")
+    tabs = st.tabs([f.name for f in rep.facts])
+    for tab, facts in zip(tabs, rep.facts, strict=True):
+        with tab:
+            st.dataframe(preview_frame(facts), height=300)
+            st.caption(f"First rows of {len(facts)} facts, exactly as read.")
+    st.markdown("#### Relations and columns")
+    stats = relation_stats(g)
+    left, right = st.columns([3, 2])
+    left.dataframe(stats, hide_index=True, height=360)
+    right.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
+    with st.expander("Overview graph (the first facts of each source)"):
+        ev = overview_graph(g)
+        st.caption(f"Rows and subjects blue, values grey; {ev.note()}.")
+        show_html(render_html(ev, height=460), 480)

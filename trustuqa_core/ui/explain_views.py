@@ -1,0 +1,146 @@
+"""Streamlit views that explain a run: evidence graph, timeline, what the LLM saw, charts,
+export and re-run of an exported run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from ..explain import ROLE_COLORS, ROLE_NAMES, evidence_graph, render_html, timeline_rows
+from ..export import (
+    ExportError,
+    SourceStamp,
+    compare_sources,
+    load_record,
+    md_escape,
+    to_csv,
+    to_json,
+    to_markdown,
+)
+from ..ops import elem_text
+from .charts import timeline_figure, timing_figure, values_figure, vote_figure
+from .runs import Run, aggregate_values, record_of, timing_rows
+
+__all__ = ["evidence_view", "llm_view", "charts_view", "export_view", "import_view",
+           "show_html"]
+
+
+def show_html(page: str, height: int) -> None:
+    """Show generated HTML (pyvis; data already escaped) in a sandboxed-height iframe.
+
+    ``st.iframe`` replaces ``st.components.v1.html`` (deprecated in Streamlit 1.67); the
+    fallback keeps older Streamlit versions working.
+    """
+    iframe = getattr(st, "iframe", None)
+    if iframe is not None:
+        iframe(page, height=height)
+    else:  # pragma: no cover - Streamlit < 1.5x
+        import streamlit.components.v1 as components
+
+        components.html(page, height=height)
+
+
+def _legend() -> str:
+    return " ".join(f"<span style='color:{c}'>&#9679;</span> {ROLE_NAMES[r]}"
+                    for r, c in ROLE_COLORS.items())
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _graph_html(_run: Run, key: tuple[int, int | None, str]) -> tuple[str, str]:
+    ev = evidence_graph(_run.trace)
+    return render_html(ev, highlight_step=key[1]), ev.note() if ev.capped else ""
+
+
+def evidence_view(run: Run, key: str) -> None:
+    """The evidence subgraph with a step selector, and the TKG timeline when there is one."""
+    trace = run.trace
+    numbers = [s.number for s in trace.steps]
+    choice = st.selectbox("Highlight what one step touched", ["all steps"] +
+                          [f"Query{n}" for n in numbers], key=f"{key}_step")
+    step = None if choice == "all steps" else int(choice.removeprefix("Query"))
+    if not any(s.output for s in trace.steps):
+        st.info("Nothing to draw: no step produced any result.")
+    else:
+        page, note = _graph_html(run, (id(run), step, run.query))
+        st.markdown(_legend() + " · boxes are table rows · hover a node or an edge for details",
+                    unsafe_allow_html=True)  # fixed text only, no data
+        if note:
+            st.caption(f"Large evidence graph: {note}.")
+        show_html(page, 580)
+    rows = timeline_rows(trace)
+    if rows:
+        st.markdown("#### Timeline")
+        st.plotly_chart(timeline_figure(rows), key=f"{key}_timeline")
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+
+def llm_view(run: Run) -> None:
+    """Retrieved demonstrations, the exact prompt, which data values were sent, the samples."""
+    st.markdown("#### What the LLM saw")
+    st.info(md_escape(run.data_sent))
+    if run.demos:
+        st.markdown("**Retrieved demonstrations** (most similar first)")
+        st.dataframe(pd.DataFrame(run.demos), hide_index=True)
+    if run.prompt:
+        st.markdown(f"**The exact prompt** ({len(run.prompt)} messages)")
+        for i, m in enumerate(run.prompt, 1):
+            with st.expander(f"{i}. {m.get('role', '?')}", expanded=i == len(run.prompt)):
+                st.code(m.get("content", ""), language=None, wrap_lines=True)
+    else:
+        st.caption("No prompt was sent for this run.")
+    if run.samples:
+        st.markdown("**Samples and the vote**")
+        table = [{"#": i + 1, "answer": ", ".join(map(str, s.get("answer", []))),
+                  "status": s.get("status", ""), "votes": s.get("votes", ""),
+                  "why not": s.get("error") or ""} for i, s in enumerate(run.samples)]
+        st.dataframe(pd.DataFrame(table), hide_index=True)
+        st.plotly_chart(vote_figure(run.samples), key="tq_votes")
+        for i, s in enumerate(run.samples, 1):
+            with st.expander(f"Sample {i} query"):
+                st.code(str(s.get("query", "")), language=None, wrap_lines=True)
+
+
+def charts_view(run: Run) -> None:
+    """Stage / step timings and the numbers behind aggregates."""
+    st.plotly_chart(timing_figure(timing_rows(run)), key="tq_timing")
+    for s in run.trace.steps:
+        vals = aggregate_values(run.trace, s)
+        if vals:
+            result = ", ".join(elem_text(run.trace.graph, e) for e in s.output.distinct().elems)
+            st.plotly_chart(values_figure(vals, f"Inputs of Query{s.number} ({s.func}) = {result}"),
+                            key=f"tq_values_{s.number}")
+
+
+def export_view(run: Run, stamps: Sequence[SourceStamp], secrets: Sequence[str]) -> None:
+    """Download the whole run as JSON, Markdown, and its evidence as CSV."""
+    record = record_of(run, stamps)
+    c1, c2, c3 = st.columns(3)
+    c1.download_button("Run as JSON", to_json(record, secrets), "trustuqa_run.json",
+                       "application/json", key="tq_dl_json")
+    c2.download_button("Report as Markdown", to_markdown(record, secrets), "trustuqa_run.md",
+                       "text/markdown", key="tq_dl_md")
+    evidence = [{"answer": p["answer"], **{k: e[k] for k in ("head", "relation", "tail",
+                                                             "source", "unit", "number")}}
+                for p in record["trace"]["answer_provenance"] for e in p["evidence"]]
+    c3.download_button("Evidence as CSV", to_csv(evidence), "trustuqa_evidence.csv", "text/csv",
+                       key="tq_dl_csv", disabled=not evidence)
+    st.caption("Exports hold the question, prompt, samples, query, overrides, mappings, plan, "
+               "every step's set and evidence, and the answer. They never hold an API key.")
+
+
+def import_view(stamps: Sequence[SourceStamp],
+                on_load: Callable[[dict, list[str]], None]) -> None:
+    """Upload an exported JSON and re-run its query + overrides on the data loaded now."""
+    up = st.file_uploader("Exported run (.json)", type=["json"], key="tq_import")
+    if up is None:
+        return
+    try:
+        record = load_record(up.getvalue())
+    except ExportError as err:
+        st.error(f"{md_escape(up.name)}: {md_escape(err)}")
+        return
+    diffs = compare_sources(record.get("sources", []), stamps)
+    if st.button("Re-run it on the loaded data (no LLM)", key="tq_import_run", type="primary"):
+        on_load(record, diffs)

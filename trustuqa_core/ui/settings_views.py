@@ -1,0 +1,100 @@
+"""Streamlit views of the Settings page: LLM connection, writer, retrieval and mapping options.
+
+The API key is entered in a password field, moved into this session's memory on "Save key"
+and never sent back to the browser: the page only says "key set".
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..export import md_escape
+from ..llm import PRESETS, LLMClient, SettingsError
+from . import state
+
+__all__ = ["llm_form", "key_form", "connection_test", "pipeline_form"]
+
+_CUSTOM = "Custom server"
+
+
+def llm_form() -> None:
+    """Writer, preset, base URL and model."""
+    cfg = state.settings()
+    with st.form("tq_llm_form"):
+        writer = st.radio("Who writes the query", ["offline", "llm"], horizontal=True,
+                          index=0 if cfg.writer == "offline" else 1,
+                          format_func={"offline": "Offline writer (no LLM, nothing leaves "
+                                                  "this machine)",
+                                       "llm": "An LLM (OpenAI-compatible)"}.get)
+        names = [*PRESETS, _CUSTOM]
+        preset = st.selectbox("Provider preset", names, index=names.index(cfg.preset)
+                              if cfg.preset in names else 0,
+                              help="Fills in the usual base URL and a model; edit them below.")
+        base_url = st.text_input("Base URL (leave empty to use the preset's)", cfg.base_url)
+        model = st.text_input("Model (leave empty to use the preset's)", cfg.model)
+        if st.form_submit_button("Apply", type="primary"):
+            p = PRESETS.get(preset)
+            state.update_settings(writer=writer, preset=preset,
+                                  base_url=base_url.strip() or (p.base_url if p else ""),
+                                  model=model.strip() or (p.model if p else ""))
+            st.rerun()
+
+
+def key_form() -> None:
+    """Enter or forget the API key; it is never displayed back."""
+    if state.api_key():
+        st.success("API key: key set (kept only in this browser session's memory).")
+        if st.button("Forget the key", key="tq_key_forget"):
+            state.set_api_key(None)
+            st.rerun()
+        return
+    with st.form("tq_key_form", clear_on_submit=True):
+        key = st.text_input("API key", type="password", help="Needed for OpenAI; local servers "
+                            "(Ollama, vLLM, LM Studio) usually need none. Never written to disk, "
+                            "logs or exports.")
+        if st.form_submit_button("Save key"):
+            state.set_api_key(key)
+            st.rerun()
+    st.caption("No key set.")
+
+
+def connection_test() -> None:
+    """Show whether an LLM is configured, and test the connection on request."""
+    try:
+        s = state.llm_settings()
+    except SettingsError as err:
+        st.error(md_escape(err))
+        return
+    if not s.configured:
+        st.info("No LLM is configured. Everything still works offline: the offline writer, "
+                "the bundled examples and hand-written queries.")
+    else:
+        st.caption(f"Will call model `{md_escape(s.model)}` at `{md_escape(s.base_url)}`.")
+    if st.button("Test connection", key="tq_test", disabled=not s.configured):
+        with st.spinner("Contacting the server…"), LLMClient(s) as client:
+            status = client.check_connection()
+        (st.success if status.ok else st.error)(md_escape(status.detail))
+
+
+def pipeline_form() -> None:
+    """Demonstrations, self-consistency, privacy and the mapping encoder."""
+    cfg = state.settings()
+    with st.form("tq_pipeline_form"):
+        c1, c2, c3 = st.columns(3)
+        k = c1.slider("k: demonstrations in the prompt", 1, 16, cfg.k)
+        m = c2.slider("m: similar candidates considered", 1, 50, cfg.m)
+        n = c3.slider("n: samples for self-consistency", 1, 20, cfg.n)
+        temperature = st.slider("Sampling temperature", 0.0, 1.5, cfg.temperature, 0.1)
+        privacy = st.toggle("Privacy: never send data values to the LLM", cfg.privacy,
+                            help="On: the LLM sees the schema only (relation names). Off: the "
+                                 "LLM-function fallback may send the values it needs and the "
+                                 "app says which ones.")
+        encoder = st.radio("Mapping encoder", ["lexical", "minilm"], horizontal=True,
+                           index=0 if cfg.encoder == "lexical" else 1,
+                           format_func={"lexical": "Lexical only (instant)",
+                                        "minilm": "MiniLM sentence model, offline (loads in "
+                                                  "~8 s on first use)"}.get)
+        if st.form_submit_button("Apply", type="primary"):
+            state.update_settings(k=k, m=m, n=n, temperature=temperature, privacy=privacy,
+                                  encoder=encoder)
+            st.rerun()

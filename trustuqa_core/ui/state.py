@@ -1,0 +1,157 @@
+"""Session state and shared resources of the Streamlit app.
+
+Per-session things (loaded files, the current run, settings, the API key) live in
+``st.session_state``; the graph, the mapper and the encoder are ``st.cache_resource`` objects
+shared by all sessions and keyed by the loaded files' content, so the same data is read once.
+The API key is kept only in this session's memory: never written to disk, logs or exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import streamlit as st
+
+from ..export import SourceStamp
+from ..mapping import Mapper
+from ..mapping.dense import Encoder
+from .data import LoadReport, Upload, data_key, load_all
+from .runs import Run
+
+__all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
+           "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
+           "loaded_names", "llm_settings", "confirmed_demos", "add_confirmed_demo"]
+
+_SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
+                                           "tq_confirmed_demos")
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """What the Settings page controls (the API key is kept apart, see :func:`api_key`)."""
+
+    writer: str = "offline"          # "offline" | "llm"
+    preset: str = "OpenAI"
+    base_url: str = ""
+    model: str = ""
+    k: int = 8
+    m: int = 15
+    n: int = 5
+    temperature: float = 0.7
+    privacy: bool = True             # True: never send data values to the LLM
+    encoder: str = "lexical"         # "lexical" | "minilm"
+
+
+def settings() -> AppSettings:
+    return st.session_state.get(_SETTINGS) or AppSettings()
+
+
+def update_settings(**changes: Any) -> AppSettings:
+    new = replace(settings(), **changes)
+    st.session_state[_SETTINGS] = new
+    return new
+
+
+def api_key() -> str | None:
+    """The API key typed in this session (never shown back, never persisted)."""
+    return st.session_state.get(_KEY) or None
+
+
+def set_api_key(key: str | None) -> None:
+    st.session_state[_KEY] = (key or "").strip() or None
+
+
+def llm_settings() -> Any:
+    """:class:`~trustuqa_core.llm.LLMSettings` from the page settings, env and secrets file.
+
+    Raises :class:`~trustuqa_core.llm.SettingsError` for invalid values.
+    """
+    from ..llm import load_settings
+
+    s = settings()
+    return load_settings({"base_url": s.base_url, "model": s.model, "api_key": api_key(),
+                          "n": s.n, "temperature": s.temperature})
+
+
+# ------------------------------------------------------------------------------ data
+def uploads() -> list[Upload]:
+    return list(st.session_state.get(_SOURCES, []))
+
+
+def set_uploads(items: Sequence[Upload]) -> None:
+    """Replace the loaded files (names made unique); the current run is dropped."""
+    seen: dict[str, int] = {}
+    out = []
+    for u in items:
+        n = seen.get(u.name, 0)
+        seen[u.name] = n + 1
+        out.append(u if n == 0 else Upload(f"{u.name} ({n + 1})", u.kind, u.data))
+    st.session_state[_SOURCES] = out
+    st.session_state.pop(_RUN, None)
+
+
+def loaded_names() -> set[str]:
+    rep = report()
+    return {s.name for s in rep.graph.sources} if rep else set()
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _load(key: tuple[tuple[str, str, str], ...], _items: tuple[Upload, ...]) -> LoadReport:
+    return load_all(_items)
+
+
+def report() -> LoadReport | None:
+    """The loaded data (graph + per-file errors) for this session's files, or None."""
+    items = tuple(uploads())
+    if not items:
+        return None
+    return _load(data_key(items), items)
+
+
+def stamps() -> list[SourceStamp]:
+    """Name, kind and content hash of each successfully loaded file."""
+    rep = report()
+    ok = {f.name for f in rep.facts} if rep else set()
+    return [u.stamp for u in uploads() if u.name in ok]
+
+
+@st.cache_resource(show_spinner=False)
+def _encoder(name: str) -> Encoder | None:
+    if name != "minilm":
+        return None
+    from ..mapping import default_encoder
+
+    return default_encoder()  # loads lazily, on the first dense lookup
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _mapper(key: tuple[tuple[str, str, str], ...], encoder: str, _report: LoadReport) -> Mapper:
+    return Mapper(_report.graph, _encoder(encoder))
+
+
+def mapper() -> Mapper | None:
+    rep = report()
+    if rep is None:
+        return None
+    return _mapper(data_key(tuple(uploads())), settings().encoder, rep)
+
+
+# ------------------------------------------------------------------------------ runs
+def current_run() -> Run | None:
+    return st.session_state.get(_RUN)
+
+
+def set_run(run: Run | None) -> None:
+    st.session_state[_RUN] = run
+
+
+def confirmed_demos() -> list[dict[str, Any]]:
+    """Answers the user confirmed in this session (question, query, answer, sources)."""
+    return list(st.session_state.get(_DEMOS, []))
+
+
+def add_confirmed_demo(demo: dict[str, Any]) -> None:
+    items = [d for d in confirmed_demos() if d["question"] != demo["question"]]
+    st.session_state[_DEMOS] = [*items, demo]

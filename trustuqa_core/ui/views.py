@@ -1,0 +1,183 @@
+"""Streamlit views of a run: the answer, each step, the mapping table with overrides.
+
+Every data string shown through Markdown goes through :func:`~trustuqa_core.export.md_escape`;
+tables use ``st.dataframe`` and code uses ``st.code``, which never interpret their content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from ..export import md_escape
+from ..ops import elem_text
+from ..results import Scalar
+from ..trace import StepTrace, Trace
+from .runs import ORIGINS, Run, candidates_of, mapping_rows
+
+__all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view",
+           "md_escape"]
+
+_STATUS_ICON = {"ok": "✅", "empty": "⚠️", "error": "❌", "unanswered": "❔", "inferred": "🤖"}
+_STAGE = {"parse": "reading the query", "map": "mapping arguments to the data",
+          "rewrite": "turning a call into a plan", "execute": "executing the plan"}
+
+
+def answer_card(run: Run) -> None:
+    """The answer, its confidence and where the query came from; failures say where and why."""
+    trace = run.trace
+    st.subheader("Answer")
+    if trace.answer:
+        shown = trace.answer[:30]
+        more = f" … and {len(trace.answer) - 30} more" if len(trace.answer) > 30 else ""
+        st.success("**" + "**, **".join(md_escape(a) for a in shown) + "**" + more)
+    elif trace.error is not None:
+        e = trace.error
+        where = f" at Query{e.step}" if e.step else ""
+        pos = f" (line {e.line}, column {e.column})" if e.line else ""
+        st.error(f"No answer: the run stopped while {_STAGE.get(e.stage, e.stage)}{where}{pos}: "
+                 f"{md_escape(e.message)}")
+    else:
+        st.warning(md_escape(trace.explain_empty() or "The query ran but found nothing."))
+    cols = st.columns(3)
+    cols[0].metric("Confidence", "n/a" if run.confidence is None else f"{run.confidence:.0%}",
+                   help="Share of the LLM samples that voted for this answer (self-consistency)."
+                   " n/a when a single query was run.")
+    cols[1].metric("Steps", len(trace.steps))
+    cols[2].metric("Evidence facts", len({f for s in trace.steps for f in
+                                          s.output.all_witnesses()}))
+    st.caption(f"Query written by {ORIGINS.get(run.origin, run.origin)}. "
+               + md_escape(run.note))
+    if trace.inferred:
+        st.warning("Some step was answered by the LLM fallback: **LLM-inferred, not verified** "
+                   "against the data.")
+
+
+def query_editor(run: Run, key: str) -> str | None:
+    """The query as an editable text; returns the new text when the user re-runs it."""
+    text = st.text_area("LLM query (edit and re-run: no LLM is called)", run.query, height=220,
+                        key=f"{key}_text")
+    if st.button("Re-run this query", key=f"{key}_btn", type="primary"):
+        return text or ""
+    return None
+
+
+def _elements_frame(trace: Trace, step: StepTrace) -> pd.DataFrame:
+    g, d = trace.graph, step.output.distinct()
+    rows = []
+    for e, w in list(zip(d.elems, d.witnesses, strict=True))[:200]:
+        kind = "computed" if isinstance(e, Scalar) else "row" if g.is_row(e) else "value"
+        where = "; ".join(str(g.provenance(f)) for f in w[:3]) + (" …" if len(w) > 3 else "")
+        rows.append({"element": elem_text(g, e), "kind": kind, "witness facts": len(w),
+                     "from": where})
+    return pd.DataFrame(rows)
+
+
+def _evidence_frame(trace: Trace, facts: list[int]) -> pd.DataFrame:
+    rows = trace.evidence_rows(facts)
+    for r in rows:
+        r["where"] = f"{r.pop('source')} {r.pop('unit')} {r.pop('number')}"
+        if "interval" in r:
+            a, b = r.pop("interval")
+            r["time"] = "…" if a is None else f"{a:g}" + ("" if a == b else f"–{b:g}"
+                                                           if b is not None else "–…")
+        r.pop("fact", None)
+    return pd.DataFrame(rows)
+
+
+def steps_view(trace: Trace, selected: int | None = None) -> None:
+    """Each step: call, mapped call, plan, output set (size, elements, witnesses), evidence."""
+    steps = list(trace.steps) + ([trace.target_step] if trace.target_step else [])
+    if not steps:
+        st.info("No step was executed" + (f": {md_escape(trace.error.message)}"
+                                          if trace.error else "."))
+        return
+    for s in steps:
+        name = f"Query{s.number}" if s.number else "Target type"
+        label = (f"{_STATUS_ICON.get(s.status, '')} {name} · {s.func} · "
+                 f"{len(s.output.distinct())} result(s) · {s.status}")
+        with st.expander(label, expanded=selected == s.number or s.status in ("error", "empty")):
+            if s.description:
+                st.markdown(f"*{md_escape(s.description)}*")
+            st.code(f"as written : {s.call}\nas mapped  : {s.mapped_call}", language=None,
+                    wrap_lines=True)
+            if s.ops:
+                st.markdown("**Execution plan**")
+                st.code("\n".join(s.ops), language=None, wrap_lines=True)
+            for note in s.notes:
+                st.info(md_escape(note))
+            if s.error:
+                st.error(f"Query{s.number} failed: {md_escape(s.error)}")
+            if s.inferred_note:
+                st.warning(f"LLM-inferred, not verified: {md_escape(s.inferred_note)}")
+            out = s.output
+            st.markdown(f"**output_of_query{s.number}**: {len(out)} element(s), "
+                        f"{len(out.distinct())} distinct")
+            if out:
+                st.dataframe(_elements_frame(trace, s), hide_index=True)
+                facts = out.all_witnesses()
+                if facts:
+                    st.markdown(f"**Evidence** ({len(facts)} fact(s))")
+                    st.dataframe(_evidence_frame(trace, facts), hide_index=True)
+
+
+def provenance_view(trace: Trace) -> None:
+    """For each answer element, the source rows / triples behind it."""
+    prov = trace.answer_provenance()
+    if not prov:
+        st.info("No answer elements to trace back.")
+        return
+    rows = []
+    for p in prov:
+        seen = set()
+        for e in p["evidence"]:
+            if e["fact"] in seen:
+                continue
+            seen.add(e["fact"])
+            rows.append({"answer": p["answer"], "head": e["head"], "relation": e["relation"],
+                         "tail": e["tail"], "source": e["source"],
+                         "row / line": f"{e['unit']} {e['number']}"})
+        if not p["evidence"]:
+            rows.append({"answer": p["answer"], "head": "", "relation": "(computed value)",
+                         "tail": "", "source": "", "row / line": ""})
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+
+def mapping_view(run: Run, key: str, on_override: Callable[[dict[str, str]], None],
+                 on_confirm: Callable[[str], None]) -> None:
+    """The mapping table and a panel to confirm or fix one argument (re-runs without the LLM)."""
+    rows = mapping_rows(run)
+    if not rows:
+        st.info("This query has no literal arguments to map.")
+        return
+    frame = pd.DataFrame(rows)
+    st.dataframe(frame, hide_index=True, column_config={
+        "score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0,
+                                                 format="%.2f"),
+    })
+    weak = [r["argument"] for r in rows if r["status"].startswith("weak")]
+    if weak:
+        st.warning("Weak mapping(s): " + ", ".join(md_escape(w) for w in weak)
+                   + ". Check the runner-up and fix below if needed.")
+    st.markdown("#### Check or fix a mapping")
+    arg = st.selectbox("Argument", [r["argument"] for r in rows], key=f"{key}_arg",
+                       index=rows.index(next((r for r in rows if r["argument"] in weak), rows[0])))
+    options = candidates_of(run, arg) + ["(type another label)"]
+    choice = st.radio("Map it to", options, key=f"{key}_choice_{arg}", horizontal=True)
+    typed = ""
+    if choice == "(type another label)":
+        typed = st.text_input("Exact label of a node or relation in the data", key=f"{key}_typed")
+    c1, c2, c3 = st.columns(3)
+    if c1.button("Confirm this mapping", key=f"{key}_confirm"):
+        on_confirm(arg)
+    target = typed.strip() if choice == "(type another label)" else choice
+    if c2.button("Apply override and re-run", key=f"{key}_apply", type="primary",
+                 disabled=not target):
+        on_override({**run.overrides, arg: target})
+    if run.overrides and c3.button("Clear all overrides", key=f"{key}_clear"):
+        on_override({})
+    if run.overrides:
+        st.caption("Overrides in effect: " + "; ".join(
+            f"{md_escape(k)} → {md_escape(v)}" for k, v in run.overrides.items()))
