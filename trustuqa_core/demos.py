@@ -53,6 +53,10 @@ __all__ = [
     "initial_demos",
     "normalize_question",
     "dedupe",
+    "metaqa_demos",
+    "webqsp_demos",
+    "wtq_demos",
+    "wikisql_demos",
     "KINDS_FOR",
 ]
 
@@ -402,3 +406,69 @@ def dedupe(demos: Iterable[Demo]) -> list[Demo]:
     for d in demos:
         out.setdefault(d.id, d)
     return list(out.values())
+
+
+# -- demos derived from benchmark data ------------------------------------------------------
+def _origin(question: str, default: str, scored: set[str], scored_origin: str) -> str:
+    """``scored_origin`` when the question (normalised) belongs to the split being scored."""
+    return scored_origin if normalize_question(question) in scored else default
+
+
+def metaqa_demos(hops: int, *, root: str | Path | None = None, scored: Iterable[str] = (),
+                 scored_origin: str = "") -> list[Demo]:
+    """TrustUQA's recorded MetaQA train queries (no answers: they cannot be re-verified).
+
+    Demos whose question is in ``scored`` (texts of the split being scored) get the origin
+    ``scored_origin`` so that they can be excluded; the others ``metaqa-<h>hop:train``.
+    """
+    from .evaluate.datasets import load_recorded_queries
+
+    keys = {normalize_question(q) for q in scored}
+    origin = f"metaqa-{hops}hop:train"
+    return [Demo(q, text, (), "kg", _origin(q, origin, keys, scored_origin))
+            for q, text in load_recorded_queries(f"metaqa-{hops}hop", root=root).items()]
+
+
+def webqsp_demos(kind: str = "name", *, root: str | Path | None = None,
+                 scored: Iterable[str] = (), scored_origin: str = "") -> list[Demo]:
+    """TrustUQA's recorded WebQSP train queries (``name`` or ``unname``), no answers."""
+    from .evaluate.datasets import load_recorded_queries
+
+    keys = {normalize_question(q) for q in scored}
+    return [Demo(q, text, (), "kg", _origin(q, "webqsp:train", keys, scored_origin))
+            for q, text in load_recorded_queries(f"webqsp-{kind}", root=root).items()]
+
+
+def wtq_demos(*, root: str | Path | None = None, scored: Iterable[str] = (),
+              scored_origin: str = "") -> list[Demo]:
+    """TrustUQA's recorded WTQ train queries with the question's table and gold answer
+    (so they can be re-verified). A question asked of several tables takes the first."""
+    from .evaluate.datasets import load_recorded_queries, load_wtq
+
+    keys = {normalize_question(q) for q in scored}
+    examples: dict[str, Any] = {}
+    for ex in load_wtq("train", root=root):
+        examples.setdefault(ex.question, ex)
+    out = []
+    for q, text in load_recorded_queries("wtq", root=root).items():
+        ex = examples.get(q)
+        sources = ((DemoSource("table", ex.sources[0].path.name, str(ex.sources[0].path)),)
+                   if ex is not None else ())
+        out.append(Demo(q, text, tuple(ex.answers) if ex is not None else (), "table",
+                        _origin(q, "wtq:train", keys, scored_origin), sources))
+    return out
+
+
+def wikisql_demos(examples: Iterable[Any], origin: str) -> list[Demo]:
+    """WikiSQL examples (``evaluate.datasets.Example``) as demos: SQL converted to programs."""
+    from .evaluate.datasets import wikisql_header
+    from .writers.wikisql import sql_to_program
+
+    out = []
+    for ex in examples:
+        path = ex.sources[0].path
+        text = sql_to_program(ex.metadata["sql"], wikisql_header(path))
+        out.append(Demo(ex.question, text, tuple(ex.answers), "table", origin,
+                        (DemoSource("table", path.name, str(path)),),
+                        {"table_id": ex.metadata.get("table_id")}))
+    return out

@@ -1,0 +1,266 @@
+"""Answer a natural-language question: retrieve demos, write queries, execute, vote.
+
+``answer()`` is what the app, the CLI (``ask``) and the benchmark runner call. The writer is an
+LLM (OpenAI-compatible, see :mod:`trustuqa_core.llm`) when one is configured, else the offline
+writer; ``Answer.writer`` says which (``"offline"`` / ``"llm:<model>"``). The answer is never
+the LLM's: it is what the winning query executed to, with its full trace.
+
+Privacy (default on): the LLM is shown the schema without data values (column names and the
+*kind* of values they hold) and the LLM-function fallback sends nothing, so a step needing it
+is reported as unanswerable. With ``privacy=False`` the schema shows one example value per
+column and the fallback may send the values a step needs.
+
+>>> from trustuqa_core import load_graph
+>>> g = load_graph(tables=[b"Nation,Gold\\nItaly,4\\nSpain,0\\n"])
+>>> a = answer("How many gold medals did Spain win?", g, writer="offline")
+>>> a.answer, a.writer, a.samples[0].note[:30]
+(['0'], 'offline', "re-bound demo 'how many gold m")
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
+from .execute import run_query
+from .graph import ConditionGraph
+from .llm.cache import ResponseCache
+from .llm.client import LLMClient, LLMError, LLMNotConfigured
+from .llm.fallback import FallbackCall, LLMFallback
+from .llm.prompts import describe_schema, graph_kind
+from .llm.settings import LLMSettings, load_settings
+from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
+from .mapping.mapper import Mapper
+from .trace import Trace
+from .vote import Sample, self_consistency
+from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
+
+__all__ = ["Answer", "answer", "ask_cli", "default_pool", "resolve_writer"]
+
+
+@dataclass
+class Answer:
+    """The answer to one question and everything needed to check it."""
+
+    question: str
+    answer: list[str]
+    confidence: float
+    trace: Trace | None
+    prompt: list[dict[str, str]] | str
+    samples: list[Sample]
+    writer: str
+    demos: list[Retrieved]
+    rejected_demos: list[Retrieved] = field(default_factory=list)
+    error: str | None = None
+    fallback_calls: list[FallbackCall] = field(default_factory=list)
+    rounds: int = 0
+    tie: bool = False
+    privacy: bool = True
+    timings: dict[str, float] = field(default_factory=dict)
+    prompts: list[list[dict[str, str]] | str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.answer)
+
+    @property
+    def inferred(self) -> bool:
+        """True when the winning trace has an LLM-inferred (unverified) step."""
+        return self.trace is not None and self.trace.inferred
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON: answer, confidence, writer, prompt, steps, samples, demos, ..."""
+        trace = self.trace.to_dict() if self.trace is not None else None
+        return {
+            "question": self.question, "answer": self.answer, "confidence": self.confidence,
+            "writer": self.writer, "privacy": self.privacy, "error": self.error,
+            "inferred": self.inferred, "rounds": self.rounds, "tie": self.tie,
+            "prompt": self.prompt, "query": self.trace.query_text if self.trace else None,
+            "steps": trace["steps"] if trace else [],
+            "samples": [s.to_dict() for s in self.samples],
+            "demos": [_demo_dict(r) for r in self.demos],
+            "rejected_demos": [_demo_dict(r) for r in self.rejected_demos],
+            "fallback_calls": [c.__dict__ for c in self.fallback_calls],
+            "timings": self.timings, "trace": trace,
+        }
+
+
+def _demo_dict(r: Retrieved) -> dict[str, Any]:
+    return {"question": r.demo.question, "query": r.demo.query, "origin": r.demo.origin,
+            "kind": r.demo.kind, "similarity": round(r.similarity, 4), "verified": r.verified,
+            "how": r.how}
+
+
+_POOLS: dict[tuple[str, str, tuple[float, int]], DemoPool] = {}
+_POOL_LOCK = threading.Lock()
+
+
+def default_pool(encoder: Encoder | None = None, store: UserDemoStore | None = None) -> DemoPool:
+    """Initial demos plus user-confirmed ones (rebuilt when the store file changes)."""
+    encoder = encoder or HashingEncoder()
+    store = store or UserDemoStore()
+    key = (encoder.name, str(store.path), store.signature())
+    with _POOL_LOCK:
+        pool = _POOLS.get(key)
+        if pool is None:
+            pool = DemoPool(initial_demos() + store.load(), encoder)
+            _POOLS.clear()
+            _POOLS[key] = pool
+    return pool
+
+
+def resolve_writer(writer: Writer | str | None, settings: LLMSettings | None = None,
+                   client: LLMClient | None = None) -> tuple[Writer, LLMClient | None]:
+    """The writer to use and the LLM client (if any): ``"offline"``, ``"openai"``/``"llm"``,
+    or None = an LLM when settings are configured (explicit, environment, secrets), else
+    offline."""
+    if writer is not None and not isinstance(writer, str):
+        return writer, getattr(writer, "client", client)
+    if writer == "offline":
+        return OfflineWriter(), client
+    if writer not in (None, "openai", "llm"):
+        raise ValueError(f"unknown writer {writer!r}; use 'offline', 'openai' or a Writer")
+    if client is None:
+        settings = settings or load_settings()
+        if not settings.configured:
+            if writer is None:
+                return OfflineWriter(), None
+            raise LLMNotConfigured("the openai writer needs an LLM: set OPENAI_BASE_URL / "
+                                   "TRUSTUQA_MODEL / OPENAI_API_KEY (or .streamlit/secrets.toml)")
+        client = LLMClient(settings, ResponseCache(default_cache_dir() / "llm"))
+    return LLMWriter(client), client
+
+
+def answer(
+    question: str,
+    graph: ConditionGraph,
+    writer: Writer | str | None = None,
+    settings: LLMSettings | None = None,
+    mapper: Mapper | None = None,
+    demos: DemoPool | None = None,
+    n: int | None = None,
+    k: int = 8,
+    m: int = 15,
+    privacy: bool = True,
+    *,
+    retries: int = 3,
+    exclude_origins: Sequence[str] = (),
+    client: LLMClient | None = None,
+    encoder: Encoder | None = None,
+    schema_examples: bool | None = None,
+) -> Answer:
+    """Answer ``question`` over ``graph`` (see the module docstring).
+
+    Args:
+        writer: a :class:`~trustuqa_core.writers.Writer`, ``"offline"``, ``"openai"``, or None.
+        settings: LLM settings (default: environment / secrets).
+        mapper: maps literals onto the graph (default: lexical only).
+        demos: the demo pool (default: initial + user-confirmed demos).
+        n: samples per round (default: ``settings.n`` for an LLM, else 5).
+        k, m: demos kept / demos considered (paper 3.3).
+        privacy: no data value is sent to the LLM (see the module docstring).
+        retries: extra rounds when no sample yields an answer.
+        exclude_origins: demo origins never used (the benchmark split being scored).
+        client: an LLM client to use (overrides ``settings``).
+        encoder: encodes questions for the default pool.
+        schema_examples: override whether table example values are shown (default:
+            ``not privacy``).
+    """
+    t0 = time.perf_counter()
+    mapper = mapper or Mapper(graph, None)
+    chosen, client = resolve_writer(writer, settings, client)
+    n = n or (client.settings.n if client is not None and isinstance(chosen, LLMWriter) else 5)
+    pool = demos if demos is not None else default_pool(encoder or mapper.encoder)
+    kinds = KINDS_FOR[graph_kind(graph)]
+    retrieval = pool.retrieve(question, k=k, m=m, kinds=kinds, exclude_origins=exclude_origins)
+    examples = (not privacy) if schema_examples is None else schema_examples
+    schema = describe_schema(graph, question, examples=examples, encoder=mapper.encoder)
+    request = WriteRequest(question, graph, mapper, schema, retrieval.demos, pool,
+                           tuple(exclude_origins), kinds)
+    timings = {"retrieve": time.perf_counter() - t0, "write": 0.0, "execute": 0.0}
+    fallback = LLMFallback(client, privacy=privacy)
+    prompts: list[list[dict[str, str]] | str] = []
+    notes: dict[int, list[str]] = {}
+    stages: dict[int, Counter[str]] = {}
+
+    def write(attempt: int, count: int) -> list[str]:
+        prev = stages.get(attempt - 1)
+        stage = prev.most_common(1)[0][0] if prev else ""
+        t = time.perf_counter()
+        try:
+            written = chosen.write(request, count, attempt, stage)
+        finally:
+            timings["write"] += time.perf_counter() - t
+        prompts.append(written.prompt)
+        notes[attempt] = written.notes
+        stages[attempt] = Counter()
+        return written.texts
+
+    def execute(text: str) -> Trace:
+        t = time.perf_counter()
+        trace = run_query(text, graph, mapper, fallback=fallback, question=question)
+        timings["execute"] += time.perf_counter() - t
+        stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
+        stages[max(stages)][stage] += 1
+        return trace
+
+    result = self_consistency(write, execute, n=n, retries=retries,
+                              notes=lambda a: notes.get(a, []), catch=(LLMError,))
+    timings["fallback_llm"] = fallback.seconds
+    timings["total"] = time.perf_counter() - t0
+    return Answer(
+        question, result.answer, result.confidence, result.trace,
+        prompts[0] if prompts else "", result.samples, chosen.name, retrieval.demos,
+        retrieval.rejected, _error(result.samples, result.answer), list(fallback.calls),
+        result.rounds, result.tie, privacy, timings, prompts)
+
+
+def _error(samples: Sequence[Sample], found: list[str]) -> str | None:
+    """Why there is no answer (None when there is one)."""
+    if found:
+        return None
+    if not samples:
+        return "no query could be written for this question"
+    writer_errors = [s.error for s in samples if s.status == "writer_error"]
+    if writer_errors:
+        return f"the query writer failed: {writer_errors[-1]}"
+    counts = Counter(s.status for s in samples)
+    shown = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.most_common())
+    return f"no query yielded an answer ({shown}); see the samples"
+
+
+# -- CLI -------------------------------------------------------------------------------------
+def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
+    """``python -m trustuqa_core ask``: print the answer (or one JSON object with ``--json``).
+
+    Exit status 0 when answered, 1 otherwise.
+    """
+    from .mapping import default_encoder
+
+    mapper = Mapper(graph, default_encoder())
+    privacy = not getattr(args, "allow_data", False)
+    result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,
+                    encoder=HashingEncoder())
+    out = sys.stdout
+    if args.json:
+        out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
+        return 0 if result.ok else 1
+    out.write(f"writer: {result.writer}\n")
+    if result.trace is not None:
+        for step in result.trace.steps:
+            out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
+    if result.ok:
+        flag = "  (contains an LLM-inferred, unverified step)" if result.inferred else ""
+        out.write(f"answer: {' | '.join(result.answer)}  "
+                  f"(confidence {result.confidence:.2f}){flag}\n")
+    else:
+        out.write(f"no answer: {result.error}\n")
+    return 0 if result.ok else 1

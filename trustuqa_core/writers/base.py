@@ -1,0 +1,63 @@
+"""What every query writer takes and returns.
+
+A writer turns a question (plus retrieved demonstrations and the graph's schema) into query
+texts: an LLM writer asks a model for ``n`` samples, the offline writer re-binds demos and links
+the question to a table schema. ``answer()`` then executes and votes on the texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..demos import DemoPool, Retrieved
+from ..graph import ConditionGraph
+from ..llm.prompts import Schema
+from ..mapping.mapper import Mapper
+
+__all__ = ["WriteRequest", "Written", "Writer"]
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    """Everything a writer may use for one question.
+
+    Attributes:
+        question: the user's question.
+        graph, mapper: the data (the offline writer uses them; an LLM writer never sends
+            data beyond ``schema``).
+        schema: what the LLM may be told about the graph.
+        demos: retrieved demonstrations, most similar first.
+        pool: the pool they came from (the offline writer searches it for templates).
+        exclude_origins: demo origins that must not be used (the split being scored).
+        kinds: demo kinds that fit the graph.
+    """
+
+    question: str
+    graph: ConditionGraph
+    mapper: Mapper
+    schema: Schema
+    demos: Sequence[Retrieved]
+    pool: DemoPool | None = None
+    exclude_origins: Sequence[str] = ()
+    kinds: Sequence[str] = ()
+
+
+@dataclass
+class Written:
+    """Query texts of one attempt, what was sent (or how they were made), and a note per text."""
+
+    texts: list[str]
+    prompt: list[dict[str, str]] | str
+    notes: list[str] = field(default_factory=list)
+
+
+class Writer(Protocol):
+    """Writes ``n`` query texts for attempt ``attempt`` (0 first; later ones after failures)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def write(self, request: WriteRequest, n: int, attempt: int = 0,
+              failed_stage: str = "") -> Written: ...

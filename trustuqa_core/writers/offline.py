@@ -1,0 +1,137 @@
+"""The offline writer: query programs from demonstrations and schema linking, with no network.
+
+Candidates, in order:
+
+1. *Template re-binding* — demos whose question has the same template as the new question
+   (retrieved ones, then every allowed demo of the pool with a matching template key, most
+   similar first) give their query with the literals swapped (:mod:`.templates`). A re-bound
+   query is kept only if its relations exist in the graph and its new literals name graph
+   values.
+2. *Schema linking* (tables) — cell values in the question become conditions, a named column
+   the selected column, cue words the aggregate (:mod:`.tables`).
+
+Attempt ``a`` returns candidates ``a*n .. a*n+n-1``, so retries move on to further candidates;
+the vote then picks the answer most candidates agree on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..demos import Demo
+from ..errors import ParseError
+from ..mapping.lexical import normalize
+from ..numbers import parse_number
+from ..query.ast import Text
+from ..query.parse import parse
+from .base import WriteRequest, Written
+from .tables import link_table, plan_program
+from .templates import Template, make_template, mention_keys, rebind, template_index
+
+__all__ = ["OfflineWriter"]
+
+
+class OfflineWriter:
+    """Writes queries without an LLM (see the module docstring).
+
+    Args:
+        max_templates: at most this many template demos are tried per question.
+        tables: also link table questions to the schema.
+        linker_first: put the schema-linking candidate before template candidates.
+    """
+
+    name = "offline"
+
+    def __init__(self, max_templates: int = 60, tables: bool = True,
+                 linker_first: bool = False) -> None:
+        self.max_templates = max_templates
+        self.tables = tables
+        self.linker_first = linker_first
+
+    def candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
+        """Every candidate as ``(query text, how it was made)``, best first."""
+        out = self._template_candidates(request)
+        if self.tables and any(s.kind == "table" for s in request.graph.sources):
+            plan = link_table(request.question, request.graph)
+            text = plan_program(plan)
+            if text is not None:
+                linked = (text, f"schema linking: {plan.explain()}")
+                out = [linked, *out] if self.linker_first or not out else [*out, linked]
+        return out
+
+    def write(self, request: WriteRequest, n: int, attempt: int = 0,
+              failed_stage: str = "") -> Written:
+        cands = self.candidates(request)
+        batch = cands[attempt * n:(attempt + 1) * n]
+        lines = [f"offline writer (no LLM was called), attempt {attempt + 1}: "
+                 f"{len(batch)} of {len(cands)} candidate queries"]
+        lines += [f"{i + 1}. {note}" for i, (_, note) in enumerate(batch)]
+        if not cands:
+            lines.append("no demonstration with the same question template was found"
+                         + (" and no table column or value is named in the question"
+                            if self.tables else ""))
+        return Written([t for t, _ in batch], "\n".join(lines), [note for _, note in batch])
+
+    # -- templates ---------------------------------------------------------------------
+    def _template_demos(self, request: WriteRequest) -> list[tuple[Demo, Template | None, float]]:
+        """Retrieved demos, then pool demos sharing a template key (most similar first)."""
+        found: list[tuple[Demo, Template | None, float]] = [
+            (r.demo, None, r.similarity) for r in request.demos]
+        pool = request.pool
+        if pool is None or len(pool) == 0:
+            return found
+        index = template_index(pool)
+        keys = mention_keys(request.question, request.mapper.entities)
+        positions = {p for k in keys for p in index.by_key.get(k, ())}
+        if not positions:
+            return found
+        allowed = pool.allowed(request.kinds or None, request.exclude_origins)
+        same = set(pool.same_question(request.question))
+        pos = np.array(sorted(p for p in positions if allowed[p] and p not in same),
+                       dtype=np.int64)
+        if len(pos) == 0:
+            return found
+        sims = pool.matrix[pos] @ pool.encode_query(request.question)
+        order = pos[np.argsort(-sims, kind="stable")][: self.max_templates]
+        seen = {d.id for d, _, _ in found}
+        for p in order:
+            demo = pool.demos[int(p)]
+            if demo.id in seen or pool.verifier(demo) is False:
+                continue
+            found.append((demo, index.templates[int(p)], float(pool.matrix[p] @
+                                                                 pool.encode_query(
+                                                                     request.question))))
+        return found
+
+    def _template_candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
+        out = []
+        for demo, template, sim in self._template_demos(request):
+            if template is None:
+                try:
+                    template = make_template(demo.question, parse(demo.query))
+                except ParseError:
+                    continue
+                if template is None:
+                    continue
+            values = template.match(request.question)
+            if values is None or not self._fits(request, template, values):
+                continue
+            swaps = ", ".join(f"{a!r} -> {b!r}" for a, b in zip(template.literals, values,
+                                                               strict=True))
+            note = (f"re-bound demo {demo.question!r} ({demo.origin}, similarity {sim:.2f}): "
+                    f"{swaps}")
+            out.append((rebind(template, values), note))
+        return out
+
+    def _fits(self, request: WriteRequest, template: Template, values: tuple[str, ...]) -> bool:
+        """Relations exist in the graph and the new literals name graph values (or numbers)."""
+        graph, entities = request.graph, request.mapper.entities
+        rel_names = {normalize(r) for r in graph.relation_names}
+        for q in template.program.queries:
+            for a in q.call.args:
+                if a.name in ("relation", "key") and isinstance(a.value, Text):
+                    name = a.value.value
+                    if normalize(name) not in rel_names and name not in (
+                            "time", "start_time", "end_time"):
+                        return False
+        return all(parse_number(v) is not None or entities.normalized(v) for v in values)
