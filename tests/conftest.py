@@ -24,7 +24,9 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Caches (embeddings, LLM responses) go to a temporary folder, never ~/.cache."""
     monkeypatch.setenv("TRUSTUQA_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 

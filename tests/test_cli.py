@@ -10,8 +10,10 @@ import pytest
 
 from trustuqa_core.cli import main
 
-QUERY = ("Query1: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
-         "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\"")
+QUERY = (
+    "Query1: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
+    "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\""
+)
 
 
 @pytest.fixture
@@ -27,20 +29,27 @@ def test_query_json_shape(table, capsys) -> None:
     assert out["answer"] == ["4"]
     assert [s["call"] for s in out["steps"]] == [
         "get_information(relation='Nation', tail_entity='Italy')",
-        "get_information(relation='Gold', head_entity='output_of_query1')"]
+        "get_information(relation='Gold', head_entity='output_of_query1')",
+    ]
     assert out["steps"][1]["output"] == ["4"]
     assert out["steps"][1]["evidence"][0]["source"] == "medals.csv"
 
 
 def test_query_text_output_and_override(table, capsys) -> None:
-    assert main(["query", "--table", str(table), "--query", QUERY,
-                 "--override", "Q1.tail_entity=China"]) == 0
+    assert (
+        main(
+            ["query", "--table", str(table), "--query", QUERY, "--override", "Q1.tail_entity=China"]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.strip().endswith("answer: 10")
 
 
 def test_query_from_file_and_failure_exit_code(table, tmp_path, capsys) -> None:
     bad = tmp_path / "q.txt"
-    bad.write_text("Query1: \"get_information(relation='Nation', tail_entity='Italy'", encoding="utf-8")
+    bad.write_text(
+        "Query1: \"get_information(relation='Nation', tail_entity='Italy'", encoding="utf-8"
+    )
     assert main(["query", "--table", str(table), "--query", f"@{bad}"]) == 1
     assert "error in parse" in capsys.readouterr().out
 
@@ -53,8 +62,22 @@ def test_bad_source_exit_code(tmp_path, capsys) -> None:
 
 
 def test_module_entry_point(table) -> None:
-    proc = subprocess.run([sys.executable, "-m", "trustuqa_core", "query", "--table", str(table),
-                           "--query", QUERY, "--json"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "trustuqa_core",
+            "query",
+            "--table",
+            str(table),
+            "--query",
+            QUERY,
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["answer"] == ["4"]
 

@@ -44,32 +44,54 @@ def run(env, text, **kw):
 
 
 def test_sum_and_mean_work_on_bags(scores) -> None:
-    t = run(scores, q("get_information(relation='Team', tail_entity='Reds')",
-                      "get_information(relation='Score', head_entity='output_of_query1')",
-                      "sum(set='output_of_query2')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Team', tail_entity='Reds')",
+            "get_information(relation='Score', head_entity='output_of_query1')",
+            "sum(set='output_of_query2')",
+        ),
+    )
     assert t.answer == ["20"]
     assert len(t.steps[1].output) == 2  # two elements worth 10, not one
-    t = run(scores, q("get_information(relation='Team', tail_entity='Reds')",
-                      "get_information(relation='Score', head_entity='output_of_query1')",
-                      "mean(set='output_of_query2')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Team', tail_entity='Reds')",
+            "get_information(relation='Score', head_entity='output_of_query1')",
+            "mean(set='output_of_query2')",
+        ),
+    )
     assert t.answer == ["10"]
 
 
 def test_count_counts_rows_and_distinct_values_and_zero_is_an_answer(scores) -> None:
-    t = run(scores, q("get_information(relation='Team', tail_entity='Reds')", "count(set='output_of_query1')"))
+    t = run(
+        scores,
+        q("get_information(relation='Team', tail_entity='Reds')", "count(set='output_of_query1')"),
+    )
     assert t.answer == ["2"]
     t = run(scores, q("get_information(relation='Team')", "count(set='output_of_query1')"))
     assert t.answer == ["2"]  # Reds, Blues
-    t = run(scores, q("get_information(relation='Score', tail_entity>'5000')", "count(set='output_of_query1')"))
+    t = run(
+        scores,
+        q("get_information(relation='Score', tail_entity>'5000')", "count(set='output_of_query1')"),
+    )
     assert t.ok and t.answer == ["0"]
 
 
 def test_max_returns_the_element_with_its_original_text(scores) -> None:
     t = run(scores, q("get_information(relation='Score')", "max(set='output_of_query1')"))
     assert t.answer == ["1,000"]
-    t = run(scores, q("get_information(relation='Score')", "min(set='output_of_query1')",
-                      "get_information(relation='Score', tail_entity='output_of_query2')",
-                      "get_information(relation='Player', head_entity='output_of_query3')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Score')",
+            "min(set='output_of_query1')",
+            "get_information(relation='Score', tail_entity='output_of_query2')",
+            "get_information(relation='Player', head_entity='output_of_query3')",
+        ),
+    )
     assert t.answer == ["Dee"]
 
 
@@ -77,29 +99,59 @@ def test_durations_are_compared_with_a_note(scores) -> None:
     t = run(scores, q("get_information(relation='Time')", "min(set='output_of_query1')"))
     assert t.answer == ["1:48.64"]
     assert any("duration" in n for n in t.steps[1].notes)
-    t = run(scores, q("get_information(relation='Time', tail_entity<'1:50.00')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Time', tail_entity<'1:50.00')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     assert t.answer == ["Bob", "Dee"]
 
 
 def test_numeric_equality_and_comparisons(scores) -> None:
-    t = run(scores, q("get_information(relation='Score', tail_entity='1000')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Score', tail_entity='1000')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     assert t.answer == ["Cid"]  # '1000' matches the cell '1,000'
-    t = run(scores, q("get_information(relation='Score', tail_entity>='10')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Score', tail_entity>='10')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     assert t.answer == ["Ann", "Bob", "Cid"]
-    t = run(scores, q("get_information(relation='Team', tail_entity!='Reds')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Team', tail_entity!='Reds')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     assert t.answer == ["Cid", "Dee"]
 
 
 def test_most_least_and_superlatives(scores) -> None:
-    t = run(scores, q("get_information(relation='Score', tail_entity>='most')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Score', tail_entity>='most')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     assert t.answer == ["Ann", "Bob"]  # 10 occurs twice
-    t = run(scores, q("get_information(relation='Score', tail_entity>='highest')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Score', tail_entity>='highest')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     assert t.answer == ["Cid"]
 
 
@@ -107,32 +159,67 @@ def test_set_operations(scores) -> None:
     reds = "get_information(relation='Team', tail_entity='Reds')"
     ten = "get_information(relation='Score', tail_entity='10')"
     names = "get_information(relation='Player', head_entity='output_of_query3')"
-    assert run(scores, q(reds, ten, "set_intersection(set1='output_of_query1', set2='output_of_query2')",
-                         names)).answer == ["Ann", "Bob"]
-    assert run(scores, q(reds, "get_information(relation='Player', tail_entity='Dee')",
-                         "set_union(set1='output_of_query1', set2='output_of_query2')", names)
-               ).answer == ["Ann", "Bob", "Dee"]
-    assert run(scores, q(reds, "set_negation(set='output_of_query1')",
-                         "get_information(relation='Player', head_entity='output_of_query2')")
-               ).answer == ["Cid", "Dee"]
-    t = run(scores, q("get_information(relation='Player')",
-                      "set_difference(set1='output_of_query1', set2='Ann')"))
+    assert run(
+        scores,
+        q(reds, ten, "set_intersection(set1='output_of_query1', set2='output_of_query2')", names),
+    ).answer == ["Ann", "Bob"]
+    assert run(
+        scores,
+        q(
+            reds,
+            "get_information(relation='Player', tail_entity='Dee')",
+            "set_union(set1='output_of_query1', set2='output_of_query2')",
+            names,
+        ),
+    ).answer == ["Ann", "Bob", "Dee"]
+    assert run(
+        scores,
+        q(
+            reds,
+            "set_negation(set='output_of_query1')",
+            "get_information(relation='Player', head_entity='output_of_query2')",
+        ),
+    ).answer == ["Cid", "Dee"]
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Player')",
+            "set_difference(set1='output_of_query1', set2='Ann')",
+        ),
+    )
     assert t.answer == ["Bob", "Cid", "Dee"]
 
 
 def test_previous_and_next_row_with_bounds(scores) -> None:
-    t = run(scores, q("get_information(relation='Player', tail_entity='Bob')", "previous_row(set='output_of_query1')",
-                      "get_information(relation='Player', head_entity='output_of_query2')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Player', tail_entity='Bob')",
+            "previous_row(set='output_of_query1')",
+            "get_information(relation='Player', head_entity='output_of_query2')",
+        ),
+    )
     assert t.answer == ["Ann"]
-    t = run(scores, q("get_information(relation='Player', tail_entity='Ann')", "previous_row(set='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Player', tail_entity='Ann')",
+            "previous_row(set='output_of_query1')",
+        ),
+    )
     assert t.answer == [] and t.empty_step == 2
     assert any("first row" in n for n in t.steps[1].notes)
     # row_number arithmetic, the TrustUQA style
-    t = run(scores, q("get_information(relation='Player', tail_entity='Cid')",
-                      "get_information(relation='row_number', head_entity='output_of_query1')",
-                      "next_row(set='output_of_query2')",
-                      "get_information(relation='row_number', tail_entity='output_of_query3')",
-                      "get_information(relation='Player', head_entity='output_of_query4')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Player', tail_entity='Cid')",
+            "get_information(relation='row_number', head_entity='output_of_query1')",
+            "next_row(set='output_of_query2')",
+            "get_information(relation='row_number', tail_entity='output_of_query3')",
+            "get_information(relation='Player', head_entity='output_of_query4')",
+        ),
+    )
     assert t.answer == ["Dee"]
 
 
@@ -145,8 +232,14 @@ def test_target_type_projects_final_rows(scores) -> None:
 
 
 def test_max_over_rows_compares_by_target_type(scores) -> None:
-    t = run(scores, q("get_information(relation='Team', tail_entity='Reds')", "max(set='output_of_query1')",
-                      target="Time"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Team', tail_entity='Reds')",
+            "max(set='output_of_query1')",
+            target="Time",
+        ),
+    )
     assert t.answer == ["1:50.10"]
 
 
@@ -157,26 +250,43 @@ def test_value_given_as_head_uses_the_rows_that_hold_it(scores) -> None:
 
 
 def test_rows_given_as_tail_are_read_as_rows(scores) -> None:
-    t = run(scores, q("get_information(relation='row_number', tail_entity='1')",
-                      "get_information(relation='Team', tail_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='row_number', tail_entity='1')",
+            "get_information(relation='Team', tail_entity='output_of_query1')",
+        ),
+    )
     assert t.answer == ["Reds"]
     assert any("holds rows" in n for n in t.steps[1].notes)
 
 
 def test_empty_step_is_named(scores) -> None:
-    t = run(scores, q("get_information(relation='Team', tail_entity='Reds')",
-                      "get_information(relation='Score', tail_entity>'100')",
-                      "set_intersection(set1='output_of_query1', set2='output_of_query2')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Team', tail_entity='Reds')",
+            "get_information(relation='Score', tail_entity>'100')",
+            "set_intersection(set1='output_of_query1', set2='output_of_query2')",
+        ),
+    )
     assert t.answer == [] and t.empty_step == 3
-    t = run(scores, q("get_information(relation='Score', tail_entity>'5000')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Score', tail_entity>'5000')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     assert t.empty_step == 1 and "Query1" in t.explain_empty()
 
 
 def test_undefined_function_without_and_with_fallback(scores) -> None:
-    text = q("get_information(relation='Team', tail_entity='Reds')",
-             "get_information(relation='Player', head_entity='output_of_query1')",
-             "pick_first(set='output_of_query2')")
+    text = q(
+        "get_information(relation='Team', tail_entity='Reds')",
+        "get_information(relation='Player', head_entity='output_of_query1')",
+        "pick_first(set='output_of_query2')",
+    )
     t = run(scores, text)
     assert not t.ok and t.steps[-1].status == "unanswered"
     assert "pick_first" in t.error.message and "does not define" in t.error.message
@@ -192,8 +302,14 @@ def test_undefined_function_without_and_with_fallback(scores) -> None:
 
 
 def test_step_after_unanswered_step_says_why(scores) -> None:
-    t = run(scores, q("get_information(relation='Score')", "parse_scores(set='output_of_query1')",
-                      "max(set='output_of_query2')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Score')",
+            "parse_scores(set='output_of_query1')",
+            "max(set='output_of_query2')",
+        ),
+    )
     assert not t.ok and t.error.step == 3 and "Query2" in t.error.message
 
 
@@ -203,7 +319,11 @@ def test_non_numeric_comparison_needs_the_fallback(scores) -> None:
     assert not t.ok and "not a number" in t.error.message
 
     def fallback(req):
-        assert req.kind == "compare" and req.operator == ">" and set(req.candidates) == {"Reds", "Blues"}
+        assert (
+            req.kind == "compare"
+            and req.operator == ">"
+            and set(req.candidates) == {"Reds", "Blues"}
+        )
         return FallbackAnswer(["Reds"], "LLM-inferred")
 
     t = run(scores, text, fallback=fallback)
@@ -211,42 +331,71 @@ def test_non_numeric_comparison_needs_the_fallback(scores) -> None:
 
 
 def test_answer_provenance_reaches_source_rows(scores) -> None:
-    t = run(scores, q("get_information(relation='Team', tail_entity='Blues')",
-                      "get_information(relation='Player', head_entity='output_of_query1')"))
+    t = run(
+        scores,
+        q(
+            "get_information(relation='Team', tail_entity='Blues')",
+            "get_information(relation='Player', head_entity='output_of_query1')",
+        ),
+    )
     prov = {p["answer"]: p["evidence"] for p in t.answer_provenance()}
     cid = {(e["relation"], e["tail"], e["source"], e["number"]) for e in prov["Cid"]}
     assert ("Team", "Blues", "scores.csv", 3) in cid and ("Player", "Cid", "scores.csv", 3) in cid
 
 
 def test_time_of_a_fact_and_who_at_a_time(tkg) -> None:
-    t = run(tkg, q("get_information(head_entity='Ann Smith', relation='member of sports team', "
-                   "tail_entity='Blues FC', key='time')"))
+    t = run(
+        tkg,
+        q(
+            "get_information(head_entity='Ann Smith', relation='member of sports team', "
+            "tail_entity='Blues FC', key='time')"
+        ),
+    )
     assert t.answer == ["1995–1999"]
-    t = run(tkg, q("get_information(relation='member of sports team', tail_entity='Blues FC', key='time', "
-                   "value='1996')"))
+    t = run(
+        tkg,
+        q(
+            "get_information(relation='member of sports team', tail_entity='Blues FC', key='time', "
+            "value='1996')"
+        ),
+    )
     assert t.answer == ["Ann Smith", "Bob Jones"]
-    t = run(tkg, q("get_information(head_entity='Ann Smith', relation='member of sports team', key='time', "
-                   "value='1992')"))
+    t = run(
+        tkg,
+        q(
+            "get_information(head_entity='Ann Smith', relation='member of sports team', key='time', "
+            "value='1992')"
+        ),
+    )
     assert t.answer == ["Reds FC"]
 
 
 def test_before_after_flow_with_keep_and_intervals(tkg) -> None:
     # "Which team did Ann Smith play for before Greens FC?" (the paper's CronQuestions style)
-    t = run(tkg, q(
-        "get_information(head_entity='Ann Smith', relation='member of sports team', tail_entity='Greens FC', key='time')",
-        "min(set='output_of_query1')",
-        "get_information(head_entity='Ann Smith', relation='member of sports team', key='time')",
-        "keep(set='output_of_query3', value<'output_of_query2')",
-        "max(set='output_of_query4')",
-        "get_information(head_entity='Ann Smith', relation='member of sports team', key='time', "
-        "value='output_of_query5')"))
+    t = run(
+        tkg,
+        q(
+            "get_information(head_entity='Ann Smith', relation='member of sports team', tail_entity='Greens FC', key='time')",
+            "min(set='output_of_query1')",
+            "get_information(head_entity='Ann Smith', relation='member of sports team', key='time')",
+            "keep(set='output_of_query3', value<'output_of_query2')",
+            "max(set='output_of_query4')",
+            "get_information(head_entity='Ann Smith', relation='member of sports team', key='time', "
+            "value='output_of_query5')",
+        ),
+    )
     assert t.answer == ["Blues FC"]
     assert t.steps[1].output.elems[0].text == "2001" and t.steps[4].output.elems[0].text == "1999"
 
 
 def test_long_interval_is_not_expanded(tkg) -> None:
-    t = run(tkg, q("get_information(head_entity='Cy Young', relation='position held', key='time')",
-                   "keep(set='output_of_query1', value>'1990')"))
+    t = run(
+        tkg,
+        q(
+            "get_information(head_entity='Cy Young', relation='position held', key='time')",
+            "keep(set='output_of_query1', value>'1990')",
+        ),
+    )
     assert t.answer == ["1991–2000"]
 
 
@@ -255,10 +404,16 @@ def test_cross_source_table_to_kg_to_tkg() -> None:
     kg = load_source(b"Ann Smith|born_in|Leeds\n", "kg", "kg.txt")
     tk = load_source(TKG, "tkg", "tkg.tsv")
     g = build_graph([table, kg, tk])
-    t = run_query(q("get_information(relation='Club', tail_entity='Reds FC')",
-                    "get_information(relation='Founder', head_entity='output_of_query1')",
-                    "get_information(head_entity='output_of_query2', relation='member of sports team', "
-                    "tail_entity='Greens FC', key='start_time')"), g, Mapper(g))
+    t = run_query(
+        q(
+            "get_information(relation='Club', tail_entity='Reds FC')",
+            "get_information(relation='Founder', head_entity='output_of_query1')",
+            "get_information(head_entity='output_of_query2', relation='member of sports team', "
+            "tail_entity='Greens FC', key='start_time')",
+        ),
+        g,
+        Mapper(g),
+    )
     assert t.answer == ["2001"]
     sources = {e["source"] for s in t.to_dict()["steps"] for e in s["evidence"]}
     assert sources == {"clubs.csv", "tkg.tsv"}

@@ -12,28 +12,50 @@ from trustuqa_core.mapping import Mapper
 
 GOLDEN = Path(__file__).parent / "fixtures" / "traces"
 MEDALS = b"Rank,Nation,Gold,Silver\n1,China,10,5\n2,Italy,4,6\n3,Japan,4,2\n"
-KG = (b"Following|directed_by|Christopher Nolan\nMemento|directed_by|Christopher Nolan\n"
-      b"Memento|in_language|English\nInsomnia|directed_by|Christopher Nolan\n"
-      b"Insomnia|in_language|English\nFollowing|in_language|English\nPi|directed_by|Darren Aronofsky\n")
+KG = (
+    b"Following|directed_by|Christopher Nolan\nMemento|directed_by|Christopher Nolan\n"
+    b"Memento|in_language|English\nInsomnia|directed_by|Christopher Nolan\n"
+    b"Insomnia|in_language|English\nFollowing|in_language|English\nPi|directed_by|Darren Aronofsky\n"
+)
 TKG = b"Ann Smith\tmember of sports team\tReds FC\t1990\t1994\nAnn Smith\tmember of sports team\tBlues FC\t1995\t1999\n"
 
 CASES = {
-    "table_sum": ("table", MEDALS, """## Target type: {Gold}
+    "table_sum": (
+        "table",
+        MEDALS,
+        """## Target type: {Gold}
 Step1: Find the nations with 4 golds
 Query1: "get_information(relation='Gold', tail_entity='4')"
 Step2: Get their silver medals
 Query2: "get_information(relation='Silver', head_entity='output_of_query1')"
-Query3: "sum(set='output_of_query2')\""""),
-    "kg_multi_hop": ("kg", KG, """Query1: "get_information(relation='directed_by', head_entity='Following')"
+Query3: "sum(set='output_of_query2')\"""",
+    ),
+    "kg_multi_hop": (
+        "kg",
+        KG,
+        """Query1: "get_information(relation='directed_by', head_entity='Following')"
 Query2: "get_information(relation='directed_by', tail_entity='output_of_query1')"
 Query3: "set_difference(set1='output_of_query2', set2='Following')"
-Query4: "get_information(relation='in_language', head_entity='output_of_query3')\""""),
-    "tkg_time": ("tkg", TKG, """Query1: "get_information(head_entity='Ann Smith', relation='member of sports team', key='time')"
+Query4: "get_information(relation='in_language', head_entity='output_of_query3')\"""",
+    ),
+    "tkg_time": (
+        "tkg",
+        TKG,
+        """Query1: "get_information(head_entity='Ann Smith', relation='member of sports team', key='time')"
 Query2: "max(set='output_of_query1')"
-Query3: "get_information(head_entity='Ann Smith', relation='member of sports team', key='time', value='output_of_query2')\""""),
-    "table_empty": ("table", MEDALS, """## Target type: {Nation}
-Query1: "get_information(relation='Gold', tail_entity>'20')\""""),
-    "parse_error": ("table", MEDALS, """Query1: "get_information(relation='Gold' tail_entity>'20'"\n"""),
+Query3: "get_information(head_entity='Ann Smith', relation='member of sports team', key='time', value='output_of_query2')\"""",
+    ),
+    "table_empty": (
+        "table",
+        MEDALS,
+        """## Target type: {Nation}
+Query1: "get_information(relation='Gold', tail_entity>'20')\"""",
+    ),
+    "parse_error": (
+        "table",
+        MEDALS,
+        """Query1: "get_information(relation='Gold' tail_entity>'20'"\n""",
+    ),
 }
 
 

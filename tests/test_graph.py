@@ -6,8 +6,10 @@ import numpy as np
 
 from trustuqa_core import build_graph, load_source
 
-KG = b"Kismet|directed_by|William Dieterle\nKismet|release_year|1944\nHeat|release_year|1995\n" \
-     b"Heat|directed_by|Michael Mann\nHeat|starred_actors|Al Pacino\nCollateral|directed_by|Michael Mann\n"
+KG = (
+    b"Kismet|directed_by|William Dieterle\nKismet|release_year|1944\nHeat|release_year|1995\n"
+    b"Heat|directed_by|Michael Mann\nHeat|starred_actors|Al Pacino\nCollateral|directed_by|Michael Mann\n"
+)
 
 
 def _g():
@@ -39,10 +41,15 @@ def test_lookups_return_the_matching_facts() -> None:
     g = _g()
     r_dir = g.relation("directed_by")
     mann = g.entity("Michael Mann")
-    assert sorted(g.label(h) for h in g.heads_of(g.facts_rel_tail(r_dir, mann))) == ["Collateral", "Heat"]
+    assert sorted(g.label(h) for h in g.heads_of(g.facts_rel_tail(r_dir, mann))) == [
+        "Collateral",
+        "Heat",
+    ]
     heads = np.array([g.entity("Heat"), g.entity("Kismet")])
     assert sorted(g.label(t) for t in g.tails_of(g.facts_heads_rel(heads, r_dir))) == [
-        "Michael Mann", "William Dieterle"]
+        "Michael Mann",
+        "William Dieterle",
+    ]
     assert len(g.facts_rel(r_dir)) == 3
     assert g.facts_head_rel(g.entity("Ali"), r_dir).size == 0
 
@@ -50,8 +57,10 @@ def test_lookups_return_the_matching_facts() -> None:
 def test_numeric_range_index_covers_all_comparisons() -> None:
     g = _g()
     year = g.relation("release_year")
+
     def heads(cmp, x):
         return sorted(g.label(h) for h in g.heads_of(g.facts_rel_cmp(year, cmp, x)))
+
     assert heads(">", 1944) == ["Heat"]
     assert heads(">=", 1944) == ["Heat", "Kismet"]
     assert heads("<", 1995) == ["Kismet"]

@@ -42,7 +42,9 @@ def test_value_within_relation_first(graph) -> None:
 def test_number_formats_match(graph) -> None:
     maps, _ = mapping(graph, "Query1: \"get_information(relation='Score', tail_entity='1')\"")
     # number formats are normalised: '1' finds the cell '1.0'
-    assert maps["Q1.tail_entity"].labels == ("1.0",) and maps["Q1.tail_entity"].method == "normalized"
+    assert (
+        maps["Q1.tail_entity"].labels == ("1.0",) and maps["Q1.tail_entity"].method == "normalized"
+    )
 
 
 def test_contains_maps_every_value_with_the_words(graph) -> None:
@@ -53,7 +55,9 @@ def test_contains_maps_every_value_with_the_words(graph) -> None:
 
 
 def test_fuzzy_typo_within_relation(graph) -> None:
-    maps, _ = mapping(graph, "Query1: \"get_information(relation='Venue', tail_entity='Camp Nuo')\"")
+    maps, _ = mapping(
+        graph, "Query1: \"get_information(relation='Venue', tail_entity='Camp Nuo')\""
+    )
     m = maps["Q1.tail_entity"]
     assert m.labels == ("Camp Nou",) and m.method == "fuzzy" and m.candidates[0].label == "Camp Nou"
     assert 0 < m.margin <= 1
@@ -72,21 +76,29 @@ def test_weak_mapping_is_flagged(graph) -> None:
 
 def test_dense_stage_with_an_encoder(graph) -> None:
     enc = HashingEncoder()
-    maps, _ = mapping(graph, "Query1: \"get_information(relation='Nation', tail_entity='Stade Francais')\"",
-                      encoder=enc)
+    maps, _ = mapping(
+        graph,
+        "Query1: \"get_information(relation='Nation', tail_entity='Stade Francais')\"",
+        encoder=enc,
+    )
     m = maps["Q1.tail_entity"]
     assert m.candidates and all(c.method in ("fuzzy", "dense") for c in m.candidates)
 
 
 def test_comparison_words_are_not_guessed(graph) -> None:
-    maps, mp = mapping(graph, "Query1: \"get_information(relation='Score', tail_entity>='highest')\"")
+    maps, mp = mapping(
+        graph, "Query1: \"get_information(relation='Score', tail_entity>='highest')\""
+    )
     assert "Q1.tail_entity" not in maps  # stays a literal, never a fuzzy value
 
 
 def test_overrides_win_and_unknown_ones_fail(graph) -> None:
     text = "Query1: \"get_information(relation='Venue', tail_entity='Camp Nuo')\""
     maps, _ = mapping(graph, text, overrides={"Q1.tail_entity": "Allianz Arena"})
-    assert maps["Q1.tail_entity"].labels == ("Allianz Arena",) and maps["Q1.tail_entity"].method == "override"
+    assert (
+        maps["Q1.tail_entity"].labels == ("Allianz Arena",)
+        and maps["Q1.tail_entity"].method == "override"
+    )
     with pytest.raises(MappingError, match="no value or entity"):
         mapping(graph, text, overrides={"Q1.tail_entity": "Wembley"})
     with pytest.raises(MappingError, match="does not exist"):
@@ -94,7 +106,9 @@ def test_overrides_win_and_unknown_ones_fail(graph) -> None:
 
 
 def test_target_type_maps_to_a_relation(graph) -> None:
-    _, mp = mapping(graph, "## Target type: {nations}\nQuery1: \"get_information(relation='Score')\"")
+    _, mp = mapping(
+        graph, "## Target type: {nations}\nQuery1: \"get_information(relation='Score')\""
+    )
     assert mp.target.labels == ("Nation",)
 
 
@@ -129,3 +143,11 @@ def test_missing_model_gives_a_clear_error(tmp_path) -> None:
 
     with pytest.raises(ModelUnavailableError, match="not found"):
         MiniLMEncoder(tmp_path / "nowhere").encode(["x"])
+
+
+def test_value_is_looked_up_in_the_key_relation() -> None:
+    g = build_graph([load_source(b"Season,Tier,Place\n1995,4,9th\n1996,3,4th\n", "table", "s.csv")])
+    text = "Query1: \"get_information(relation='Place', tail_entity='9th', key='Tier', value='4')\""
+    maps, _ = mapping(g, text)
+    assert maps["Q1.value"].scope == "values of 'Tier'"
+    assert maps["Q1.tail_entity"].scope == "values of 'Place'"

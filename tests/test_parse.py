@@ -8,7 +8,16 @@ from hypothesis import strategies as st
 
 from trustuqa_core.errors import ParseError
 from trustuqa_core.query import (
-    Arg, Call, ListValue, Program, Query, Ref, Text, parse, parse_call, render_program,
+    Arg,
+    Call,
+    ListValue,
+    Program,
+    Query,
+    Ref,
+    Text,
+    parse,
+    parse_call,
+    render_program,
 )
 
 
@@ -19,40 +28,74 @@ def gi(*args: Arg) -> Call:
 @pytest.mark.parametrize(
     ("text", "call"),
     [
-        ("get_information(relation='Year', tail_entity>'1989')",
-         gi(Arg("relation", Text("Year")), Arg("tail_entity", Text("1989"), ">"))),
-        ("get_information(relation = 'Title' , head_entity = 'Some Mother's Son')",
-         gi(Arg("relation", Text("Title")), Arg("head_entity", Text("Some Mother's Son")))),
-        ("get_information(relation='Attendance', tail_entity='1,000')",
-         gi(Arg("relation", Text("Attendance")), Arg("tail_entity", Text("1,000")))),
-        ("get_information(relation='Rank', tail_entity>='10th place')",
-         gi(Arg("relation", Text("Rank")), Arg("tail_entity", Text("10th place"), ">="))),
-        ("get_information(relation='Goals', value<output_of_query2)",
-         gi(Arg("relation", Text("Goals")), Arg("value", Ref(2), "<"))),
-        ('get_information(relation="Home team", tail_entity="output_of_query1")',
-         gi(Arg("relation", Text("Home team")), Arg("tail_entity", Ref(1)))),
-        ("get_information(relation='Pole Position', tail_entity>='most')",
-         gi(Arg("relation", Text("Pole Position")), Arg("tail_entity", Text("most"), ">="))),
-        ("get_information(relation='Energy', tail_entity!='Transformer')",
-         gi(Arg("relation", Text("Energy")), Arg("tail_entity", Text("Transformer"), "!="))),
-        ("get_information(relation='Capacity', tail_entity<>'600')",
-         gi(Arg("relation", Text("Capacity")), Arg("tail_entity", Text("600"), "!="))),
+        (
+            "get_information(relation='Year', tail_entity>'1989')",
+            gi(Arg("relation", Text("Year")), Arg("tail_entity", Text("1989"), ">")),
+        ),
+        (
+            "get_information(relation = 'Title' , head_entity = 'Some Mother's Son')",
+            gi(Arg("relation", Text("Title")), Arg("head_entity", Text("Some Mother's Son"))),
+        ),
+        (
+            "get_information(relation='Attendance', tail_entity='1,000')",
+            gi(Arg("relation", Text("Attendance")), Arg("tail_entity", Text("1,000"))),
+        ),
+        (
+            "get_information(relation='Rank', tail_entity>='10th place')",
+            gi(Arg("relation", Text("Rank")), Arg("tail_entity", Text("10th place"), ">=")),
+        ),
+        (
+            "get_information(relation='Goals', value<output_of_query2)",
+            gi(Arg("relation", Text("Goals")), Arg("value", Ref(2), "<")),
+        ),
+        (
+            'get_information(relation="Home team", tail_entity="output_of_query1")',
+            gi(Arg("relation", Text("Home team")), Arg("tail_entity", Ref(1))),
+        ),
+        (
+            "get_information(relation='Pole Position', tail_entity>='most')",
+            gi(Arg("relation", Text("Pole Position")), Arg("tail_entity", Text("most"), ">=")),
+        ),
+        (
+            "get_information(relation='Energy', tail_entity!='Transformer')",
+            gi(Arg("relation", Text("Energy")), Arg("tail_entity", Text("Transformer"), "!=")),
+        ),
+        (
+            "get_information(relation='Capacity', tail_entity<>'600')",
+            gi(Arg("relation", Text("Capacity")), Arg("tail_entity", Text("600"), "!=")),
+        ),
         ("count(set1='output_of_query3')", Call("count", (Arg("set", Ref(3)),))),
         ("max(output_of_query2)", Call("max", (Arg("set", Ref(2)),))),
-        ("set_intersection(set='output_of_query1', set2='output_of_query2', set3='output_of_query3')",
-         Call("set_intersection", (Arg("set1", Ref(1)), Arg("set2", Ref(2)), Arg("set3", Ref(3))))),
-        ("set_union(output_of_query1, output_of_query2)",
-         Call("set_union", (Arg("set1", Ref(1)), Arg("set2", Ref(2))))),
-        ("keep(set='output_of_query3', value>'output_of_query2')",
-         Call("keep", (Arg("set", Ref(3)), Arg("value", Ref(2), ">")))),
+        (
+            "set_intersection(set='output_of_query1', set2='output_of_query2', set3='output_of_query3')",
+            Call(
+                "set_intersection", (Arg("set1", Ref(1)), Arg("set2", Ref(2)), Arg("set3", Ref(3)))
+            ),
+        ),
+        (
+            "set_union(output_of_query1, output_of_query2)",
+            Call("set_union", (Arg("set1", Ref(1)), Arg("set2", Ref(2)))),
+        ),
+        (
+            "keep(set='output_of_query3', value>'output_of_query2')",
+            Call("keep", (Arg("set", Ref(3)), Arg("value", Ref(2), ">"))),
+        ),
         ("average(set='output_of_query1')", Call("mean", (Arg("set", Ref(1)),))),
-        ("compare(values=['output_of_query2', 'x'], operators=['>'])",
-         Call("compare", (Arg("values", ListValue((Ref(2), Text("x")))),
-                          Arg("operators", ListValue((Text(">"),)))))),
-        ("get_information(relation='A', head_entity='It\\'s')",
-         gi(Arg("relation", Text("A")), Arg("head_entity", Text("It's")))),
-        ("extract_year(date='output_of_query1', )",
-         Call("extract_year", (Arg("date", Ref(1)),))),
+        (
+            "compare(values=['output_of_query2', 'x'], operators=['>'])",
+            Call(
+                "compare",
+                (
+                    Arg("values", ListValue((Ref(2), Text("x")))),
+                    Arg("operators", ListValue((Text(">"),))),
+                ),
+            ),
+        ),
+        (
+            "get_information(relation='A', head_entity='It\\'s')",
+            gi(Arg("relation", Text("A")), Arg("head_entity", Text("It's"))),
+        ),
+        ("extract_year(date='output_of_query1', )", Call("extract_year", (Arg("date", Ref(1)),))),
     ],
 )
 def test_call_variants(text: str, call: Call) -> None:
@@ -83,8 +126,11 @@ def test_bare_calls_without_query_prefix_are_numbered() -> None:
 
 
 def test_undefined_functions_are_kept_as_calls() -> None:
-    p = parse('Query1: "calculate_difference(value1=\'3\', value2=\'output_of_query1\')"'.replace(
-        "output_of_query1", "5"))
+    p = parse(
+        "Query1: \"calculate_difference(value1='3', value2='output_of_query1')\"".replace(
+            "output_of_query1", "5"
+        )
+    )
     assert p.query(1).call.func == "calculate_difference"
 
 
@@ -94,7 +140,7 @@ def test_undefined_functions_are_kept_as_calls() -> None:
         ("Query1: \"keep(set=output_of_query1 value<'3')\"", 36, "expected ',' or ')'"),
         ("Query1: \"get_information(relation='Opp", 35, "unterminated string"),
         ("Query1: \"if output_of_query2 > output_of_query4 then 'a'\"", 13, "expected '('"),
-        ("Query1: \"abs(int(output_of_query3))\"", 14, "nested calls"),
+        ('Query1: "abs(int(output_of_query3))"', 14, "nested calls"),
         ("Query1: \"count(set='a') or count(set='b')\"", 25, "unexpected text"),
         ("Query1: \"count(set='output_of_query2')\"", 21, "refers to a query not defined"),
     ],
@@ -110,7 +156,7 @@ def test_errors_name_line_and_column(text: str, column: int, needle: str) -> Non
 
 def test_error_line_counts_reply_lines() -> None:
     with pytest.raises(ParseError) as info:
-        parse("## Target type: {x}\nStep1: a\nQuery1: \"count(set=)\"")
+        parse('## Target type: {x}\nStep1: a\nQuery1: "count(set=)"')
     assert info.value.line == 3
 
 
@@ -174,8 +220,11 @@ def test_fuzz_query_shaped_text(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(min_size=1, max_size=40).filter(lambda s: "\n" not in s and "\r" not in s
-                                                and not s.isspace()))
+@given(
+    st.text(min_size=1, max_size=40).filter(
+        lambda s: "\n" not in s and "\r" not in s and not s.isspace()
+    )
+)
 def test_fuzz_any_value_round_trips(value: str) -> None:
     call = gi(Arg("relation", Text("R")), Arg("tail_entity", Text(value.strip() or "x")))
     program = Program((Query(1, call),))

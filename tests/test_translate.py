@@ -16,14 +16,19 @@ from trustuqa_core.translate.table import read_table, sniff_delimiter
 def test_csv_table_facts_keep_rows_and_row_numbers() -> None:
     facts = load_source(b"Name,Score\nAnn,10\nBob,\n", "table", "s.csv")
     rows = list(zip(facts.heads, facts.relations, facts.tails, strict=True))
-    assert rows == [(1, "Name", "Ann"), (1, "Score", "10"), (1, "row_number", "1"),
-                    (2, "Name", "Bob"), (2, "row_number", "2")]  # the empty cell has no fact
+    assert rows == [
+        (1, "Name", "Ann"),
+        (1, "Score", "10"),
+        (1, "row_number", "1"),
+        (2, "Name", "Bob"),
+        (2, "row_number", "2"),
+    ]  # the empty cell has no fact
     assert facts.n_rows == 2 and facts.columns == ("Name", "Score")
 
 
 def test_tab_separated_csv_and_quotes_are_text() -> None:
     # WTQ/WikiSQL copies: tab-separated .csv files whose cells contain quotes and commas
-    text = 'Rank\tCyclist\tTime\n1\tA, B (ESP)\t5h 29\' 10"\n'.encode()
+    text = b"Rank\tCyclist\tTime\n1\tA, B (ESP)\t5h 29' 10\"\n"
     df = read_table(text, "733.csv")
     assert list(df.columns) == ["Rank", "Cyclist", "Time"]
     assert df.iloc[0].tolist() == ["1", "A, B (ESP)", "5h 29' 10\""]
@@ -42,7 +47,9 @@ def test_duplicate_and_empty_headers_are_made_unique() -> None:
 
 def test_existing_row_number_column_is_not_duplicated() -> None:
     facts = load_source(b"row_number,Name\n7,Ann\n", "table", "r.csv")
-    assert [t for r, t in zip(facts.relations, facts.tails, strict=True) if r == "row_number"] == ["7"]
+    assert [t for r, t in zip(facts.relations, facts.tails, strict=True) if r == "row_number"] == [
+        "7"
+    ]
 
 
 def test_xlsx_with_formula_cell_warns_and_uses_values(tmp_path) -> None:

@@ -36,12 +36,32 @@ from .trace import Trace
 from .translate import load_source
 
 __all__ = [
-    "load_graph", "load_source", "build_graph", "ConditionGraph", "SourceFacts",
-    "parse", "render_program", "Program", "Mapper", "Mapping", "default_encoder",
-    "rewrite", "execute", "run_query", "run_program", "Trace",
-    "Fallback", "FallbackRequest", "FallbackAnswer",
-    "TrustUQAError", "SourceError", "ParseError", "MappingError", "RewriteError",
-    "ExecutionError", "ModelUnavailableError",
+    "load_graph",
+    "load_source",
+    "build_graph",
+    "ConditionGraph",
+    "SourceFacts",
+    "parse",
+    "render_program",
+    "Program",
+    "Mapper",
+    "Mapping",
+    "default_encoder",
+    "rewrite",
+    "execute",
+    "run_query",
+    "run_program",
+    "Trace",
+    "Fallback",
+    "FallbackRequest",
+    "FallbackAnswer",
+    "TrustUQAError",
+    "SourceError",
+    "ParseError",
+    "MappingError",
+    "RewriteError",
+    "ExecutionError",
+    "ModelUnavailableError",
 ]
 
 PathLike = str | Path | bytes

@@ -22,32 +22,61 @@ __all__ = ["main", "build_parser"]
 
 
 def _add_sources(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--table", action="append", default=[], metavar="PATH",
-                   help="a table file (CSV, TSV, XLSX, JSON records); repeatable")
-    p.add_argument("--kg", action="append", default=[], metavar="PATH",
-                   help="a triple file (TSV/CSV with 3 columns, or head|relation|tail); repeatable")
-    p.add_argument("--tkg", action="append", default=[], metavar="PATH",
-                   help="a temporal triple file (head, relation, tail, start, end); repeatable")
+    p.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a table file (CSV, TSV, XLSX, JSON records); repeatable",
+    )
+    p.add_argument(
+        "--kg",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a triple file (TSV/CSV with 3 columns, or head|relation|tail); repeatable",
+    )
+    p.add_argument(
+        "--tkg",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a temporal triple file (head, relation, tail, start, end); repeatable",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m trustuqa_core", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trustuqa_core", description=__doc__.split("\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     q = sub.add_parser("query", help="execute an LLM query program over data")
     _add_sources(q)
-    q.add_argument("--query", required=True,
-                   help="the query text ('-' reads standard input, '@FILE' reads a file)")
-    q.add_argument("--override", action="append", default=[], metavar="ARG=LABEL",
-                   help="fix a mapping, e.g. Q1.tail_entity='Italy (ITA)'; repeatable")
+    q.add_argument(
+        "--query",
+        required=True,
+        help="the query text ('-' reads standard input, '@FILE' reads a file)",
+    )
+    q.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="ARG=LABEL",
+        help="fix a mapping, e.g. Q1.tail_entity='Italy (ITA)'; repeatable",
+    )
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
     q.set_defaults(handler=_cmd_query)
 
     a = sub.add_parser("ask", help="answer a question (LLM writer or offline writer)")
     _add_sources(a)
     a.add_argument("--question", required=True)
-    a.add_argument("--writer", choices=["offline", "openai"], default=None,
-                   help="default: openai when an LLM is configured, else offline")
+    a.add_argument(
+        "--writer",
+        choices=["offline", "openai"],
+        default=None,
+        help="default: openai when an LLM is configured, else offline",
+    )
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_cmd_ask)
 
@@ -101,8 +130,12 @@ def _cmd_query(args: argparse.Namespace) -> int:
     from .mapping import Mapper, default_encoder
 
     graph = _graph(args)
-    trace = run_query(_read_query(args.query), graph, Mapper(graph, default_encoder()),
-                      overrides=_overrides(args.override))
+    trace = run_query(
+        _read_query(args.query),
+        graph,
+        Mapper(graph, default_encoder()),
+        overrides=_overrides(args.override),
+    )
     if args.json:
         _print(json.dumps(trace.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -114,7 +147,8 @@ def _print_trace(trace) -> None:  # noqa: ANN001
     for step in trace.steps:
         shown = ", ".join(trace._step_dict(step)["output"][:8])
         size = len(step.output.distinct())
-        _print(f"Query{step.number}: {step.mapped_call} -> {size} [{shown}{', ...' if size > 8 else ''}]")
+        more = ", ..." if size > 8 else ""
+        _print(f"Query{step.number}: {step.mapped_call} -> {size} [{shown}{more}]")
         for note in step.notes:
             _print(f"    note: {note}")
         if step.error:

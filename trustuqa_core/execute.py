@@ -1,8 +1,9 @@
-"""Run a program: parse -> map -> rewrite -> execute, recording a :class:`~trustuqa_core.trace.Trace`.
+"""Run a program: parse -> map -> rewrite -> execute, recording a :class:`.Trace`.
 
 >>> from trustuqa_core.graph import build_graph
 >>> from trustuqa_core.translate import load_source
->>> g = build_graph([load_source(b"Player,Nation,Points\\nAnn,Italy,10\\nBea,Italy,10\\nCid,Spain,3\\n",
+>>> data = b"Player,Nation,Points\\nAnn,Italy,10\\nBea,Italy,10\\nCid,Spain,3\\n"
+>>> g = build_graph([load_source(data,
 ...                              "table", "t.csv")])
 >>> t = run_query('''## Target type: {Points}
 ... Query1: "get_information(relation='Nation', tail_entity='Italy')"
@@ -52,8 +53,15 @@ def run_query(
         trace.timings["parse"] = time.perf_counter() - t0
         return trace
     trace.timings["parse"] = time.perf_counter() - t0
-    return run_program(program, graph, mapper, overrides=overrides, fallback=fallback,
-                       question=question, trace=trace)
+    return run_program(
+        program,
+        graph,
+        mapper,
+        overrides=overrides,
+        fallback=fallback,
+        question=question,
+        trace=trace,
+    )
 
 
 def run_program(
@@ -101,17 +109,23 @@ def execute(
         step = _run_step(ctx, q, originals[q.number], mapped)
         trace.steps.append(step)
         if step.status == "error":
-            trace.error = ErrorInfo("rewrite" if step.error and step.error.startswith("no rule")
-                                    else "execute", step.error or "", q.number)
+            trace.error = ErrorInfo(
+                "rewrite" if step.error and step.error.startswith("no rule") else "execute",
+                step.error or "",
+                q.number,
+            )
             break
         if step.status == "unanswered":
             continue
     else:
         last = trace.steps[-1] if trace.steps else None
         if last is not None and last.status == "unanswered":
-            trace.error = ErrorInfo("execute", f"Query{last.number} uses {last.func}(), which the "
-                                    "query language does not define, and no LLM fallback answered it",
-                                    last.number)
+            trace.error = ErrorInfo(
+                "execute",
+                f"Query{last.number} uses {last.func}(), which the "
+                "query language does not define, and no LLM fallback answered it",
+                last.number,
+            )
         elif last is not None:
             trace.final = last.output
             _project_target(trace, ctx, mapped)
@@ -122,8 +136,14 @@ def execute(
 def _run_step(ctx: Context, q: Query, original: Query, mapped: MappedProgram) -> StepTrace:
     t0 = time.perf_counter()
     call = q.call
-    step = StepTrace(q.number, call.func, render_call(original.call), render_call(call),
-                     q.description, [m for m in mapped.mappings if m.query == q.number])
+    step = StepTrace(
+        q.number,
+        call.func,
+        render_call(original.call),
+        render_call(call),
+        q.description,
+        [m for m in mapped.mappings if m.query == q.number],
+    )
     ctx.step, ctx.notes, ctx.fallback_notes = q.number, [], []
     ctx.local, ctx.call_text, ctx.description = {}, step.call, q.description
     try:
@@ -169,8 +189,10 @@ def _llm_function(ctx: Context, q: Query, step: StepTrace) -> Result | None:
     step.ops = [f"llm_function({q.call.func})"]
     if ctx.fallback is None:
         step.status = "unanswered"
-        step.notes.append(f"{q.call.func}() is not part of the query language; an LLM fallback "
-                          "could answer it, but none is configured")
+        step.notes.append(
+            f"{q.call.func}() is not part of the query language; an LLM fallback "
+            "could answer it, but none is configured"
+        )
         return None
     inputs: dict[str, list[str]] = {}
     for i, a in enumerate(q.call.args):
@@ -180,13 +202,16 @@ def _llm_function(ctx: Context, q: Query, step: StepTrace) -> Result | None:
             inputs[name] = [elem_text(ctx.graph, e) for e in res.distinct().elems]
         else:
             inputs[name] = [str(a.value)]
-    answer = ctx.fallback(FallbackRequest("function", q.number, step.call, q.description, inputs,
-                                          [], ctx.question))
+    answer = ctx.fallback(
+        FallbackRequest("function", q.number, step.call, q.description, inputs, [], ctx.question)
+    )
     ctx.fallback_notes.append(answer.note or "LLM-inferred, not verified")
     if answer.values is None:
         raise ExecutionError(f"the LLM fallback could not answer {q.call.func}()", q.number)
-    elems = [ctx.graph.entity(v) if ctx.graph.entity(v) is not None else _scalar(v)
-             for v in answer.values]
+    elems = [
+        ctx.graph.entity(v) if ctx.graph.entity(v) is not None else _scalar(v)
+        for v in answer.values
+    ]
     return Result.of(elems)
 
 
@@ -212,12 +237,20 @@ def _project_target(trace: Trace, ctx: Context, mapped: MappedProgram) -> None:
     ctx.step, ctx.notes = 0, []
     projected = _project(ctx, target.ids[0], row_part)
     rel = g.relation_names[target.ids[0]]
-    trace.final = Result(tuple(final.elems[i] for i in rest) + projected.elems,
-                         tuple(final.witnesses[i] for i in rest) + projected.witnesses)
+    trace.final = Result(
+        tuple(final.elems[i] for i in rest) + projected.elems,
+        tuple(final.witnesses[i] for i in rest) + projected.witnesses,
+    )
     trace.target_step = StepTrace(
-        0, "target_type", f"## Target type: {{{mapped.original.target_type}}}",
+        0,
+        "target_type",
+        f"## Target type: {{{mapped.original.target_type}}}",
         f"project(relation={rel!r}, heads=output_of_query{mapped.program.last.number})",
-        "the final rows, read as the target type", [target], [f"project(relation={rel!r})"],
-        "ok" if trace.final else "empty", trace.final, list(ctx.notes),
-        seconds=time.perf_counter() - t0)
-
+        "the final rows, read as the target type",
+        [target],
+        [f"project(relation={rel!r})"],
+        "ok" if trace.final else "empty",
+        trace.final,
+        list(ctx.notes),
+        seconds=time.perf_counter() - t0,
+    )

@@ -87,8 +87,9 @@ def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tupl
         shown = ", ".join(repr(elem_text(ctx.graph, e)) for e in bad[:3])
         if not out:
             raise ctx.fail(f"{what} needs numbers, but the values are not numeric ({shown})")
-        ctx.notes.append(f"{len(strict) - len(out)} non-numeric value(s) left out of {what}: "
-                         f"{shown}")
+        ctx.notes.append(
+            f"{len(strict) - len(out)} non-numeric value(s) left out of {what}: {shown}"
+        )
     return out
 
 
@@ -128,11 +129,16 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     if unreadable and len(unreadable) == len(s) and ctx.fallback is not None:
         return _llm_extreme(ctx, op, s)
     items = _numbers(ctx, s, f"{op.name}()")
-    ends = [(e.high if isinstance(e, Scalar) and op.name == "max" and e.high is not None else x,
-             e, w) for x, e, w in items]
+    ends = [
+        (e.high if isinstance(e, Scalar) and op.name == "max" and e.high is not None else x, e, w)
+        for x, e, w in items
+    ]
     best = pick(x for x, _, _ in ends)
-    elems = [Scalar.interval(best, best) if isinstance(e, Scalar) and e.upper is not None else e
-             for x, e, _ in ends if x == best]
+    elems = [
+        Scalar.interval(best, best) if isinstance(e, Scalar) and e.upper is not None else e
+        for x, e, _ in ends
+        if x == best
+    ]
     wits = [w for x, _, w in ends if x == best]
     return Result(tuple(elems), tuple(wits)).distinct()
 
@@ -141,8 +147,10 @@ def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -
     """max/min over rows: compare them by the target-type column (the only sensible reading)."""
     g, rel = ctx.graph, ctx.target_relation
     if rel is None:
-        raise ctx.fail(f"{op.name}() over rows needs values: read a column of the rows first "
-                       "(or give a ## Target type)")
+        raise ctx.fail(
+            f"{op.name}() over rows needs values: read a column of the rows first "
+            "(or give a ## Target type)"
+        )
     values = _project(ctx, rel, s.distinct())
     items = _numbers(ctx, values, f"{op.name}()")
     if not items:
@@ -151,12 +159,17 @@ def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -
     facts = {w[-1] for x, _, w in items if x == best and w}
     heads = {int(g.head[f]) for f in facts}
     keep = [i for i, e in enumerate(s.elems) if int(e) in heads]
-    ctx.notes.append(f"{op.name}() over rows: compared by their {g.relation_names[rel]!r} "
-                     "(the target type)")
-    return Result(tuple(s.elems[i] for i in keep),
-                  tuple(tuple(s.witnesses[i]) + tuple(sorted(f for f in facts if int(g.head[f])
-                                                             == int(s.elems[i])))
-                        for i in keep)).distinct()
+    ctx.notes.append(
+        f"{op.name}() over rows: compared by their {g.relation_names[rel]!r} (the target type)"
+    )
+    return Result(
+        tuple(s.elems[i] for i in keep),
+        tuple(
+            tuple(s.witnesses[i])
+            + tuple(sorted(f for f in facts if int(g.head[f]) == int(s.elems[i])))
+            for i in keep
+        ),
+    ).distinct()
 
 
 def fn_max(ctx: Context, op: Op) -> Result:
@@ -172,8 +185,18 @@ def fn_min(ctx: Context, op: Op) -> Result:
 def _llm_extreme(ctx: Context, op: Op, s: Result) -> Result:
     assert ctx.fallback is not None
     labels = list(dict.fromkeys(elem_text(ctx.graph, e) for e in s.elems))
-    answer = ctx.fallback(FallbackRequest("extremum", ctx.step, ctx.call_text, ctx.description,
-                                          {"set": labels}, labels, ctx.question, op.name))
+    answer = ctx.fallback(
+        FallbackRequest(
+            "extremum",
+            ctx.step,
+            ctx.call_text,
+            ctx.description,
+            {"set": labels},
+            labels,
+            ctx.question,
+            op.name,
+        )
+    )
     ctx.fallback_notes.append(answer.note or "LLM-inferred extremum, not verified")
     if answer.values is None:
         raise ctx.fail(f"{op.name}() over non-numeric values and the LLM fallback declined")
@@ -238,8 +261,10 @@ def _shift(ctx: Context, op: Op, delta: int) -> Result:
         wits.append(w)
     if beyond:
         edge = "first" if delta < 0 else "last"
-        ctx.notes.append(f"{beyond} row(s) have no {op.name.replace('_', ' ')}: the {edge} row "
-                         "of the table was reached")
+        ctx.notes.append(
+            f"{beyond} row(s) have no {op.name.replace('_', ' ')}: the {edge} row "
+            "of the table was reached"
+        )
     return Result(tuple(elems), tuple(wits)).distinct()
 
 

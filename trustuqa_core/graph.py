@@ -274,7 +274,11 @@ class ConditionGraph:
     def fact_text(self, fact: int) -> tuple[str, str, str]:
         """``(head label, relation, tail label)`` of a fact."""
         f = int(fact)
-        return (self.label(self.head[f]), self.relation_names[self.rel[f]], self.label(self.tail[f]))
+        return (
+            self.label(self.head[f]),
+            self.relation_names[self.rel[f]],
+            self.label(self.tail[f]),
+        )
 
     def content_hash(self) -> str:
         """A stable hash of all node and relation texts (keys on-disk caches such as embeddings)."""
@@ -386,4 +390,3 @@ def _gather(order: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         return order[int(lo[0]) : int(lo[0] + counts[0])]
     offsets = np.repeat(lo - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
     return order[offsets + np.arange(int(counts.sum()))]
-

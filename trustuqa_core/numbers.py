@@ -16,7 +16,9 @@ import re
 
 __all__ = ["parse_number", "parse_quantity", "format_number", "MINUS_SIGNS"]
 
-MINUS_SIGNS = "-\u2212\u2012\u2013\u2014\ufe63\uff0d"  # hyphen, minus, figure/en/em dash, small/fullwidth
+MINUS_SIGNS = (
+    "-\u2212\u2012\u2013\u2014\ufe63\uff0d"  # hyphen, minus, figure/en/em dash, small/fullwidth
+)
 
 _NUMBER = re.compile(
     r"""^\s*
@@ -59,11 +61,14 @@ def parse_number(text: object) -> float | None:
 _SPACED = re.compile(r"^\s*([+\-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?)\s*$")
 _ORDINAL = re.compile(r"^\s*(\d+)\s*(?:st|nd|rd|th)\b", re.IGNORECASE)
 _CLOCK = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{2}(?:\.\d+)?)\s*$")
-_LEADING = re.compile(r"^\s*[~≈]?\s*([+\-]?[$€£¥]?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d:/\-–—])")
-_MONTHS = {m: i for i, m in enumerate(
-    "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_LEADING = re.compile(
+    r"^\s*[~≈]?\s*([+\-]?[$€£¥]?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d:/\-–—])"
+)
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
 _DATE_TEXT = re.compile(
-    r"^\s*(?:(\d{1,2})\s+)?([A-Za-z]{3,9})\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?(\d{4})\s*$")
+    r"^\s*(?:(\d{1,2})\s+)?([A-Za-z]{3,9})\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?(\d{4})\s*$"
+)
 _DATE_ISO = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 
 

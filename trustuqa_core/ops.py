@@ -80,8 +80,9 @@ def resolve_set(ctx: Context, value: object) -> Result:
         return Result.of(value.ids)
     if isinstance(value, ListValue):
         parts = [resolve_set(ctx, v) for v in value.items]
-        return Result(tuple(e for p in parts for e in p.elems),
-                      tuple(w for p in parts for w in p.witnesses))
+        return Result(
+            tuple(e for p in parts for e in p.elems), tuple(w for p in parts for w in p.witnesses)
+        )
     if isinstance(value, Text):
         number = parse_number(value.value)
         if number is not None:
@@ -101,13 +102,17 @@ def _rel_name(ctx: Context, rel: int) -> str:
     return ctx.graph.relation_names[rel]
 
 
-def _group(g: ConditionGraph, nodes: np.ndarray, facts: np.ndarray,
-           base: dict[int, tuple[int, ...]] | None = None) -> Result:
+def _group(
+    g: ConditionGraph,
+    nodes: np.ndarray,
+    facts: np.ndarray,
+    base: dict[int, tuple[int, ...]] | None = None,
+) -> Result:
     """Distinct nodes (in fact order), each witnessed by its facts (and ``base`` witnesses)."""
     order = np.argsort(facts, kind="stable")
-    return Result.from_facts(nodes[order], facts[order],
-                             [base.get(int(n), ()) for n in nodes[order]] if base else None
-                             ).distinct()
+    return Result.from_facts(
+        nodes[order], facts[order], [base.get(int(n), ()) for n in nodes[order]] if base else None
+    ).distinct()
 
 
 def _node_witness_map(r: Result) -> dict[int, tuple[int, ...]]:
@@ -142,8 +147,10 @@ def op_select(ctx: Context, op: Op) -> Result:
     source = resolve_set(ctx, value)
     rows = [e for e in source.elems if not isinstance(e, Scalar) and g.is_row(e)]
     if rows and len(rows) == len(source):
-        ctx.notes.append(f"the earlier result holds rows, not values of {_rel_name(ctx, rel)!r}: "
-                         f"read {_rel_name(ctx, rel)!r} of those rows instead")
+        ctx.notes.append(
+            f"the earlier result holds rows, not values of {_rel_name(ctx, rel)!r}: "
+            f"read {_rel_name(ctx, rel)!r} of those rows instead"
+        )
         return _project(ctx, rel, source)
     nodes = np.asarray(source.nodes(), dtype=np.int64)
     result = _select_nodes(ctx, rel, nodes, _node_witness_map(source))
@@ -155,8 +162,9 @@ def op_select(ctx: Context, op: Op) -> Result:
     return result
 
 
-def _select_nodes(ctx: Context, rel: int, nodes: np.ndarray,
-                  base: dict[int, tuple[int, ...]]) -> Result:
+def _select_nodes(
+    ctx: Context, rel: int, nodes: np.ndarray, base: dict[int, tuple[int, ...]]
+) -> Result:
     g = ctx.graph
     facts = g.facts_rel_tails(rel, nodes)
     numbers = {g.numeric(n) for n in nodes.tolist()} - {None}
@@ -180,8 +188,10 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
     if thresholds is not None and n_numeric >= 0.9 * n_all:
         facts = np.concatenate([g.facts_rel_cmp(rel, cmp, x) for x in thresholds] or [EMPTY])
         if n_numeric < n_all:
-            ctx.notes.append(f"{n_all - n_numeric} non-numeric value(s) of "
-                             f"{_rel_name(ctx, rel)!r} were not compared")
+            ctx.notes.append(
+                f"{n_all - n_numeric} non-numeric value(s) of "
+                f"{_rel_name(ctx, rel)!r} were not compared"
+            )
         return _group(g, g.head[facts], np.unique(facts))
     loose = _loose_thresholds(ctx, value)
     if loose is not None:
@@ -190,8 +200,9 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
             return result
     if thresholds is not None and n_numeric:
         facts = np.concatenate([g.facts_rel_cmp(rel, cmp, x) for x in thresholds] or [EMPTY])
-        ctx.notes.append(f"{n_all - n_numeric} non-numeric value(s) of {_rel_name(ctx, rel)!r} "
-                         "were not compared")
+        ctx.notes.append(
+            f"{n_all - n_numeric} non-numeric value(s) of {_rel_name(ctx, rel)!r} were not compared"
+        )
         return _group(g, g.head[facts], np.unique(facts))
     return _llm_compare(ctx, rel, cmp, value)
 
@@ -201,14 +212,18 @@ def _loose_thresholds(ctx: Context, value: object) -> list[tuple[float, str]] | 
     if isinstance(value, Text):
         q = parse_quantity(value.value)
         return None if q is None else [q]
-    elems = Result.of(value.ids).elems if isinstance(value, Bound) else (
-        resolve_set(ctx, value).distinct().elems)
+    elems = (
+        Result.of(value.ids).elems
+        if isinstance(value, Bound)
+        else (resolve_set(ctx, value).distinct().elems)
+    )
     qs = [quantity(g, e) for e in elems]
     return None if not qs or None in qs else [q for q in qs if q is not None]
 
 
-def _select_cmp_loose(ctx: Context, rel: int, cmp: str, thresholds: list[tuple[float, str]],
-                      n_numeric: int) -> Result | None:
+def _select_cmp_loose(
+    ctx: Context, rel: int, cmp: str, thresholds: list[tuple[float, str]], n_numeric: int
+) -> Result | None:
     """Compare values read loosely (units, durations, dates); None when that reads no more
     values than the plain numbers or mixes kinds of reading."""
     g = ctx.graph
@@ -222,9 +237,14 @@ def _select_cmp_loose(ctx: Context, rel: int, cmp: str, thresholds: list[tuple[f
     for x, _ in thresholds:
         mask |= ops[cmp](vals, x)
     how = ", ".join(sorted(kinds - {"number"})) or "numbers"
-    ctx.notes.append(f"values of {_rel_name(ctx, rel)!r} compared as {how}"
-                     + (f"; {int(np.isnan(vals).sum())} value(s) could not be read"
-                        if np.isnan(vals).any() else ""))
+    ctx.notes.append(
+        f"values of {_rel_name(ctx, rel)!r} compared as {how}"
+        + (
+            f"; {int(np.isnan(vals).sum())} value(s) could not be read"
+            if np.isnan(vals).any()
+            else ""
+        )
+    )
     keep = facts[mask]
     return _group(g, g.head[keep], keep)
 
@@ -248,18 +268,33 @@ def _llm_compare(ctx: Context, rel: int, cmp: str, value: object) -> Result:
     g = ctx.graph
     shown = value.text if isinstance(value, Bound) else str(value)
     if ctx.fallback is None:
-        raise ctx.fail(f"cannot compare {_rel_name(ctx, rel)!r} {cmp} {shown!r}: not a number "
-                       "(an LLM fallback could judge it, but none is configured)")
+        raise ctx.fail(
+            f"cannot compare {_rel_name(ctx, rel)!r} {cmp} {shown!r}: not a number "
+            "(an LLM fallback could judge it, but none is configured)"
+        )
     tails = g.relation_tails(rel)
     labels = [g.label(t) for t in tails]
-    req = FallbackRequest("compare", ctx.step, ctx.call_text, ctx.description,
-                          {"relation": [_rel_name(ctx, rel)]}, labels, ctx.question, cmp, shown)
+    req = FallbackRequest(
+        "compare",
+        ctx.step,
+        ctx.call_text,
+        ctx.description,
+        {"relation": [_rel_name(ctx, rel)]},
+        labels,
+        ctx.question,
+        cmp,
+        shown,
+    )
     answer = ctx.fallback(req)
     ctx.fallback_notes.append(answer.note or "LLM-inferred comparison, not verified")
     if answer.values is None:
-        raise ctx.fail(f"the LLM fallback could not compare {_rel_name(ctx, rel)!r} {cmp} {shown!r}")
-    chosen = np.array([t for t, lab in zip(tails, labels, strict=True) if lab in set(answer.values)],
-                      dtype=np.int64)
+        raise ctx.fail(
+            f"the LLM fallback could not compare {_rel_name(ctx, rel)!r} {cmp} {shown!r}"
+        )
+    chosen = np.array(
+        [t for t, lab in zip(tails, labels, strict=True) if lab in set(answer.values)],
+        dtype=np.int64,
+    )
     facts = g.facts_rel_tails(rel, chosen)
     return _group(g, g.head[facts], facts)
 
@@ -274,8 +309,11 @@ def op_select_frequent(ctx: Context, op: Op) -> Result:
     best = counts.max() if op.param("which") == "most" else counts.min()
     chosen = values[counts == best]
     keep = facts[np.isin(g.tail[facts], chosen)]
-    ctx.notes.append(f"{op.param('which')} frequent value(s) of {_rel_name(ctx, rel)!r}: "
-                     + ", ".join(repr(g.label(v)) for v in chosen[:5]) + f" ({int(best)} times)")
+    ctx.notes.append(
+        f"{op.param('which')} frequent value(s) of {_rel_name(ctx, rel)!r}: "
+        + ", ".join(repr(g.label(v)) for v in chosen[:5])
+        + f" ({int(best)} times)"
+    )
     return _group(g, g.head[keep], keep)
 
 
@@ -295,16 +333,20 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
         kinds = {"number"}
     best = np.nanmax(vals) if which == "max" else np.nanmin(vals)
     keep = facts[vals == best]
-    ctx.notes.append(f"the {which} of {_rel_name(ctx, rel)!r} is {g.label(g.tail[keep[0]])!r}"
-                     + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else ""))
+    ctx.notes.append(
+        f"the {which} of {_rel_name(ctx, rel)!r} is {g.label(g.tail[keep[0]])!r}"
+        + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
+    )
     return _group(g, g.head[keep], keep)
 
 
 def op_filter_heads(ctx: Context, op: Op) -> Result:
     """The given heads that also satisfy ``relation <cmp> value``."""
     heads = resolve_set(ctx, op.param("heads"))
-    selected = op_select(ctx, Op("select", (("relation", op.param("relation")),
-                                            ("value", op.param("value"))), op.cmp))
+    selected = op_select(
+        ctx,
+        Op("select", (("relation", op.param("relation")), ("value", op.param("value"))), op.cmp),
+    )
     return _intersect([heads.distinct(), selected])
 
 
@@ -332,8 +374,10 @@ def _project(ctx: Context, rel: int, heads: Result) -> Result:
         for h in found:
             base.setdefault(h, base.get(n, ()))
         if found:
-            ctx.notes.append(f"{g.label(n)!r} is not a subject of {_rel_name(ctx, rel)!r}: used the "
-                             f"{len(found)} subject(s) with {how}")
+            ctx.notes.append(
+                f"{g.label(n)!r} is not a subject of {_rel_name(ctx, rel)!r}: used the "
+                f"{len(found)} subject(s) with {how}"
+            )
     heads_arr = np.asarray(list(dict.fromkeys(direct + expanded)), dtype=np.int64)
     facts = g.facts_heads_rel(heads_arr, rel)
     facts = np.sort(facts) if len(facts) > 1 else facts
@@ -373,8 +417,9 @@ def op_intersect(ctx: Context, op: Op) -> Result:
 
 
 def _union(parts: list[Result]) -> Result:
-    return Result(tuple(e for p in parts for e in p.elems),
-                  tuple(w for p in parts for w in p.witnesses)).distinct()
+    return Result(
+        tuple(e for p in parts for e in p.elems), tuple(w for p in parts for w in p.witnesses)
+    ).distinct()
 
 
 def _intersect(parts: list[Result]) -> Result:
@@ -417,7 +462,8 @@ def _key(op: Op) -> str:
 
 
 def op_fact_times(ctx: Context, op: Op) -> Result:
-    """Times of the matching facts: ``time`` -> the interval, ``start_time``/``end_time`` -> a year."""
+    """Times of the matching facts: ``time`` -> the interval, ``start_time``/``end_time`` ->
+    a year."""
     g, key = ctx.graph, _key(op)
     elems, wits, missing = [], [], 0
     for f in _candidate_facts(ctx, op).tolist():
@@ -446,7 +492,9 @@ def op_select_at_time(ctx: Context, op: Op) -> Result:
     """Tails (given a head) or heads (given a tail) of facts valid at the given time."""
     g, key = ctx.graph, _key(op)
     spans = _time_values(ctx, op.param("time"))
-    keep = [f for f in _candidate_facts(ctx, op).tolist() if _time_ok(g.interval(f), key, op.cmp, spans)]
+    keep = [
+        f for f in _candidate_facts(ctx, op).tolist() if _time_ok(g.interval(f), key, op.cmp, spans)
+    ]
     facts = np.asarray(keep, dtype=np.int64)
     nodes = g.tail[facts] if op.param("head") is not None else g.head[facts]
     return _group(g, nodes, facts)
@@ -471,8 +519,9 @@ def _time_values(ctx: Context, value: object) -> list[tuple[float, float]]:
     return out
 
 
-def _time_ok(span: tuple[float, float] | None, key: str, cmp: str,
-             values: list[tuple[float, float]]) -> bool:
+def _time_ok(
+    span: tuple[float, float] | None, key: str, cmp: str, values: list[tuple[float, float]]
+) -> bool:
     if span is None:
         return False
     start, end = span

@@ -92,8 +92,9 @@ class Result:
         return Result(elems, tuple(tuple(w)[:MAX_WITNESSES] for w in witnesses))
 
     @staticmethod
-    def from_facts(nodes: np.ndarray, facts: np.ndarray,
-                   base: Sequence[tuple[int, ...]] | None = None) -> Result:
+    def from_facts(
+        nodes: np.ndarray, facts: np.ndarray, base: Sequence[tuple[int, ...]] | None = None
+    ) -> Result:
         """One element per fact: ``nodes[i]`` witnessed by ``facts[i]`` (after ``base[i]``)."""
         node_list, fact_list = nodes.tolist(), facts.tolist()
         if base is None:

@@ -64,8 +64,20 @@ def _op(name: str, *params: tuple[str, object], cmp: str = "=", out: str = "") -
     return Op(name, tuple(params), cmp, out)
 
 
-MAX_WORDS = frozenset({"highest", "max", "maximum", "largest", "biggest", "greatest", "tallest",
-                       "longest", "latest", "top"})
+MAX_WORDS = frozenset(
+    {
+        "highest",
+        "max",
+        "maximum",
+        "largest",
+        "biggest",
+        "greatest",
+        "tallest",
+        "longest",
+        "latest",
+        "top",
+    }
+)
 MIN_WORDS = frozenset({"lowest", "min", "minimum", "smallest", "shortest", "earliest"})
 
 
@@ -131,20 +143,27 @@ def head_only(a: dict[str, Arg]) -> list[Op]:
 
 def relation_key_value(a: dict[str, Arg]) -> list[Op]:
     """get_information(relation=r, key=k, value=v) -> [$1 = select(relation=k, value=v), project(relation=r, heads=$1)]"""  # noqa: E501
-    return [_select(a["key"], a["value"], out="$1"),
-            _op("project", ("relation", a["relation"].value), ("heads", "$1"))]
+    return [
+        _select(a["key"], a["value"], out="$1"),
+        _op("project", ("relation", a["relation"].value), ("heads", "$1")),
+    ]
 
 
 def relation_key_tail(a: dict[str, Arg]) -> list[Op]:
     """get_information(relation=r, tail_entity=t, key=k) -> [$1 = select(relation=r, value=t), project(relation=k, heads=$1)]"""  # noqa: E501
-    return [_select(a["relation"], a["tail_entity"], out="$1"),
-            _op("project", ("relation", a["key"].value), ("heads", "$1"))]
+    return [
+        _select(a["relation"], a["tail_entity"], out="$1"),
+        _op("project", ("relation", a["key"].value), ("heads", "$1")),
+    ]
 
 
 def relation_tail_key_value(a: dict[str, Arg]) -> list[Op]:
     """get_information(relation=r, tail_entity=t, key=k, value=v) -> [$1 = select(k, v), $2 = select(r, t), intersect($1, $2)]"""  # noqa: E501
-    return [_select(a["key"], a["value"], out="$1"), _select(a["relation"], a["tail_entity"], out="$2"),
-            _op("intersect", ("sets", ("$1", "$2")))]
+    return [
+        _select(a["key"], a["value"], out="$1"),
+        _select(a["relation"], a["tail_entity"], out="$2"),
+        _op("intersect", ("sets", ("$1", "$2"))),
+    ]
 
 
 def head_relation_key(a: dict[str, Arg]) -> list[Op]:
@@ -152,37 +171,69 @@ def head_relation_key(a: dict[str, Arg]) -> list[Op]:
 
     A two-hop path h -r-> x -k-> y (e.g. a Freebase CVT node), or two columns of a row.
     """  # noqa: E501
-    return [_op("project", ("relation", a["relation"].value), ("heads", a["head_entity"].value),
-                out="$1"),
-            _op("project", ("relation", a["key"].value), ("heads", "$1"))]
+    return [
+        _op(
+            "project",
+            ("relation", a["relation"].value),
+            ("heads", a["head_entity"].value),
+            out="$1",
+        ),
+        _op("project", ("relation", a["key"].value), ("heads", "$1")),
+    ]
 
 
 def head_relation_tail(a: dict[str, Arg]) -> list[Op]:
     """get_information(head_entity=h, relation=r, tail_entity=t) -> [filter_heads(heads=h, relation=r, value=t)]"""  # noqa: E501
     t = a["tail_entity"]
-    return [_op("filter_heads", ("heads", a["head_entity"].value), ("relation", a["relation"].value),
-                ("value", t.value), cmp=t.cmp)]
+    return [
+        _op(
+            "filter_heads",
+            ("heads", a["head_entity"].value),
+            ("relation", a["relation"].value),
+            ("value", t.value),
+            cmp=t.cmp,
+        )
+    ]
 
 
 def fact_time(a: dict[str, Arg]) -> list[Op]:
     """get_information([head_entity=h,] [relation=r,] [tail_entity=t,] key='time') -> [fact_times(head=h, relation=r, tail=t, key='time')]"""  # noqa: E501
-    params = [(n, a[src].value) for n, src in (("head", "head_entity"), ("relation", "relation"),
-                                              ("tail", "tail_entity")) if src in a]
+    params = [
+        (n, a[src].value)
+        for n, src in (("head", "head_entity"), ("relation", "relation"), ("tail", "tail_entity"))
+        if src in a
+    ]
     return [_op("fact_times", *params, ("key", a["time_key"].value))]
 
 
 def time_head_relation(a: dict[str, Arg]) -> list[Op]:
     """get_information(head_entity=h, relation=r, key='time', value=v) -> [select_at_time(head=h, relation=r, key='time', time=v)]  (tails)"""  # noqa: E501
     v = a["value"]
-    return [_op("select_at_time", ("head", a["head_entity"].value), ("relation", a["relation"].value),
-                ("key", a["time_key"].value), ("time", v.value), cmp=v.cmp)]
+    return [
+        _op(
+            "select_at_time",
+            ("head", a["head_entity"].value),
+            ("relation", a["relation"].value),
+            ("key", a["time_key"].value),
+            ("time", v.value),
+            cmp=v.cmp,
+        )
+    ]
 
 
 def time_relation_tail(a: dict[str, Arg]) -> list[Op]:
     """get_information(relation=r, tail_entity=t, key='time', value=v) -> [select_at_time(relation=r, tail=t, key='time', time=v)]  (heads)"""  # noqa: E501
     v = a["value"]
-    return [_op("select_at_time", ("relation", a["relation"].value), ("tail", a["tail_entity"].value),
-                ("key", a["time_key"].value), ("time", v.value), cmp=v.cmp)]
+    return [
+        _op(
+            "select_at_time",
+            ("relation", a["relation"].value),
+            ("tail", a["tail_entity"].value),
+            ("key", a["time_key"].value),
+            ("time", v.value),
+            cmp=v.cmp,
+        )
+    ]
 
 
 GET_INFORMATION_RULES: dict[frozenset[str], Rule] = {
@@ -224,9 +275,13 @@ def _sig_name(a: Arg) -> str:
 def rewrite(call: Call) -> list[Op]:
     """The execution plan of one mapped call (see the module docstring)."""
     if call.func != "get_information":
-        return [Op(call.func, tuple((a.name or f"arg{i + 1}", a.value)
-                                    for i, a in enumerate(call.args)),
-                   next((a.cmp for a in call.args if a.cmp != "="), "="))]
+        return [
+            Op(
+                call.func,
+                tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args)),
+                next((a.cmp for a in call.args if a.cmp != "="), "="),
+            )
+        ]
     names = [_sig_name(a) for a in call.args]
     if len(set(names)) < len(names):
         return _conjunction(call, names)
@@ -247,11 +302,16 @@ def _conjunction(call: Call, names: list[str]) -> list[Op]:
     """
     rels = [a for a, n in zip(call.args, names, strict=True) if n in ("relation", "key")]
     conds = [a for a, n in zip(call.args, names, strict=True) if n in ("tail_entity", "value")]
-    if not rels or not conds or len(rels) + len(conds) != len(names) or (
-        len(rels) != 1 and len(rels) != len(conds)
+    if (
+        not rels
+        or not conds
+        or len(rels) + len(conds) != len(names)
+        or (len(rels) != 1 and len(rels) != len(conds))
     ):
-        raise RewriteError(f"repeated arguments in get_information({', '.join(names)}) can only "
-                           "pair relations with tail entities/values")
+        raise RewriteError(
+            f"repeated arguments in get_information({', '.join(names)}) can only "
+            "pair relations with tail entities/values"
+        )
     ops: list[Op] = []
     for k, cond in enumerate(conds):
         rel = rels[k] if len(rels) > 1 else rels[0]
@@ -262,6 +322,7 @@ def _conjunction(call: Call, names: list[str]) -> list[Op]:
 
 def rule_table() -> list[tuple[str, str, str]]:
     """(signature, rule name, docstring) rows, for documentation and the app's Rules view."""
-    return [(", ".join(sorted(k)), f.__name__, (f.__doc__ or "").strip().splitlines()[0])
-            for k, f in GET_INFORMATION_RULES.items()]
-
+    return [
+        (", ".join(sorted(k)), f.__name__, (f.__doc__ or "").strip().splitlines()[0])
+        for k, f in GET_INFORMATION_RULES.items()
+    ]

@@ -127,8 +127,15 @@ class Trace:
         for f in facts[:MAX_EVIDENCE]:
             head, rel, tail = self.graph.fact_text(f)
             prov = self.graph.provenance(f)
-            row = {"fact": int(f), "head": head, "relation": rel, "tail": tail,
-                   "source": prov.source, "unit": prov.unit, "number": prov.number}
+            row = {
+                "fact": int(f),
+                "head": head,
+                "relation": rel,
+                "tail": tail,
+                "source": prov.source,
+                "unit": prov.unit,
+                "number": prov.number,
+            }
             span = self.graph.interval(f)
             if span is not None:
                 row["interval"] = [None if abs(x) == float("inf") else x for x in span]
@@ -140,8 +147,10 @@ class Trace:
         if self.final is None:
             return []
         d = self.final.distinct()
-        return [{"answer": elem_text(self.graph, e), "evidence": self.evidence_rows(list(w))}
-                for e, w in zip(d.elems[:MAX_ELEMENTS], d.witnesses, strict=False)]
+        return [
+            {"answer": elem_text(self.graph, e), "evidence": self.evidence_rows(list(w))}
+            for e, w in zip(d.elems[:MAX_ELEMENTS], d.witnesses, strict=False)
+        ]
 
     # --------------------------------------------------------------- export
     def to_dict(self) -> dict[str, Any]:
@@ -170,10 +179,17 @@ class Trace:
         d = res.distinct()
         elements = []
         for e, w in zip(d.elems[:MAX_ELEMENTS], d.witnesses, strict=False):
-            kind = "computed" if isinstance(e, Scalar) else "row" if self.graph.is_row(e) else "value"
-            elements.append({"text": elem_text(self.graph, e), "kind": kind,
-                             "node": None if isinstance(e, Scalar) else int(e),
-                             "witnesses": [int(x) for x in w]})
+            kind = (
+                "computed" if isinstance(e, Scalar) else "row" if self.graph.is_row(e) else "value"
+            )
+            elements.append(
+                {
+                    "text": elem_text(self.graph, e),
+                    "kind": kind,
+                    "node": None if isinstance(e, Scalar) else int(e),
+                    "witnesses": [int(x) for x in w],
+                }
+            )
         return {
             "number": s.number,
             "func": s.func,
@@ -197,9 +213,18 @@ class Trace:
 
 def _mapping_dict(m: Mapping) -> dict[str, Any]:
     return {
-        "key": m.key, "query": m.query, "arg": m.arg, "text": m.text, "role": m.role,
-        "labels": list(m.labels), "method": m.method, "score": round(m.score, 4),
-        "margin": round(m.margin, 4), "weak": m.weak, "scope": m.scope,
-        "candidates": [{"label": c.label, "score": round(c.score, 4), "method": c.method}
-                       for c in m.candidates],
+        "key": m.key,
+        "query": m.query,
+        "arg": m.arg,
+        "text": m.text,
+        "role": m.role,
+        "labels": list(m.labels),
+        "method": m.method,
+        "score": round(m.score, 4),
+        "margin": round(m.margin, 4),
+        "weak": m.weak,
+        "scope": m.scope,
+        "candidates": [
+            {"label": c.label, "score": round(c.score, 4), "method": c.method} for c in m.candidates
+        ],
     }

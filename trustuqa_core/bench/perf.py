@@ -25,8 +25,16 @@ Query2: "get_information(relation='directed_by', tail_entity='output_of_query1')
 Query3: "set_difference(set1='output_of_query2', set2='Following')"
 Query4: "get_information(relation='in_language', head_entity='output_of_query3')\""""
 RANGE_QUERY = """Query1: "get_information(relation='release_year', tail_entity>'2010')\""""
-MAP_TEXTS = ["Christopher Nolen", "The Dark Knigth", "Kate Winslett", "Stanly Kubrick",
-             "Pulp Fictoin", "Meryl Strep", "Incepton", "Steven Spielbergh"]
+MAP_TEXTS = [
+    "Christopher Nolen",
+    "The Dark Knigth",
+    "Kate Winslett",
+    "Stanly Kubrick",
+    "Pulp Fictoin",
+    "Meryl Strep",
+    "Incepton",
+    "Steven Spielbergh",
+]
 
 
 def kb_partial_path() -> Path:
@@ -92,11 +100,16 @@ def run_perf(repeat: int = 50, with_dense: bool = True) -> dict[str, float | str
         for text in MAP_TEXTS:  # warm the encoder
             mapper.map_entity(text)
         i = iter(range(10**9))
-        figures["map_entity_ms"] = round(_median_ms(
-            lambda: mapper.map_entity(f"{MAP_TEXTS[next(i) % len(MAP_TEXTS)]} {next(i)}"),
-            repeat), 3)
+        figures["map_entity_ms"] = round(
+            _median_ms(
+                lambda: mapper.map_entity(f"{MAP_TEXTS[next(i) % len(MAP_TEXTS)]} {next(i)}"),
+                repeat,
+            ),
+            3,
+        )
         figures["map_entity_example"] = f"{MAP_TEXTS[0]!r} -> " + ", ".join(
-            mapper.map_entity(MAP_TEXTS[0]).labels)
+            mapper.map_entity(MAP_TEXTS[0]).labels
+        )
     try:
         from .demo_perf import demo_retrieval_ms
     except ImportError:

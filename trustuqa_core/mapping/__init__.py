@@ -6,6 +6,18 @@ from .dense import EmbeddingIndex, Encoder, HashingEncoder, MiniLMEncoder, defau
 from .lexical import LexicalPool, normalize
 from .mapper import TIME_KEYS, Candidate, MappedProgram, Mapper, Mapping, override_key
 
-__all__ = ["Mapper", "Mapping", "Candidate", "MappedProgram", "override_key", "TIME_KEYS",
-           "EmbeddingIndex", "Encoder", "HashingEncoder", "MiniLMEncoder", "default_encoder",
-           "LexicalPool", "normalize"]
+__all__ = [
+    "Mapper",
+    "Mapping",
+    "Candidate",
+    "MappedProgram",
+    "override_key",
+    "TIME_KEYS",
+    "EmbeddingIndex",
+    "Encoder",
+    "HashingEncoder",
+    "MiniLMEncoder",
+    "default_encoder",
+    "LexicalPool",
+    "normalize",
+]

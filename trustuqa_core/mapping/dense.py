@@ -26,8 +26,14 @@ import numpy as np
 
 from ..errors import ModelUnavailableError
 
-__all__ = ["Encoder", "MiniLMEncoder", "HashingEncoder", "EmbeddingIndex", "default_cache_dir",
-           "default_encoder"]
+__all__ = [
+    "Encoder",
+    "MiniLMEncoder",
+    "HashingEncoder",
+    "EmbeddingIndex",
+    "default_cache_dir",
+    "default_encoder",
+]
 
 
 class Encoder(Protocol):
@@ -76,8 +82,13 @@ class MiniLMEncoder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         model = self._model or self._load()
-        vectors = model.encode(list(texts), batch_size=128, normalize_embeddings=True,
-                               convert_to_numpy=True, show_progress_bar=False)
+        vectors = model.encode(
+            list(texts),
+            batch_size=128,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
         return np.asarray(vectors, dtype=np.float32)
 
 
@@ -121,7 +132,9 @@ class HashingEncoder:
         for row, text in enumerate(texts):
             padded = f"  {text.casefold()} "
             for i in range(len(padded) - 2):
-                h = int.from_bytes(hashlib.blake2b(padded[i : i + 3].encode(), digest_size=4).digest())
+                h = int.from_bytes(
+                    hashlib.blake2b(padded[i : i + 3].encode(), digest_size=4).digest()
+                )
                 out[row, h % self.dim] += 1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms == 0, 1, norms)
@@ -136,7 +149,9 @@ class EmbeddingIndex:
         cache_dir: where ``<hash>.npy`` files are kept (None: no disk cache).
     """
 
-    def __init__(self, labels: Sequence[str], encoder: Encoder, cache_dir: Path | None = None) -> None:
+    def __init__(
+        self, labels: Sequence[str], encoder: Encoder, cache_dir: Path | None = None
+    ) -> None:
         self.labels = list(labels)
         self.encoder = encoder
         self._cache_dir = cache_dir
@@ -168,8 +183,9 @@ class EmbeddingIndex:
                     return vectors
             except (OSError, ValueError):
                 pass  # a damaged cache file is recomputed and replaced below
-        vectors = (self.encoder.encode(self.labels) if self.labels
-                   else np.zeros((0, 1), dtype=np.float32))
+        vectors = (
+            self.encoder.encode(self.labels) if self.labels else np.zeros((0, 1), dtype=np.float32)
+        )
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as tmp:
@@ -186,8 +202,10 @@ class EmbeddingIndex:
                 self._queries[text] = vec
         return vec
 
-    def search(self, text: str, k: int = 5, subset: np.ndarray | None = None) -> list[tuple[str, float]]:
-        """Top-``k`` ``(label, cosine)`` for ``text``; ``subset`` restricts to those label positions."""
+    def search(
+        self, text: str, k: int = 5, subset: np.ndarray | None = None
+    ) -> list[tuple[str, float]]:
+        """Top-``k`` ``(label, cosine)``; ``subset`` restricts to those label positions."""
         return [(self.labels[i], s) for i, s in self.search_positions(text, k, subset)]
 
     def search_positions(

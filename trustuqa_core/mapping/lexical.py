@@ -72,7 +72,8 @@ class LexicalPool:
     def containing(self, text: str, limit: int = 50) -> tuple[int, ...]:
         """Ids whose normalised label contains the normalised ``text`` as whole words.
 
-        >>> LexicalPool([1, 2, 3], ["12 February 2001", "3 March", "February"]).containing("february")
+        >>> pool = LexicalPool([1, 2, 3], ["12 February 2001", "3 March", "February"])
+        >>> pool.containing("february")
         (1, 3)
         """
         needle = normalize(text)
@@ -91,6 +92,7 @@ class LexicalPool:
         if not self.labels:
             return []
         scorer = fuzz.WRatio if len(self.labels) <= _SMALL_POOL else fuzz.ratio
-        found = process.extract(normalize(text), self.norm_labels, scorer=scorer, limit=limit,
-                                score_cutoff=cutoff * 100)
+        found = process.extract(
+            normalize(text), self.norm_labels, scorer=scorer, limit=limit, score_cutoff=cutoff * 100
+        )
         return [(int(self.ids[i]), self.labels[i], score / 100) for _, score, i in found]

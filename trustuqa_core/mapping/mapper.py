@@ -10,8 +10,10 @@ entities. Cascade: exact -> normalised -> (numeric equality) -> fuzzy -> dense e
 >>> from trustuqa_core.graph import build_graph
 >>> from trustuqa_core.translate import load_source
 >>> from trustuqa_core.query import parse, render_program
->>> g = build_graph([load_source(b"Nation,Year\\nItaly (ITA),1990\\nSpain,1994\\n", "table", "t.csv")])
->>> mp = Mapper(g).map_program(parse("Query1: \\"get_information(relation='nation', tail_entity='Italy')\\""))
+>>> data = b"Nation,Year\\nItaly (ITA),1990\\nSpain,1994\\n"
+>>> g = build_graph([load_source(data, "table", "t.csv")])
+>>> text = "Query1: \\"get_information(relation='nation', tail_entity='Italy')\\""
+>>> mp = Mapper(g).map_program(parse(text))
 >>> print(render_program(mp.program))
 Query1: "get_information(relation='Nation', tail_entity='Italy (ITA)')"
 >>> [(m.arg, m.method) for m in mp.mappings]
@@ -40,9 +42,17 @@ __all__ = ["Mapper", "Mapping", "Candidate", "MappedProgram", "TIME_KEYS", "over
 
 Role = Literal["relation", "value", "entity", "time_key"]
 TIME_KEYS = ("time", "start_time", "end_time")
-_TIME_WORDS = {"time": "time", "year": "time", "date": "time", "when": "time",
-               "start time": "start_time", "start": "start_time", "begin": "start_time",
-               "end time": "end_time", "end": "end_time"}
+_TIME_WORDS = {
+    "time": "time",
+    "year": "time",
+    "date": "time",
+    "when": "time",
+    "start time": "start_time",
+    "start": "start_time",
+    "begin": "start_time",
+    "end time": "end_time",
+    "end": "end_time",
+}
 _ACCEPT_FUZZY = 0.85
 _WEAK_SCORE = 0.75
 _WEAK_MARGIN = 0.05
@@ -119,8 +129,13 @@ class Mapper:
         top_k: how many candidates each mapping keeps.
     """
 
-    def __init__(self, graph: ConditionGraph, encoder: Encoder | None = None,
-                 cache_dir: Path | None = None, top_k: int = 5) -> None:
+    def __init__(
+        self,
+        graph: ConditionGraph,
+        encoder: Encoder | None = None,
+        cache_dir: Path | None = None,
+        top_k: int = 5,
+    ) -> None:
         self.graph = graph
         self.encoder = encoder
         self.cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
@@ -167,31 +182,59 @@ class Mapper:
         return self._relation_dense
 
     # -------------------------------------------------------------- per role
-    def map_relation(self, text: str, key: str = "", query: int = 0, arg: str = "relation",
-                     allow_time: bool = False) -> Mapping:
+    def map_relation(
+        self,
+        text: str,
+        key: str = "",
+        query: int = 0,
+        arg: str = "relation",
+        allow_time: bool = False,
+    ) -> Mapping:
         """Map a relation / key name (time keys too when ``allow_time``)."""
         if allow_time and self.graph.is_temporal:
             time_key = _TIME_WORDS.get(normalize(text)) or (text if text in TIME_KEYS else None)
             if time_key:
-                return Mapping(key, query, arg, text, "time_key", (), (time_key,), "time_key", 1.0,
-                               (), 1.0, "time keys")
+                return Mapping(
+                    key,
+                    query,
+                    arg,
+                    text,
+                    "time_key",
+                    (),
+                    (time_key,),
+                    "time_key",
+                    1.0,
+                    (),
+                    1.0,
+                    "time keys",
+                )
         pool = self._relations
         found = self._cascade(text, pool, self._relation_index(), None)
         return self._mapping(key, query, arg, text, "relation", found, "relation names")
 
-    def map_value(self, text: str, rel: int | None, key: str = "", query: int = 0,
-                  arg: str = "tail_entity") -> Mapping:
+    def map_value(
+        self, text: str, rel: int | None, key: str = "", query: int = 0, arg: str = "tail_entity"
+    ) -> Mapping:
         """Map a value, among the values of relation ``rel`` first, then among all entities."""
         if rel is None:
             return self.map_entity(text, key, query, arg)
         pool = self.relation_values(rel)
         scope = f"values of {self.graph.relation_names[rel]!r}"
-        for method, ids, score in (("exact", pool.exact(text), 1.0),
-                                   ("normalized", pool.normalized(text), 0.95)):
+        for method, ids, score in (
+            ("exact", pool.exact(text), 1.0),
+            ("normalized", pool.normalized(text), 0.95),
+        ):
             if ids:
                 cands = [Candidate(i, self.graph.label(i), score, method) for i in ids]
-                return self._mapping(key, query, arg, text, "value",
-                                     (method, cands + self._numeric_equal(text, pool, ids)), scope)
+                return self._mapping(
+                    key,
+                    query,
+                    arg,
+                    text,
+                    "value",
+                    (method, cands + self._numeric_equal(text, pool, ids)),
+                    scope,
+                )
         numeric = self._numeric_equal(text, pool, ())
         if numeric:
             return self._mapping(key, query, arg, text, "value", ("numeric", numeric), scope)
@@ -203,23 +246,29 @@ class Mapper:
             cands = [Candidate(i, lab, s, "fuzzy") for i, lab, s in fuzzy]
             return self._mapping(key, query, arg, text, "value", ("fuzzy", cands), scope)
         glob = self.entities
-        for method, ids, score in (("exact", glob.exact(text), 1.0),
-                                   ("normalized", glob.normalized(text), 0.95)):
+        for method, ids, score in (
+            ("exact", glob.exact(text), 1.0),
+            ("normalized", glob.normalized(text), 0.95),
+        ):
             if ids:
                 cands = [Candidate(i, self.graph.label(i), score, method) for i in ids]
-                return self._mapping(key, query, arg, text, "value", (method, cands), "all entities")
+                return self._mapping(
+                    key, query, arg, text, "value", (method, cands), "all entities"
+                )
         found = self._cascade(text, pool, self.entity_index(), self._positions(pool.ids))
         return self._mapping(key, query, arg, text, "value", found, scope)
 
-    def map_entity(self, text: str, key: str = "", query: int = 0,
-                   arg: str = "head_entity") -> Mapping:
+    def map_entity(
+        self, text: str, key: str = "", query: int = 0, arg: str = "head_entity"
+    ) -> Mapping:
         """Map an entity among all entities (heads, values)."""
         found = self._cascade(text, self.entities, self.entity_index(), None)
         return self._mapping(key, query, arg, text, "entity", found, "all entities")
 
     # ------------------------------------------------------------- program
-    def map_program(self, program: Program,
-                    overrides: MappingType[str, str] | None = None) -> MappedProgram:
+    def map_program(
+        self, program: Program, overrides: MappingType[str, str] | None = None
+    ) -> MappedProgram:
         """Bind every literal argument of ``program`` (``overrides`` win over the cascade)."""
         overrides = dict(overrides or {})
         mappings: list[Mapping] = []
@@ -230,10 +279,12 @@ class Mapper:
             queries.append(replace(q, call=call))
         target = None
         if program.target_type:
-            target = self._override("target_type", overrides, 0, "target_type",
-                                    program.target_type, "relation")
-            target = target or self.map_relation(program.target_type, "target_type", 0,
-                                                 "target_type")
+            target = self._override(
+                "target_type", overrides, 0, "target_type", program.target_type, "relation"
+            )
+            target = target or self.map_relation(
+                program.target_type, "target_type", 0, "target_type"
+            )
         unknown = set(overrides) - {m.key for m in mappings} - {"target_type"}
         if unknown:
             raise MappingError(f"override for an argument that does not exist: {sorted(unknown)}")
@@ -241,12 +292,18 @@ class Mapper:
         return MappedProgram(bound, program, tuple(mappings), target)
 
     def _map_call(self, q: Query, overrides: dict[str, str]) -> tuple[Call, list[Mapping]]:
+        """Map one call: relation/key first, then values within their relation's values.
+
+        ``tail_entity`` is looked up among the values of ``relation`` (else ``key``), ``value``
+        among those of ``key`` (else ``relation``); the k-th of repeated arguments pairs with
+        the k-th relation, as the rewrite's conjunction rule does.
+        """
         call = q.call
         if call.func not in KNOWN_FUNCTIONS:
             return call, []
         found: list[Mapping] = []
         seen: dict[str, int] = {}
-        rel_id: int | None = None
+        scopes: dict[str, list[int | None]] = {"relation": [], "key": []}
         time_call = False
         args = list(call.args)
         order = sorted(range(len(args)), key=lambda i: args[i].name not in ("relation", "key"))
@@ -257,19 +314,18 @@ class Mapper:
             role = self._role(call, a, time_call)
             if role is None or isinstance(a.value, Ref):
                 continue
-            m = self._map_value(a.value, role, key, q.number, a.name or "", rel_id, overrides,
+            scope = _scope(scopes, a.name, seen[a.name or ""])
+            m = self._map_value(a.value, role, key, q.number, a.name or "", scope, overrides,
                                 a.cmp)
             if m is None:
                 continue
             if m.role == "time_key":
                 time_call = True
-            elif m.role == "relation" and a.name == "relation" and m.ids:
-                rel_id = m.ids[0]
-            elif m.role == "relation" and a.name == "key" and rel_id is None and m.ids:
-                rel_id = m.ids[0]
+            elif a.name in scopes:
+                scopes[a.name].append(m.ids[0] if m.ids else None)
             found.append(m)
-            args[i] = replace(a, value=Bound(a.value.value if isinstance(a.value, Text)
-                                             else str(a.value), m.ids, m.labels, m.role))
+            text = a.value.value if isinstance(a.value, Text) else str(a.value)
+            args[i] = replace(a, value=Bound(text, m.ids, m.labels, m.role))
         return replace(call, args=tuple(args)), sorted(found, key=lambda m: _arg_pos(call, m))
 
     def _role(self, call: Call, a: Arg, time_call: bool) -> Role | None:
@@ -294,13 +350,24 @@ class Mapper:
             return None
         return "entity"  # a literal where a set is expected: an entity by name
 
-    def _map_value(self, value: Value, role: Role, key: str, query: int, arg: str,
-                   rel_id: int | None, overrides: dict[str, str], cmp: str = "=") -> Mapping | None:
+    def _map_value(
+        self,
+        value: Value,
+        role: Role,
+        key: str,
+        query: int,
+        arg: str,
+        rel_id: int | None,
+        overrides: dict[str, str],
+        cmp: str = "=",
+    ) -> Mapping | None:
         if isinstance(value, ListValue):
             texts = [v.value for v in value.items if isinstance(v, Text)]
             if not texts:
                 return None
-            parts = [self._map_value(Text(t), role, key, query, arg, rel_id, {}, cmp) for t in texts]
+            parts = [
+                self._map_value(Text(t), role, key, query, arg, rel_id, {}, cmp) for t in texts
+            ]
             return _merge(key, query, arg, str(value), [p for p in parts if p is not None])
         if not isinstance(value, Text):
             return None
@@ -316,8 +383,9 @@ class Mapper:
             return self.map_value(text, rel_id, key, query, arg)
         return self.map_entity(text, key, query, arg)
 
-    def _map_threshold(self, text: str, rel: int | None, key: str, query: int,
-                       arg: str) -> Mapping | None:
+    def _map_threshold(
+        self, text: str, rel: int | None, key: str, query: int, arg: str
+    ) -> Mapping | None:
         """A non-numeric comparison literal is bound only to an equal value of the relation
         (``'5th'`` among positions); a word like ``'highest'`` stays a literal, so the
         comparison is read loosely or goes to the LLM fallback instead of a guessed value."""
@@ -327,19 +395,39 @@ class Mapper:
         for method, ids in (("exact", pool.exact(text)), ("normalized", pool.normalized(text))):
             if ids:
                 cands = [Candidate(i, self.graph.label(i), 1.0, method) for i in ids]
-                return self._mapping(key, query, arg, text, "value", (method, cands),
-                                     f"values of {self.graph.relation_names[rel]!r}")
+                return self._mapping(
+                    key,
+                    query,
+                    arg,
+                    text,
+                    "value",
+                    (method, cands),
+                    f"values of {self.graph.relation_names[rel]!r}",
+                )
         return None
 
-    def _override(self, key: str, overrides: dict[str, str], query: int, arg: str, text: str,
-                  role: Role) -> Mapping | None:
+    def _override(
+        self, key: str, overrides: dict[str, str], query: int, arg: str, text: str, role: Role
+    ) -> Mapping | None:
         if key not in overrides:
             return None
         label = overrides[key]
         if role == "relation":
             if label in TIME_KEYS and self.graph.is_temporal:
-                return Mapping(key, query, arg, text, "time_key", (), (label,), "override", 1.0,
-                               (), 1.0, "user override")
+                return Mapping(
+                    key,
+                    query,
+                    arg,
+                    text,
+                    "time_key",
+                    (),
+                    (label,),
+                    "override",
+                    1.0,
+                    (),
+                    1.0,
+                    "user override",
+                )
             rid = self.graph.relation(label)
             if rid is None:
                 raise MappingError(f"override {key}: no relation named {label!r}", key)
@@ -351,11 +439,14 @@ class Mapper:
             ids = (nid,)
         role_ = "relation" if role == "relation" else role
         cand = (Candidate(ids[0], label, 1.0, "override"),)
-        return Mapping(key, query, arg, text, role_, ids, (label,), "override", 1.0, cand, 1.0,
-                       "user override")
+        return Mapping(
+            key, query, arg, text, role_, ids, (label,), "override", 1.0, cand, 1.0, "user override"
+        )
 
     # -------------------------------------------------------------- helpers
-    def _numeric_equal(self, text: str, pool: LexicalPool, exclude: tuple[int, ...]) -> list[Candidate]:
+    def _numeric_equal(
+        self, text: str, pool: LexicalPool, exclude: tuple[int, ...]
+    ) -> list[Candidate]:
         number = parse_number(text)
         if number is None:
             return []
@@ -368,10 +459,13 @@ class Mapper:
     def _positions(self, ids: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.entities.ids, ids)
 
-    def _cascade(self, text: str, pool: LexicalPool, dense: EmbeddingIndex | None,
-                 subset: np.ndarray | None) -> tuple[str, list[Candidate]]:
-        for method, ids, score in (("exact", pool.exact(text), 1.0),
-                                   ("normalized", pool.normalized(text), 0.95)):
+    def _cascade(
+        self, text: str, pool: LexicalPool, dense: EmbeddingIndex | None, subset: np.ndarray | None
+    ) -> tuple[str, list[Candidate]]:
+        for method, ids, score in (
+            ("exact", pool.exact(text), 1.0),
+            ("normalized", pool.normalized(text), 0.95),
+        ):
             if ids:
                 return method, [Candidate(i, self.graph_label(pool, i), score, method) for i in ids]
         cands = {i: Candidate(i, lab, s, "fuzzy") for i, lab, s in pool.fuzzy(text, self.top_k)}
@@ -390,8 +484,16 @@ class Mapper:
             return self.graph.relation_names[node]
         return self.graph.label(node)
 
-    def _mapping(self, key: str, query: int, arg: str, text: str, role: Role,
-                 found: tuple[str, list[Candidate]], scope: str) -> Mapping:
+    def _mapping(
+        self,
+        key: str,
+        query: int,
+        arg: str,
+        text: str,
+        role: Role,
+        found: tuple[str, list[Candidate]],
+        scope: str,
+    ) -> Mapping:
         method, cands = found
         if not cands:
             return Mapping(key, query, arg, text, role, (), (), "none", 0.0, (), 0.0, scope)
@@ -402,9 +504,20 @@ class Mapper:
         else:
             chosen, rest = cands[:1], cands[1:]
         runner = rest[0].score if rest else 0.0
-        return Mapping(key, query, arg, text, role, tuple(c.id for c in chosen),
-                       tuple(c.label for c in chosen), method, top, tuple(cands[: self.top_k]),
-                       round(top - runner, 6), scope)
+        return Mapping(
+            key,
+            query,
+            arg,
+            text,
+            role,
+            tuple(c.id for c in chosen),
+            tuple(c.label for c in chosen),
+            method,
+            top,
+            tuple(cands[: self.top_k]),
+            round(top - runner, 6),
+            scope,
+        )
 
 
 def _merge(key: str, query: int, arg: str, text: str, parts: list[Mapping]) -> Mapping | None:
@@ -414,8 +527,29 @@ def _merge(key: str, query: int, arg: str, text: str, parts: list[Mapping]) -> M
     labels = tuple(lab for p in parts for lab in p.labels)
     score = min(p.score for p in parts)
     cands = tuple(c for p in parts for c in p.candidates)
-    return Mapping(key, query, arg, text, parts[0].role, ids, labels, parts[0].method, score,
-                   cands, min(p.margin for p in parts), parts[0].scope)
+    return Mapping(
+        key,
+        query,
+        arg,
+        text,
+        parts[0].role,
+        ids,
+        labels,
+        parts[0].method,
+        score,
+        cands,
+        min(p.margin for p in parts),
+        parts[0].scope,
+    )
+
+
+def _scope(scopes: dict[str, list[int | None]], name: str | None, occurrence: int) -> int | None:
+    """The relation whose values a tail_entity/value literal is looked up in."""
+    first, second = ("relation", "key") if name == "tail_entity" else ("key", "relation")
+    for ids in (scopes[first], scopes[second]):
+        if ids:
+            return ids[occurrence - 1] if occurrence <= len(ids) else ids[0]
+    return None
 
 
 def _arg_pos(call: Call, m: Mapping) -> int:

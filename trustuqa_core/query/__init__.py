@@ -6,6 +6,22 @@ from .ast import CMPS, Arg, Bound, Call, Cmp, ListValue, Program, Query, Ref, Te
 from .parse import KNOWN_FUNCTIONS, parse, parse_call
 from .render import render_call, render_program, render_value
 
-__all__ = ["Arg", "Bound", "Call", "Cmp", "CMPS", "ListValue", "Program", "Query", "Ref", "Text", "Value",
-           "parse", "parse_call", "render_call", "render_program", "render_value",
-           "KNOWN_FUNCTIONS"]
+__all__ = [
+    "Arg",
+    "Bound",
+    "Call",
+    "Cmp",
+    "CMPS",
+    "ListValue",
+    "Program",
+    "Query",
+    "Ref",
+    "Text",
+    "Value",
+    "parse",
+    "parse_call",
+    "render_call",
+    "render_program",
+    "render_value",
+    "KNOWN_FUNCTIONS",
+]

@@ -1,6 +1,7 @@
 """Immutable syntax tree of an LLM query program.
 
->>> call = Call("get_information", (Arg("relation", Text("Year")), Arg("tail_entity", Text("1989"), ">")))
+>>> call = Call("get_information", (Arg("relation", Text("Year")),
+...                                 Arg("tail_entity", Text("1989"), ">")))
 >>> call.arg("tail_entity").cmp
 '>'
 >>> Program((Query(1, call),)).query(1).call.func
@@ -12,8 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Cmp", "CMPS", "Ref", "Text", "ListValue", "Bound", "Value", "Arg", "Call", "Query",
-           "Program"]
+__all__ = [
+    "Cmp",
+    "CMPS",
+    "Ref",
+    "Text",
+    "ListValue",
+    "Bound",
+    "Value",
+    "Arg",
+    "Call",
+    "Query",
+    "Program",
+]
 
 Cmp = Literal["=", "!=", "<", ">", "<=", ">="]
 CMPS: tuple[str, ...] = ("=", "!=", "<", ">", "<=", ">=")

@@ -31,8 +31,9 @@ from .ast import Arg, Call, Cmp, ListValue, Program, Query, Ref, Text, Value
 
 __all__ = ["parse", "parse_call", "SINGLE_SET", "MULTI_SET", "ALIASES", "KNOWN_FUNCTIONS"]
 
-SINGLE_SET = frozenset({"count", "sum", "mean", "max", "min", "set_negation", "previous_row",
-                        "next_row"})
+SINGLE_SET = frozenset(
+    {"count", "sum", "mean", "max", "min", "set_negation", "previous_row", "next_row"}
+)
 MULTI_SET = frozenset({"set_union", "set_intersection", "set_difference"})
 KNOWN_FUNCTIONS = SINGLE_SET | MULTI_SET | {"get_information", "keep"}
 ALIASES = {"average": "mean", "avg": "mean"}
@@ -69,7 +70,7 @@ def parse(reply: str) -> Program:
         elif not has_query_prefix and _BARE_CALL.match(line):
             found.append((None, line_no, line))
     if not found:
-        raise ParseError("no query found in the reply (expected lines like Query1: \"...\")")
+        raise ParseError('no query found in the reply (expected lines like Query1: "...")')
     queries: list[Query] = []
     seen: set[int] = set()
     for number, line_no, line in found:
@@ -80,8 +81,12 @@ def parse(reply: str) -> Program:
         for ref in call.refs():
             if ref not in seen:
                 col = line.find(f"output_of_query{ref}") + 1 or 1
-                raise ParseError(f"output_of_query{ref} refers to a query not defined before "
-                                 f"Query{number}", line, line_no, col)
+                raise ParseError(
+                    f"output_of_query{ref} refers to a query not defined before Query{number}",
+                    line,
+                    line_no,
+                    col,
+                )
         seen.add(number)
         queries.append(Query(number, call, steps.get(number, ""), line_no, line.strip()))
     return Program(tuple(queries), target)
@@ -201,8 +206,9 @@ class _LineParser:
         raw = (raw[: glued.start()] if glued else raw).rstrip()
         self.pos = begin + len(raw)
         if self.peek() == "(" and _IDENT.fullmatch(raw.strip()):
-            raise self.error("nested calls are not supported: write each call as its own query",
-                             begin)
+            raise self.error(
+                "nested calls are not supported: write each call as its own query", begin
+            )
         return _as_ref(Text(raw.strip(), quoted=False))
 
     def quoted(self, quote: str) -> Text:
@@ -220,8 +226,9 @@ class _LineParser:
                 return Text("".join(out))
             out.append(ch)
             self.pos += 1
-        raise self.error("unterminated string (a closing quote must be followed by ',' or ')')",
-                         begin)
+        raise self.error(
+            "unterminated string (a closing quote must be followed by ',' or ')')", begin
+        )
 
     def list_value(self) -> ListValue:
         self.pos += 1
@@ -242,8 +249,18 @@ class _LineParser:
 
 
 def _cmp(op: str) -> Cmp | None:
-    return {"=": "=", "==": "=", ">": ">", "<": "<", ">=": ">=", "<=": "<=", "=>": ">=",
-            "=<": "<=", "!=": "!=", "<>": "!="}.get(op)  # type: ignore[return-value]
+    return {
+        "=": "=",
+        "==": "=",
+        ">": ">",
+        "<": "<",
+        ">=": ">=",
+        "<=": "<=",
+        "=>": ">=",
+        "=<": "<=",
+        "!=": "!=",
+        "<>": "!=",
+    }.get(op)  # type: ignore[return-value]
 
 
 def _as_ref(text: Text) -> Value:
@@ -258,7 +275,9 @@ def _normalise(call: Call) -> Call:
         func = func.lower()
     args = list(call.args)
     if func in SINGLE_SET:
-        args = [_rename(a, "set", {"set", "set1", None}) if i == 0 else a for i, a in enumerate(args)]
+        args = [
+            _rename(a, "set", {"set", "set1", None}) if i == 0 else a for i, a in enumerate(args)
+        ]
     elif func in MULTI_SET:
         positional = 0
         for i, a in enumerate(args):

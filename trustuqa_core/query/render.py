@@ -1,7 +1,8 @@
 """Program / Call -> text that :func:`~trustuqa_core.query.parse.parse` reads back unchanged.
 
 >>> from trustuqa_core.query.parse import parse
->>> text = render_program(parse("Query1: \\"get_information(relation='Title', tail_entity='Some Mother's Son')\\""))
+>>> raw = "Query1: \\"get_information(relation='Title', tail_entity='Some Mother's Son')\\""
+>>> text = render_program(parse(raw))
 >>> print(text)
 Query1: "get_information(relation='Title', tail_entity='Some Mother's Son')"
 >>> parse(text) == parse(render_program(parse(text)))
@@ -66,4 +67,3 @@ def render_program(program: Program, with_steps: bool = True) -> str:
             lines.append(f"Step{q.number}: {q.description}")
         lines.append(f'Query{q.number}: "{render_call(q.call)}"')
     return "\n".join(lines)
-

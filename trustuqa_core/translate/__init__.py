@@ -16,8 +16,15 @@ from .table import from_table, read_table
 from .temporal_kg import read_quintuples
 from .text import DEFAULT_MAX_BYTES
 
-__all__ = ["load_source", "read_table", "from_table", "read_triples", "from_triples",
-           "read_quintuples", "KINDS"]
+__all__ = [
+    "load_source",
+    "read_table",
+    "from_table",
+    "read_triples",
+    "from_triples",
+    "read_quintuples",
+    "KINDS",
+]
 
 KINDS: tuple[SourceKind, ...] = ("table", "kg", "tkg")
 

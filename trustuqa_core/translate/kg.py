@@ -25,8 +25,24 @@ from .text import DEFAULT_MAX_BYTES, read_text
 
 __all__ = ["read_triples", "from_triples", "split_columns", "HEADER_WORDS"]
 
-HEADER_WORDS = {"head", "subject", "h", "relation", "predicate", "r", "tail", "object", "t",
-                "start", "end", "start_time", "end_time", "time", "head_entity", "tail_entity"}
+HEADER_WORDS = {
+    "head",
+    "subject",
+    "h",
+    "relation",
+    "predicate",
+    "r",
+    "tail",
+    "object",
+    "t",
+    "start",
+    "end",
+    "start_time",
+    "end_time",
+    "time",
+    "head_entity",
+    "tail_entity",
+}
 
 
 def read_triples(
@@ -46,8 +62,14 @@ def from_triples(
     """Facts from ``(head, relation, tail)`` tuples (lines default to 1, 2, ...)."""
     columns = list(zip(*triples, strict=True)) or [(), (), ()]
     heads, rels, tails = (list(c) for c in columns)
-    return SourceFacts(name=name, kind="kg", heads=heads, relations=rels, tails=tails,
-                       lines=lines if lines is not None else list(range(1, len(heads) + 1)))
+    return SourceFacts(
+        name=name,
+        kind="kg",
+        heads=heads,
+        relations=rels,
+        tails=tails,
+        lines=lines if lines is not None else list(range(1, len(heads) + 1)),
+    )
 
 
 def split_columns(
@@ -98,8 +120,16 @@ def _split_rows(text: str, sep: str, width: int) -> list[tuple[int, list[str]]]:
 def _fast_columns(text: str, sep: str, width: int) -> tuple[list[int], list[Sequence[str]]] | None:
     """All columns via pandas' C parser, or ``None`` when the file needs the careful path."""
     try:
-        df = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str, engine="c",
-                         quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=False)
+        df = pd.read_csv(
+            io.StringIO(text),
+            sep=sep,
+            header=None,
+            dtype=str,
+            engine="c",
+            quoting=csv.QUOTE_NONE,
+            na_filter=False,
+            skip_blank_lines=False,
+        )
     except (pd.errors.ParserError, ValueError):
         return None
     if df.shape[1] != width or len(df) == 0:

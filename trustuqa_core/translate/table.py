@@ -146,7 +146,9 @@ def _read_json(text: str, name: str) -> pd.DataFrame:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SourceError(name, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
+        raise SourceError(
+            name, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
+        ) from None
     if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):
         lengths = {len(v) for v in data.values()}
         if len(lengths) > 1:
@@ -207,7 +209,9 @@ def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
     df = pd.DataFrame(rows[1:], columns=_unique_header(rows[0]), dtype=object)
     if warnings:
         more = len(warnings) - _MAX_WARNINGS
-        df.attrs["warnings"] = warnings[:_MAX_WARNINGS] + ([f"... and {more} more"] if more > 0 else [])
+        df.attrs["warnings"] = warnings[:_MAX_WARNINGS] + (
+            [f"... and {more} more"] if more > 0 else []
+        )
     return df
 
 
@@ -249,10 +253,14 @@ def _cell_warnings(df: pd.DataFrame, name: str) -> list[str]:
     out = []
     if found["html"]:
         where = "; ".join(found["html"][:3])
-        out.append(f"{name}: {len(found['html'])} cell(s) contain HTML/JS markup ({where}); "
-                   "it is kept as plain text and never rendered")
+        out.append(
+            f"{name}: {len(found['html'])} cell(s) contain HTML/JS markup ({where}); "
+            "it is kept as plain text and never rendered"
+        )
     if found["formula"]:
         where = "; ".join(found["formula"][:3])
-        out.append(f"{name}: {len(found['formula'])} cell(s) look like spreadsheet formulas "
-                   f"({where}); kept as text, and exports defuse them")
+        out.append(
+            f"{name}: {len(found['formula'])} cell(s) look like spreadsheet formulas "
+            f"({where}); kept as text, and exports defuse them"
+        )
     return out

@@ -4,7 +4,8 @@ The validity interval is stored once per fact; ``time`` lookups are answered fro
 spanning 1000 years costs one entry, not 1000). A 4-column line ``(h, r, t, time)`` is a fact
 valid in one year; an empty, ``None`` or ``####`` time is unknown (open).
 
->>> facts = read_quintuples(b"Walter Judd\\tmilitary branch\\tUnited States Army\\t1918\\t1919\\n", "tkg")
+>>> line = b"Walter Judd\\tmilitary branch\\tUnited States Army\\t1918\\t1919\\n"
+>>> facts = read_quintuples(line, "tkg")
 >>> facts.starts, facts.ends
 ([1918.0], [1919.0])
 """
@@ -62,6 +63,14 @@ def read_quintuples(
             raise SourceError(name, f"start {s_text!r} is after end {e_text!r}", number)
         starts.append(start)
         ends.append(end)
-    return SourceFacts(name=name, kind="tkg", heads=heads, relations=rels, tails=tails, lines=lines,
-                       starts=starts, ends=ends,
-                       path=None if isinstance(source, bytes) else str(source))
+    return SourceFacts(
+        name=name,
+        kind="tkg",
+        heads=heads,
+        relations=rels,
+        tails=tails,
+        lines=lines,
+        starts=starts,
+        ends=ends,
+        path=None if isinstance(source, bytes) else str(source),
+    )

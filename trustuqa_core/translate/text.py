@@ -2,10 +2,10 @@
 
 >>> read_text(b"a\\tb\\n", "x.tsv")
 'a\\tb\\n'
->>> read_text(b"caf\\xe9\\n", "x.tsv")
+>>> read_text(b"caf\\xe9\\n", "x.tsv")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-trustuqa_core.errors.SourceError: x.tsv, line 1: not UTF-8 text (byte 0xe9 at column 4); save the file as UTF-8
+trustuqa_core.errors.SourceError: x.tsv, line 1: not UTF-8 text (byte 0xe9 at column 4); ...
 """
 
 from __future__ import annotations
@@ -34,10 +34,14 @@ def read_bytes(source: str | Path | bytes, name: str, max_bytes: int = DEFAULT_M
             raise SourceError(name, f"no such file: {path}")
         size = path.stat().st_size
         if size > max_bytes:
-            raise SourceError(name, f"file is {_mb(size)}, larger than the limit of {_mb(max_bytes)}")
+            raise SourceError(
+                name, f"file is {_mb(size)}, larger than the limit of {_mb(max_bytes)}"
+            )
         data = path.read_bytes()
     if len(data) > max_bytes:
-        raise SourceError(name, f"file is {_mb(len(data))}, larger than the limit of {_mb(max_bytes)}")
+        raise SourceError(
+            name, f"file is {_mb(len(data))}, larger than the limit of {_mb(max_bytes)}"
+        )
     if data[:2] == b"\x1f\x8b":
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
@@ -65,7 +69,9 @@ def read_text(source: str | Path | bytes, name: str, max_bytes: int = DEFAULT_MA
         ) from None
     nul = text.find("\x00")
     if nul >= 0:
-        raise SourceError(name, "contains NUL bytes: this looks like a binary file", text.count("\n", 0, nul) + 1)
+        raise SourceError(
+            name, "contains NUL bytes: this looks like a binary file", text.count("\n", 0, nul) + 1
+        )
     return text
 
 
