@@ -23,7 +23,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import networkx as nx
 import numpy as np
 
 from .graph import ConditionGraph
@@ -169,6 +168,8 @@ def _edge(g: ConditionGraph, fact: int, steps: set[int]) -> EvidenceEdge:
 
 # ------------------------------------------------------------------------------ rendering
 def _layout(ev: EvidenceGraph, size: float) -> dict[int, tuple[float, float]]:
+    import networkx as nx  # imported on first drawing, not at app start
+
     nxg = nx.Graph()
     nxg.add_nodes_from(n.id for n in ev.nodes)
     nxg.add_edges_from((e.head, e.tail) for e in ev.edges)
@@ -226,7 +227,14 @@ def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: in
     net.toggle_physics(False)
     net.set_options('{"interaction": {"hover": true, "tooltipDelay": 120, "navigationButtons":'
                     ' false}, "physics": {"enabled": false}, "edges": {"smooth": false}}')
-    return strip_remote_resources(net.generate_html(notebook=False))
+    page = strip_remote_resources(net.generate_html(notebook=False))
+    page = page.replace("</head>", f"<style>{_CSS}</style></head>", 1)
+    return page.replace("drawGraph();\n", "drawGraph();\nnetwork.fit({animation: false});\n", 1)
+
+
+_CSS = ("body{margin:0;font-family:sans-serif} h1:empty{display:none} "
+        "#mynetwork{border:1px solid #e4e7eb;border-radius:6px;box-sizing:border-box} "
+        ".card{border:none}")
 
 
 _REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"'](?!data:)[^\"']*[\"'][^>]*/?>",

@@ -38,7 +38,8 @@ __all__ = ["FORMAT", "VERSION", "ExportError", "SourceStamp", "build_record", "t
 
 FORMAT = "trustuqa-run"
 VERSION = 1
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#!|~$])")
+_MD_LEADING = re.compile(r"^(\d+)([.)])|^([-+=])")
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 
@@ -122,10 +123,15 @@ def to_json(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
 def md_escape(text: object) -> str:
     """Make untrusted text inert in Markdown: HTML-escape, then backslash-escape syntax.
 
-    Newlines become spaces so a value cannot start a heading or a list.
+    Newlines become spaces and a leading ``1.`` / ``-`` / ``+`` is escaped, so a value cannot
+    start a heading, a list or a rule; ``$`` is escaped so Streamlit does not render LaTeX.
+
+    >>> md_escape("1. $5 [x](y)")
+    '1\\\\. \\\\$5 \\\\[x\\\\]\\\\(y\\\\)'
     """
     s = html.escape(str(text), quote=False).replace("\r", " ").replace("\n", " ")
-    return _MD_SPECIAL.sub(r"\\\1", s)
+    s = _MD_SPECIAL.sub(r"\\\1", s)
+    return _MD_LEADING.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", s)
 
 
 def _fence(text: str, lang: str = "") -> str:

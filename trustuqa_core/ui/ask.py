@@ -19,11 +19,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..demos import normalize_question
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from .runs import Run, execute_text
-from .samples import find_example
+from .samples import find_example, question_key
 
 __all__ = ["ask", "answer_function", "Progress"]
 
@@ -46,10 +45,10 @@ def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
 
     ``run`` is None when no query could be found; ``message`` then says what to do.
     """
-    key = normalize_question(question)
+    key = question_key(question)
     t0 = time.perf_counter()
     progress("Looking for a verified query for this question")
-    demo = next((d for d in confirmed if normalize_question(d["question"]) == key
+    demo = next((d for d in confirmed if question_key(d["question"]) == key
                  and set(d.get("sources", [])) <= loaded), None)
     if demo is not None:
         run = execute_text(demo["query"], graph, mapper, origin="confirmed", question=question)

@@ -128,13 +128,16 @@ def feedback_box(run: Run) -> None:
         st.toast("Noted. Check the mappings or edit the query, then re-run.")
 
 
+VIEWS = ["Steps", "Mappings", "Evidence graph", "What the LLM saw", "Charts", "Export"]
+
+
 def run_tabs(run: Run) -> None:
-    """The run, step by step."""
+    """The run, step by step; one view at a time (only the chosen view is computed)."""
     answer_card(run)
     feedback_box(run)
-    tabs = st.tabs(["Steps", "Mappings", "Evidence graph", "What the LLM saw", "Charts",
-                    "Export"])
-    with tabs[0]:
+    view = st.segmented_control("View", VIEWS, default="Steps", required=True, key="tq_view",
+                                label_visibility="collapsed")
+    if view == "Steps":
         new = query_editor(run, key=f"tq_q{id(run)}")
         if new is not None:
             _rerun(run, query=new, origin="edited", overrides={})
@@ -142,15 +145,15 @@ def run_tabs(run: Run) -> None:
         steps_view(run.trace)
         st.markdown("#### Where the answer comes from")
         provenance_view(run.trace)
-    with tabs[1]:
+    elif view == "Mappings":
         mapping_view(run, f"tq_m{id(run)}", lambda o: _rerun(run, overrides=o),
                      lambda arg: _confirm(run, arg))
-    with tabs[2]:
+    elif view == "Evidence graph":
         evidence_view(run, key=f"tq_e{id(run)}")
-    with tabs[3]:
+    elif view == "What the LLM saw":
         llm_view(run)
-    with tabs[4]:
+    elif view == "Charts":
         charts_view(run)
-    with tabs[5]:
+    else:
         key = state.api_key()
         export_view(run, state.stamps(), [key] if key else [])

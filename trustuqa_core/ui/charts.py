@@ -84,7 +84,11 @@ def timeline_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
             name=status, marker_color=_STATUS_COLORS[status],
             hovertext=[f"{r['fact']} ({r['source']})" for r in part]))
     fig.update_layout(title="Facts kept and excluded by the time condition", barmode="overlay",
-                      xaxis_title="year", **{**_LAYOUT, "height": 120 + 26 * len(rows)})
+                      xaxis_title="year", xaxis_tickformat="d",
+                      **{**_LAYOUT, "height": 140 + 26 * len(rows)})
+    years = [y for r in rows for y in (r["start"], r["end"]) if y is not None]
+    if years and max(years) - min(years) < 8:
+        fig.update_xaxes(dtick=1)
     fig.update_yaxes(autorange="reversed")
     return fig
 

@@ -112,9 +112,11 @@ def data_key(uploads: Sequence[Upload]) -> tuple[tuple[str, str, str], ...]:
 # ------------------------------------------------------------------------------ statistics
 def source_frame(graph: ConditionGraph) -> pd.DataFrame:
     """One row per loaded source: kind, facts, rows, columns, warnings."""
-    return pd.DataFrame([{"source": s.name, "kind": s.kind, "facts": s.n_facts,
-                          "rows": s.n_rows if s.kind == "table" else None,
-                          "columns / relations": len(s.columns) if s.kind == "table" else None,
+    kinds = {"table": "table", "kg": "KG", "tkg": "temporal KG"}
+    return pd.DataFrame([{"source": s.name, "kind": kinds.get(s.kind, s.kind),
+                          "facts": s.n_facts,
+                          "rows": str(s.n_rows) if s.kind == "table" else "—",
+                          "columns": str(len(s.columns)) if s.kind == "table" else "—",
                           "warnings": len(s.warnings)} for s in graph.sources])
 
 

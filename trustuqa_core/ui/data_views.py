@@ -7,11 +7,13 @@ import streamlit as st
 from ..errors import SourceError
 from ..explain import overview_graph, render_html
 from ..export import md_escape
+from ..graph import ConditionGraph
 from . import state
 from .charts import relations_figure
 from .data import (
     KIND_LABELS,
     Upload,
+    data_key,
     guess_kind,
     load_all,
     preview_frame,
@@ -83,6 +85,12 @@ def uploader() -> None:
     show_errors(st.session_state.get(_ERRORS, []))
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _overview(key: tuple[tuple[str, str, str], ...], _graph: ConditionGraph) -> tuple[str, str]:
+    ev = overview_graph(_graph)
+    return render_html(ev, height=460), ev.note()
+
+
 def loaded_overview() -> None:
     """What is loaded: sources, warnings, previews, relation statistics, an overview graph."""
     rep = state.report()
@@ -109,7 +117,7 @@ def loaded_overview() -> None:
     left, right = st.columns([3, 2])
     left.dataframe(stats, hide_index=True, height=360)
     right.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
-    with st.expander("Overview graph (the first facts of each source)"):
-        ev = overview_graph(g)
-        st.caption(f"Rows and subjects blue, values grey; {ev.note()}.")
-        show_html(render_html(ev, height=460), 480)
+    if st.toggle("Show an overview graph (the first facts of each source)", key="tq_overview"):
+        page, note = _overview(data_key(state.uploads()), g)
+        st.caption(f"Rows and subjects blue, values grey; {note}.")
+        show_html(page, 480)

@@ -110,8 +110,7 @@ def mapping_rows(run: Run) -> list[dict[str, Any]]:
             "argument": m.key, "written": m.text,
             "mapped to": ", ".join(m.labels) if m.labels else "(nothing)",
             "method": m.method, "score": round(m.score, 3),
-            "runner-up": runner.label if runner else "",
-            "runner-up score": round(runner.score, 3) if runner else None,
+            "runner-up": f"{runner.label} ({runner.score:.2f})" if runner else "—",
             "margin": round(m.margin, 3), "among": m.scope,
             "status": ("overridden" if m.method == "override" else
                        "confirmed" if m.key in run.confirmed else

@@ -11,15 +11,28 @@ True
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..demos import normalize_question
-
 __all__ = ["SAMPLE_DIR", "SampleFile", "SampleSet", "ExampleQuestion", "sample_sets",
-           "example_questions", "questions_for", "find_example"]
+           "example_questions", "questions_for", "find_example", "question_key"]
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
+
+
+def question_key(text: str) -> str:
+    """Comparison key of a question: accents, case, punctuation and spacing removed
+    (the same rule as :func:`trustuqa_core.demos.normalize_question`, without importing the
+    LLM layer at app start).
+
+    >>> question_key("Who directed  [Kismet]?") == question_key("who directed kismet")
+    True
+    """
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
 
 @dataclass(frozen=True)
@@ -86,6 +99,6 @@ def find_example(question: str, loaded: set[str],
     >>> find_example("How many Italians finished in the top ten", {"giant_slalom.csv"}).id
     'slalom-1'
     """
-    key = normalize_question(question)
+    key = question_key(question)
     return next((q for q in questions_for(loaded, directory)
-                 if normalize_question(q.question) == key), None)
+                 if question_key(q.question) == key), None)

@@ -20,7 +20,9 @@ from .runs import ORIGINS, Run, candidates_of, mapping_rows
 __all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view",
            "md_escape"]
 
-_STATUS_ICON = {"ok": "✅", "empty": "⚠️", "error": "❌", "unanswered": "❔", "inferred": "🤖"}
+_STATUS_ICON = {"ok": ":material/check_circle:", "empty": ":material/warning:",
+                "error": ":material/error:", "unanswered": ":material/help:",
+                "inferred": ":material/smart_toy:"}
 _STAGE = {"parse": "reading the query", "map": "mapping arguments to the data",
           "rewrite": "turning a call into a plan", "execute": "executing the plan"}
 
@@ -48,8 +50,7 @@ def answer_card(run: Run) -> None:
     cols[1].metric("Steps", len(trace.steps))
     cols[2].metric("Evidence facts", len({f for s in trace.steps for f in
                                           s.output.all_witnesses()}))
-    st.caption(f"Query written by {ORIGINS.get(run.origin, run.origin)}. "
-               + md_escape(run.note))
+    st.caption(f"Query source: {ORIGINS.get(run.origin, run.origin)}. " + md_escape(run.note))
     if trace.inferred:
         st.warning("Some step was answered by the LLM fallback: **LLM-inferred, not verified** "
                    "against the data.")
@@ -96,9 +97,9 @@ def steps_view(trace: Trace, selected: int | None = None) -> None:
         return
     for s in steps:
         name = f"Query{s.number}" if s.number else "Target type"
-        label = (f"{_STATUS_ICON.get(s.status, '')} {name} · {s.func} · "
-                 f"{len(s.output.distinct())} result(s) · {s.status}")
-        with st.expander(label, expanded=selected == s.number or s.status in ("error", "empty")):
+        label = f"{name} · {s.func} · {len(s.output.distinct())} result(s) · {s.status}"
+        with st.expander(label, expanded=selected == s.number or s.status in ("error", "empty"),
+                         icon=_STATUS_ICON.get(s.status)):
             if s.description:
                 st.markdown(f"*{md_escape(s.description)}*")
             st.code(f"as written : {s.call}\nas mapped  : {s.mapped_call}", language=None,
@@ -153,9 +154,14 @@ def mapping_view(run: Run, key: str, on_override: Callable[[dict[str, str]], Non
         st.info("This query has no literal arguments to map.")
         return
     frame = pd.DataFrame(rows)
-    st.dataframe(frame, hide_index=True, column_config={
+    st.dataframe(frame, hide_index=True, column_order=[
+        "argument", "written", "mapped to", "status", "score", "margin", "runner-up", "method",
+        "among"], column_config={
         "score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0,
-                                                 format="%.2f"),
+                                                 format="%.2f", width="small"),
+        "margin": st.column_config.NumberColumn("margin", format="%.2f", width="small",
+                                                help="score minus the runner-up's score"),
+        "argument": st.column_config.TextColumn("argument", width="small"),
     })
     weak = [r["argument"] for r in rows if r["status"].startswith("weak")]
     if weak:

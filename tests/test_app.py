@@ -1,0 +1,375 @@
+"""AppTest tests of every page: data loading and upload errors, asking, mapping overrides,
+query edits, export / re-run, settings and the evaluate page. No test touches the network:
+LLM calls are patched to fail loudly, and the connection test talks to the local fake server.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from fake_openai import FakeOpenAIServer
+from trustuqa_core.export import SourceStamp, fingerprint, to_json
+from trustuqa_core.ui.runs import record_of
+from trustuqa_core.ui.samples import example_questions, sample_sets
+
+REPO = Path(__file__).resolve().parents[1]
+APP = str(REPO / "app.py")
+TIMEOUT = 60
+
+
+@pytest.fixture(autouse=True)
+def _no_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No LLM is configured, and any attempt to call one fails the test."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TRUSTUQA_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+    def _forbidden(*_args: object, **_kw: object) -> list[str]:
+        raise AssertionError("the LLM was called")
+
+    monkeypatch.setattr("trustuqa_core.llm.client.LLMClient.complete", _forbidden)
+    yield
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _load_sample(at: AppTest, sample: str) -> AppTest:
+    at.button(key=f"tq_sample_{sample}").click().run()
+    assert not at.exception
+    return at
+
+
+def _ask(at: AppTest, question: str) -> AppTest:
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_input(key="tq_question").set_value(question).run()
+    at.button(key="tq_ask").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _texts(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning", "info")
+             for e in getattr(at, kind)]
+    return "\n".join(map(str, parts))
+
+
+# ------------------------------------------------------------------------------ pages
+@pytest.mark.parametrize("page", ["pages/1_Data.py", "pages/2_Ask.py", "pages/3_Evaluate.py",
+                                  "pages/4_Settings.py"])
+def test_every_page_renders_without_data(page: str, monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    monkeypatch.setenv("TRUSTUQA_DATA", str(tmp_path / "absent"))
+    at = _app()
+    at.switch_page(page).run()
+    assert not at.exception
+    assert at.title[0].value in {"Data", "Ask", "Evaluate", "Settings"}
+
+
+def test_evaluate_page_says_when_benchmark_data_is_missing(monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    monkeypatch.setenv("TRUSTUQA_DATA", str(tmp_path / "absent"))
+    at = _app()
+    at.switch_page("pages/3_Evaluate.py").run()
+    assert any("Benchmark data is not available" in i.value for i in at.info)
+
+
+@pytest.mark.data
+def test_evaluate_page_runs_a_small_slice(data_dir: Path) -> None:
+    at = _app()
+    at.switch_page("pages/3_Evaluate.py").run()
+    at.slider[0].set_value(5).run()
+    at.button(key="tq_eval_go").click().run()
+    assert not at.exception
+    assert [m.label for m in at.metric][:2] == ["Questions", "Accuracy"]
+    assert at.metric[0].value == "5"
+
+
+def test_ask_page_offers_samples_when_nothing_is_loaded() -> None:
+    at = _app()
+    at.switch_page("pages/2_Ask.py").run()
+    at.button(key="tq_quick_slalom").click().run()
+    assert not at.exception
+    assert at.text_input(key="tq_question") is not None
+
+
+# ------------------------------------------------------------------------------ asking
+def test_every_bundled_example_is_answered_without_an_api_key() -> None:
+    """Each bundled question gives its expected answer with no LLM configured."""
+    at = _app()
+    by_sample: dict[str, list] = {}
+    for q in example_questions():
+        by_sample.setdefault(q.sample, []).append(q)
+    for sample, questions in by_sample.items():
+        at.switch_page("pages/1_Data.py").run()
+        _load_sample(at, sample)
+        for q in questions:
+            _ask(at, q.question)
+            answer = at.success[0].value
+            for expected in q.answer:
+                assert f"**{expected}**" in answer, (q.id, answer)
+            run = at.session_state["tq_run"]
+            assert sorted(run.answer) == sorted(q.answer)
+            assert run.trace.ok and run.prompt is None
+
+
+def test_unknown_question_asks_for_a_hand_written_query() -> None:
+    at = _load_sample(_app(), "slalom")
+    _ask(at, "what is the meaning of life?")
+    assert any("write the query by hand" in w.value for w in at.warning)
+    at.text_area(key="tq_hand").set_value(
+        "Query1: \"get_information(relation='Nation', tail_entity='Slovenia')\"\n"
+        "Query2: \"get_information(relation='Name', head_entity='output_of_query1')\"").run()
+    at.button(key="tq_hand_go").click().run()
+    assert not at.exception
+    assert "**Tina Maze**" in at.success[0].value
+    assert at.session_state["tq_run"].origin == "hand-written"
+
+
+def test_failed_step_says_which_step_and_why() -> None:
+    at = _load_sample(_app(), "slalom")
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_area(key="tq_hand").set_value(
+        "Query1: \"get_information(relation='Nation', tail_entity='Slovenia')\"\n"
+        "Query2: \"get_information(relation='Nation', tail_entity='Atlantis')\"\n"
+        "Query3: \"set_intersection(set1='output_of_query1', set2='output_of_query2')\"").run()
+    at.button(key="tq_hand_go").click().run()
+    assert not at.exception
+    message = " ".join(w.value for w in at.warning)
+    assert "Query3" in message or "Query2" in message
+    bad = at.session_state["tq_run"]
+    bad_parse = "Query1: \"get_information(relation='Nation', tail_entity=)\""
+    at.text_area(key=f"tq_q{id(bad)}_text").set_value(bad_parse).run()
+    at.button(key=f"tq_q{id(bad)}_btn").click().run()
+    assert not at.exception
+    assert any("reading the query" in e.value and "line 1" in e.value for e in at.error)
+
+
+def test_query_edit_reruns_without_the_llm() -> None:
+    at = _load_sample(_app(), "slalom")
+    _ask(at, "how many italians finished in the top ten?")
+    run = at.session_state["tq_run"]
+    assert run.answer == ["3"]
+    edited = run.query.replace("'Italy'", "'Sweden'")
+    at.text_area(key=f"tq_q{id(run)}_text").set_value(edited).run()
+    at.button(key=f"tq_q{id(run)}_btn").click().run()
+    assert not at.exception
+    new = at.session_state["tq_run"]
+    assert new.answer == ["2"] and new.origin == "edited"
+    assert "**2**" in at.success[0].value
+
+
+def test_mapping_override_reruns_without_the_llm() -> None:
+    at = _load_sample(_app(), "movies")
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_area(key="tq_hand").set_value(
+        "Query1: \"get_information(relation='director', head_entity='Inception')\"").run()
+    at.button(key="tq_hand_go").click().run()
+    run = at.session_state["tq_run"]
+    at.button_group(key="tq_view").set_value("Mappings").run()
+    assert not at.exception
+    assert any("Weak mapping" in w.value for w in at.warning)
+    key = f"tq_m{id(run)}"
+    assert at.selectbox(key=f"{key}_arg").value == "Q1.relation"
+    at.radio(key=f"{key}_choice_Q1.relation").set_value("starred_actors").run()
+    at.button(key=f"{key}_apply").click().run()
+    assert not at.exception
+    new = at.session_state["tq_run"]
+    assert new.overrides == {"Q1.relation": "starred_actors"}
+    assert "Leonardo DiCaprio" in new.answer
+    # typed label that does not exist: the mapping stage says so, nothing crashes
+    at.button_group(key="tq_view").set_value("Mappings").run()
+    key = f"tq_m{id(new)}"
+    at.radio(key=f"{key}_choice_Q1.relation").set_value("(type another label)").run()
+    at.text_input(key=f"{key}_typed").set_value("no such relation").run()
+    at.button(key=f"{key}_apply").click().run()
+    assert not at.exception
+    assert any("mapping arguments" in e.value and "no such relation" in e.value
+               for e in at.error)
+
+
+def test_confirming_a_mapping_marks_it() -> None:
+    at = _load_sample(_app(), "slalom")
+    _ask(at, "how many italians finished in the top ten?")
+    run = at.session_state["tq_run"]
+    at.button_group(key="tq_view").set_value("Mappings").run()
+    at.button(key=f"tq_m{id(run)}_confirm").click().run()
+    assert at.session_state["tq_run"].confirmed == {"Q1.relation"}
+
+
+def test_thumbs_up_turns_the_answer_into_a_demonstration() -> None:
+    at = _load_sample(_app(), "slalom")
+    at.switch_page("pages/2_Ask.py").run()
+    question = "which nation did tina maze ski for?"
+    at.text_input(key="tq_question").set_value(question).run()
+    at.text_area(key="tq_hand").set_value(
+        "Query1: \"get_information(relation='Name', tail_entity='Tina Maze')\"\n"
+        "Query2: \"get_information(relation='Nation', head_entity='output_of_query1')\"").run()
+    at.button(key="tq_hand_go").click().run()
+    run = at.session_state["tq_run"]
+    at.feedback(key=f"tq_fb_{id(run)}").set_value(1).run()
+    assert not at.exception
+    assert at.session_state["tq_confirmed_demos"][0]["question"] == question
+    _ask(at, "Which nation did Tina Maze ski for")
+    again = at.session_state["tq_run"]
+    assert again.origin == "confirmed" and again.answer == ["Slovenia"]
+
+
+# ------------------------------------------------------------------------------ views
+@pytest.mark.parametrize("view", ["Evidence graph", "What the LLM saw", "Charts", "Export"])
+def test_every_view_of_a_run_renders(view: str) -> None:
+    at = _load_sample(_app(), "careers")
+    _ask(at, "who played for A.C. Milan in 2002?")
+    at.button_group(key="tq_view").set_value(view).run()
+    assert not at.exception
+    if view == "Evidence graph":
+        assert at.get("iframe") or at.markdown  # the graph is drawn in an iframe
+        assert any("Timeline" in m.value for m in at.markdown)
+    if view == "What the LLM saw":
+        assert any("nothing left this machine" in i.value for i in at.info)
+
+
+def test_data_values_are_escaped_in_markdown() -> None:
+    at = _app()
+    at.switch_page("pages/1_Data.py").run()
+    table = b"Name,Note\n<img src=x onerror=alert(1)>,**bold**\n"
+    at.file_uploader(key="tq_upload").set_value(("evil.csv", table, "text/csv")).run()
+    at.button(key="tq_upload_go").click().run()
+    assert not at.exception
+    assert any("HTML/JS markup" in w.value for w in at.warning)
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_area(key="tq_hand").set_value(
+        "Query1: \"get_information(relation='row_number', tail_entity='1')\"\n"
+        "Query2: \"get_information(relation='Note', head_entity='output_of_query1')\"").run()
+    at.button(key="tq_hand_go").click().run()
+    assert at.session_state["tq_run"].answer == ["**bold**"]
+    assert "\\*\\*bold\\*\\*" in at.success[0].value
+    at.text_area(key=f"tq_q{id(at.session_state['tq_run'])}_text").set_value(
+        "Query1: \"get_information(relation='row_number', tail_entity='1')\"\n"
+        "Query2: \"get_information(relation='Name', head_entity='output_of_query1')\"").run()
+    at.button(key=f"tq_q{id(at.session_state['tq_run'])}_btn").click().run()
+    assert "&lt;img" in at.success[0].value
+    assert "<img" not in _texts(at)
+
+
+# ------------------------------------------------------------------------------ uploads
+BAD_FILES = [
+    ("latin1.csv", "table", "Name,City\nJosé,Bogotá\n".encode("latin-1"), "line 2", "not UTF-8"),
+    ("ragged.csv", "table", b"a,b\n1,2\n1,2,3\n", "line 3", "3 fields but the header has 2"),
+    ("short.tsv", "kg", b"h\tr\tt\nA\tB\n", "line 2", "expected 3 columns, got 2"),
+    ("empty.csv", "table", b"", "empty.csv", "empty"),
+    ("tkg.tsv", "tkg", b"A\tr\tB\tsoon\t1999\n", "line 1", "not a year"),
+]
+
+
+@pytest.mark.parametrize(("name", "kind", "data", "where", "problem"), BAD_FILES)
+def test_bad_upload_names_file_line_and_problem(name: str, kind: str, data: bytes, where: str,
+                                                problem: str) -> None:
+    at = _app()
+    good = ("good.csv", b"Name,Year\nAnn,1999\n", "text/csv")
+    at.file_uploader(key="tq_upload").set_value([good, (name, data, "text/plain")]).run()
+    at.selectbox(key=f"tq_kind_{name}").set_value(kind).run()
+    at.button(key="tq_upload_go").click().run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any(name in e and where in e and problem in e for e in errors), errors
+    assert [u.name for u in at.session_state["tq_sources"]] == ["good.csv"]
+
+
+def test_too_big_upload_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("trustuqa_core.ui.data.MAX_UPLOAD_BYTES", 100)
+    at = _app()
+    at.file_uploader(key="tq_upload").set_value(("big.csv", b"a,b\n" + b"1,2\n" * 100,
+                                                  "text/csv")).run()
+    at.button(key="tq_upload_go").click().run()
+    assert any("big.csv" in e.value and "larger than" in e.value for e in at.error)
+
+
+def test_formula_cells_are_reported_and_defused_in_csv_exports() -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Name", "Score"])
+    ws.append(["Ann", 3])
+    ws.append(["=HYPERLINK(\"http://x\")", "=1+2"])
+    buf = io.BytesIO()
+    wb.save(buf)
+    at = _app()
+    at.file_uploader(key="tq_upload").set_value(("sheet.xlsx", buf.getvalue(),
+                                                  "application/vnd.ms-excel")).run()
+    at.button(key="tq_upload_go").click().run()
+    assert not at.exception
+    assert any("formula" in w.value for w in at.warning)
+
+
+# ------------------------------------------------------------------------------ export
+def _stamps(sample: str) -> list[SourceStamp]:
+    s = next(x for x in sample_sets() if x.id == sample)
+    return [SourceStamp(f.file, f.kind, fingerprint(f.read()), len(f.read())) for f in s.files]
+
+
+def test_export_and_rerun_without_the_llm() -> None:
+    at = _load_sample(_app(), "cross")
+    _ask(at, example_questions()[-2].question)
+    run = at.session_state["tq_run"]
+    at.button_group(key="tq_view").set_value("Export").run()
+    assert not at.exception
+    assert len(at.get("download_button")) == 3
+    exported = to_json(record_of(run, _stamps("cross"))).encode()
+    assert json.loads(exported)["answer"] == ["2002"]
+    at.file_uploader(key="tq_import").set_value(("run.json", exported, "application/json")).run()
+    at.button(key="tq_import_run").click().run()
+    new = at.session_state["tq_run"]
+    assert new.origin == "imported" and new.answer == ["2002"]
+    assert "identical" in new.note and "Same answer" in new.note
+    # on other data the re-run says the data differs
+    at.switch_page("pages/1_Data.py").run()
+    _load_sample(at, "slalom")
+    at.switch_page("pages/2_Ask.py").run()
+    at.file_uploader(key="tq_import").set_value(("run.json", exported, "application/json")).run()
+    at.button(key="tq_import_run").click().run()
+    assert not at.exception
+    assert "data differs" in at.session_state["tq_run"].note
+
+
+def test_broken_export_is_rejected_with_a_message() -> None:
+    at = _load_sample(_app(), "slalom")
+    at.switch_page("pages/2_Ask.py").run()
+    at.file_uploader(key="tq_import").set_value(("x.json", b"{not json", "application/json")).run()
+    assert any("x.json" in e.value and "not valid JSON" in e.value for e in at.error)
+
+
+# ------------------------------------------------------------------------------ settings
+def test_api_key_is_never_displayed_and_connection_test_uses_the_server() -> None:
+    secret = "sk-test-DO-NOT-SHOW-1234567890"
+    with FakeOpenAIServer(models=["fake-model"]) as srv:
+        at = _app()
+        at.switch_page("pages/4_Settings.py").run()
+        assert any("No LLM is configured" in i.value for i in at.info)
+        at.radio[0].set_value("llm")
+        at.selectbox[0].set_value("Custom server")
+        at.text_input[0].set_value(srv.base_url)
+        at.text_input[1].set_value("fake-model")
+        at.button[0].click().run()
+        key_box = next(t for t in at.text_input if t.label == "API key")
+        key_box.set_value(secret)
+        next(b for b in at.button if b.label == "Save key").click().run()
+        assert not at.exception
+        assert any("key set" in s.value for s in at.success)
+        rendered = _texts(at) + " ".join(str(t.value) for t in at.text_input)
+        assert secret not in rendered
+        at.button(key="tq_test").click().run()
+        assert not at.exception
+        assert any(s for s in at.success if "key set" not in s.value)
+        assert srv.requests and srv.requests[-1].authorization == f"Bearer {secret}"
+        assert at.session_state["tq_api_key"] == secret

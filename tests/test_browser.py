@@ -1,0 +1,156 @@
+"""The app in a real browser: start ``streamlit run app.py``, drive it with Playwright/Chromium.
+
+Skipped when ``/usr/bin/chromium`` is missing, unless ``TRUSTUQA_REQUIRE_BROWSER=1`` (CI), in
+which case a missing browser fails the test. Screenshots go to ``tests/artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+START_TIMEOUT_S = 60
+ANSWER_TIMEOUT_MS = 30_000
+
+
+def _require_browser() -> None:
+    if CHROMIUM.exists():
+        return
+    reason = f"{CHROMIUM} not found (install Debian's chromium to run the browser test)"
+    if os.environ.get("TRUSTUQA_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason + "; TRUSTUQA_REQUIRE_BROWSER=1 requires it")
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"streamlit exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.3)
+    raise AssertionError(f"streamlit did not become healthy within {timeout} s")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, float]]:
+    """A running app: (base URL, monotonic start time). Always terminated."""
+    _require_browser()
+    port = _free_port()
+    env = {**os.environ, "TRUSTUQA_CACHE": str(tmp_path / "cache"), "OPENAI_API_KEY": ""}
+    log = (tmp_path / "streamlit.log").open("wb")
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_healthy(url, proc, START_TIMEOUT_S)
+        yield url, started
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+def _shot(page: object, name: str) -> None:
+    """A screenshot of the whole app (Streamlit scrolls inside the page, so grow the viewport)."""
+    height = page.evaluate(  # type: ignore[attr-defined]
+        "Math.max(...[...document.querySelectorAll('[data-testid=stMain], section')]"
+        ".map(e => e.scrollHeight), 1000)")
+    page.set_viewport_size({"width": 1400, "height": min(int(height) + 40, 6000)})  # type: ignore[attr-defined]
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
+    page.screenshot(path=str(ARTIFACTS / name))  # type: ignore[attr-defined]
+    page.set_viewport_size({"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+
+
+def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
+    """Load the cross-source sample, ask its question, see 2002 and the evidence graph."""
+    from playwright.sync_api import expect, sync_playwright
+
+    url, started = server
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / ".gitignore").write_text("*\n")  # screenshots are never committed
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(ANSWER_TIMEOUT_MS)
+            page.goto(url)
+            expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
+            page.locator(".st-key-tq_sample_cross button").click()
+            expect(page.get_by_text("cron_tkg.tsv · tkg · 66 facts")).to_be_visible()
+            expect(page.get_by_role("heading", name="Relations and columns")).to_be_visible()
+            _shot(page, "data_page.png")
+
+            page.get_by_role("link", name="Ask").click()
+            question = ("In which year did the director of the film ranked 6th in the comedy "
+                        "ranking receive the Grammy Award for Best Music Film?")
+            box = page.locator(".st-key-tq_question input")
+            box.fill(question)
+            box.press("Enter")
+            page.locator(".st-key-tq_ask button").click()
+            answer = page.locator("[data-testid='stAlertContentSuccess']").first
+            expect(answer).to_contain_text("2002")
+            first_answer_s = time.monotonic() - started
+            (ARTIFACTS / "first_answer_seconds.txt").write_text(f"{first_answer_s:.2f}\n")
+
+            expect(page.get_by_text("Query source: the bundled reference query")).to_be_visible()
+            _shot(page, "answer.png")
+
+            page.get_by_role("button", name="Evidence graph").click()
+            iframe = page.locator("iframe[srcdoc]").first
+            expect(iframe).to_be_visible()
+            graph = page.frame_locator("iframe[srcdoc]").first
+            expect(graph.locator("canvas").first).to_be_visible()
+            html = iframe.get_attribute("srcdoc") or ""
+            for label in ("Blazing Saddles", "Mel Brooks", "comedy_ranking.csv row 6"):
+                assert label in html, f"{label!r} missing from the evidence graph"
+            assert "cdn.jsdelivr" not in html
+            page.wait_for_timeout(800)  # let vis draw
+            _shot(page, "evidence_graph.png")
+
+            page.get_by_role("button", name="Steps").click()
+            page.get_by_text("Query4 · get_information").click()
+            expect(page.get_by_text("Grammy Award for Best Music Film").first).to_be_visible()
+            _shot(page, "steps.png")
+            page.get_by_role("button", name="Mappings").click()
+            expect(page.get_by_text("Check or fix a mapping")).to_be_visible()
+            _shot(page, "mappings.png")
+            body = page.locator("body").inner_text()
+            assert "Traceback" not in body
+        finally:
+            browser.close()
+    assert first_answer_s < 60
