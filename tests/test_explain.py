@@ -1,0 +1,119 @@
+"""Evidence subgraph, offline HTML and timeline rows (trustuqa_core.explain)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from trustuqa_core import build_graph, load_source, run_query
+from trustuqa_core.explain import (
+    evidence_graph,
+    overview_graph,
+    render_html,
+    strip_remote_resources,
+    timeline_rows,
+)
+from trustuqa_core.ui.data import load_all, sample_uploads
+from trustuqa_core.ui.samples import example_questions, sample_sets
+
+
+def _trace(example_id: str):
+    q = next(x for x in example_questions() if x.id == example_id)
+    s = next(x for x in sample_sets() if x.id == q.sample)
+    graph = load_all(sample_uploads(s)).graph
+    return run_query(q.query, graph)
+
+
+@pytest.fixture(scope="module")
+def cross():
+    return _trace("cross-1")
+
+
+def test_roles_of_the_cross_source_evidence(cross) -> None:
+    ev = evidence_graph(cross)
+    roles = {n.label: n.role for n in ev.nodes}
+    assert roles["Grammy Award for Best Music Film"] == "mapped"
+    assert roles["Mel Brooks"] == "intermediate"
+    assert roles["Blazing Saddles"] == "intermediate"
+    assert roles["comedy_ranking.csv row 6"] == "intermediate"
+    relations = {e.relation for e in ev.edges}
+    assert {"Rank", "Film", "directed_by", "award received"} <= relations
+    award = next(e for e in ev.edges if e.relation == "award received")
+    assert award.interval == (2002.0, 2002.0) and award.source == "cron_tkg.tsv line 15"
+    assert 4 in award.steps
+
+
+def test_answer_nodes_are_marked() -> None:
+    ev = evidence_graph(_trace("movies-1"))
+    answers = sorted(n.label for n in ev.nodes if n.role == "answer")
+    assert answers == ["Gene Wilder", "Madeline Kahn", "Marty Feldman", "Peter Boyle"]
+    assert {n.label for n in ev.nodes if n.role == "mapped"} == {"Young Frankenstein"}
+
+
+def test_cap_keeps_the_most_important_nodes_and_says_so() -> None:
+    trace = _trace("movies-3")
+    full = evidence_graph(trace)
+    small = evidence_graph(trace, max_nodes=3)
+    assert len(small.nodes) == 3 < full.total_nodes == small.total_nodes
+    assert small.capped and small.note().startswith(f"showing 3 of {full.total_nodes} nodes")
+    assert all(n.role == "answer" for n in small.nodes)
+    kept = {n.id for n in small.nodes}
+    assert all(e.head in kept and e.tail in kept for e in small.edges)
+
+
+def test_html_is_offline_fitted_and_without_physics(cross) -> None:
+    page = render_html(evidence_graph(cross))
+    assert not re.search(r"<script[^>]*\bsrc=", page)
+    assert not re.search(r"<link[^>]*\bhref=", page)
+    assert "cdn.jsdelivr" not in page and "vis.Network" in page
+    assert "network.fit(" in page
+    assert '"physics": false' in page or '"physics": {"enabled": false' in page
+    assert page == render_html(evidence_graph(cross)), "positions must be deterministic"
+
+
+def test_labels_and_titles_are_html_escaped() -> None:
+    evil = "<img src=x onerror=alert(1)>"
+    g = build_graph([load_source(f"h|r|t\n{evil}|likes|</script><script>alert(2)</script>\n"
+                                 .encode(), "kg", "evil.txt")])
+    trace = run_query("Query1: \"get_information(relation='likes')\"", g)
+    page = render_html(evidence_graph(trace))
+    assert "<img src=x" not in page
+    assert "</script><script>alert(2)" not in page
+    assert "&lt;img" in page or "\\u0026lt;img" in page
+
+
+def test_highlight_fades_what_a_step_did_not_touch(cross) -> None:
+    ev = evidence_graph(cross)
+    page = render_html(ev, highlight_step=4)
+    assert page.count("#e4e7eb") > 0
+    untouched = [n for n in ev.nodes if 4 not in n.steps]
+    assert untouched, "step 4 touches only part of the graph"
+
+
+def test_timeline_keeps_and_excludes_by_time() -> None:
+    rows = timeline_rows(_trace("careers-1"))
+    kept = sorted(r["fact"].split(" — ")[0] for r in rows if r["status"] == "kept")
+    assert kept == ["Cristian Brocchi", "Fabricio Coloccini", "Francesco Coco"]
+    excluded = [r for r in rows if r["status"] == "excluded"]
+    assert excluded and all("A.C. Milan" in r["fact"] for r in excluded)
+    assert all(r["start"] > 2002 or r["end"] < 2002 for r in excluded)
+
+
+def test_timeline_is_empty_without_time_conditions() -> None:
+    assert timeline_rows(_trace("movies-1")) == []
+
+
+def test_overview_graph_samples_every_source() -> None:
+    s = next(x for x in sample_sets() if x.id == "cross")
+    g = load_all(sample_uploads(s)).graph
+    ev = overview_graph(g, max_facts=30)
+    sources = {e.source.split(" ")[0] for e in ev.edges}
+    assert sources == {"comedy_ranking.csv", "movies_kg.txt", "cron_tkg.tsv"}
+    assert all(e.relation != "row_number" for e in ev.edges)
+
+
+def test_strip_remote_resources_keeps_inline_code() -> None:
+    page = ('<link rel="stylesheet" href="https://cdn.x/a.css"/><script src="../node_modules/v.js">'
+            '</script><script type="text/javascript">draw()</script>')
+    assert strip_remote_resources(page) == '<script type="text/javascript">draw()</script>'
