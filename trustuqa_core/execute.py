@@ -27,7 +27,7 @@ from .ops import GRAPH_OPS, Context, _project, elem_text, resolve_set
 from .query.ast import Bound, Program, Query, Ref
 from .query.parse import KNOWN_FUNCTIONS, parse
 from .query.render import render_call, render_program
-from .results import Result, Scalar
+from .results import Elem, Result, Scalar
 from .rewrite import Op, rewrite
 from .trace import ErrorInfo, StepTrace, Trace
 
@@ -208,10 +208,10 @@ def _llm_function(ctx: Context, q: Query, step: StepTrace) -> Result | None:
     ctx.fallback_notes.append(answer.note or "LLM-inferred, not verified")
     if answer.values is None:
         raise ExecutionError(f"the LLM fallback could not answer {q.call.func}()", q.number)
-    elems = [
-        ctx.graph.entity(v) if ctx.graph.entity(v) is not None else _scalar(v)
-        for v in answer.values
-    ]
+    elems: list[Elem] = []
+    for v in answer.values:
+        node = ctx.graph.entity(v)
+        elems.append(node if node is not None else _scalar(v))
     return Result.of(elems)
 
 

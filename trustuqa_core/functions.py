@@ -158,15 +158,15 @@ def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -
     best = pick(x for x, _, _ in items)
     facts = {w[-1] for x, _, w in items if x == best and w}
     heads = {int(g.head[f]) for f in facts}
-    keep = [i for i, e in enumerate(s.elems) if int(e) in heads]
+    rows = [int(e) for e in s.elems if not isinstance(e, Scalar)]
+    keep = [i for i, e in enumerate(rows) if e in heads]
     ctx.notes.append(
         f"{op.name}() over rows: compared by their {g.relation_names[rel]!r} (the target type)"
     )
     return Result(
         tuple(s.elems[i] for i in keep),
         tuple(
-            tuple(s.witnesses[i])
-            + tuple(sorted(f for f in facts if int(g.head[f]) == int(s.elems[i])))
+            tuple(s.witnesses[i]) + tuple(sorted(f for f in facts if int(g.head[f]) == rows[i]))
             for i in keep
         ),
     ).distinct()
@@ -211,12 +211,12 @@ def fn_keep(ctx: Context, op: Op) -> Result:
     if op.cmp == "=" or value is None:
         raise ctx.fail("keep() needs value with one of > < >= <=")
     if isinstance(value, Text):
-        limit = parse_number(value.value)
-        if limit is None:
+        number = parse_number(value.value)
+        if number is None:
             raise ctx.fail(f"keep(): {value.value!r} is not a number")
+        limit = number
     else:
-        xs = [numeric(ctx.graph, e) for e in resolve_set(ctx, value).elems]
-        xs = [x for x in xs if x is not None]
+        xs = [x for e in resolve_set(ctx, value).elems if (x := numeric(ctx.graph, e)) is not None]
         if not xs:
             raise ctx.fail("keep(): the comparison value is not a number")
         limit = min(xs) if op.cmp in (">", ">=") else max(xs)
@@ -243,7 +243,9 @@ def _clip(e: Elem, x: float, cmp: str, limit: float) -> Elem | None:
 
 def _shift(ctx: Context, op: Op, delta: int) -> Result:
     g, s = ctx.graph, _one_set(ctx, op)
-    elems, wits, beyond = [], [], 0
+    elems: list[Elem] = []
+    wits: list[tuple[int, ...]] = []
+    beyond = 0
     for e, w in zip(s.elems, s.witnesses, strict=True):
         pos = None if isinstance(e, Scalar) else g.row_position(e)
         if pos is not None:

@@ -196,10 +196,11 @@ class ConditionGraph:
         if cmp not in _CMP:
             raise ValueError(f"unknown comparison {cmp!r}")
         vals, facts = self._numeric_index(int(rel))
-        side_lo = {">": "right", ">=": "left", "=": "left"}
-        side_hi = {"<": "left", "<=": "right", "=": "right"}
-        lo = np.searchsorted(vals, value, side_lo[cmp]) if cmp in side_lo else 0
-        hi = np.searchsorted(vals, value, side_hi[cmp]) if cmp in side_hi else len(vals)
+        lo, hi = 0, len(vals)
+        if cmp in (">", ">=", "="):
+            lo = int(np.searchsorted(vals, value, side="right" if cmp == ">" else "left"))
+        if cmp in ("<", "<=", "="):
+            hi = int(np.searchsorted(vals, value, side="left" if cmp == "<" else "right"))
         return facts[lo:hi]
 
     def numeric_fact_count(self, rel: int) -> int:

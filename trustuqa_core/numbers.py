@@ -113,11 +113,11 @@ def _parse_date(text: str) -> float | None:
     if not m:
         return None
     day1, month, day2, year = m.groups()
-    mo = _MONTHS.get(month[:3].lower())
-    if mo is None or (day1 and day2):
+    month_no = _MONTHS.get(month[:3].lower())
+    if month_no is None or (day1 and day2):
         return None
     day = int(day1 or day2 or 0)
-    return float(int(year) * 10000 + mo * 100 + day) if day <= 31 else None
+    return float(int(year) * 10000 + month_no * 100 + day) if day <= 31 else None
 
 
 def format_number(value: float | int) -> str:

@@ -154,7 +154,9 @@ def op_select(ctx: Context, op: Op) -> Result:
         return _project(ctx, rel, source)
     nodes = np.asarray(source.nodes(), dtype=np.int64)
     result = _select_nodes(ctx, rel, nodes, _node_witness_map(source))
-    numbers = {numeric(g, e) for e in source.elems if isinstance(e, Scalar)} - {None}
+    numbers = {
+        x for e in source.elems if isinstance(e, Scalar) and (x := numeric(g, e)) is not None
+    }
     if numbers:
         facts = np.concatenate([g.facts_rel_cmp(rel, "=", x) for x in numbers])
         extra = _group(g, g.head[facts], facts)
@@ -167,12 +169,12 @@ def _select_nodes(
 ) -> Result:
     g = ctx.graph
     facts = g.facts_rel_tails(rel, nodes)
-    numbers = {g.numeric(n) for n in nodes.tolist()} - {None}
+    numbers = {x for n in nodes.tolist() if (x := g.numeric(n)) is not None}
     if numbers:  # "1" also matches "1.0" and "01"
         extra = [g.facts_rel_cmp(rel, "=", x) for x in numbers]
         facts = np.union1d(facts, np.concatenate(extra)) if extra else facts
     tails = g.tail[facts]
-    wit = {}
+    wit: dict[int, tuple[int, ...]] = {}
     if base:
         for t, f in zip(tails.tolist(), facts.tolist(), strict=True):
             wit.setdefault(int(g.head[f]), base.get(t, ()))
@@ -413,7 +415,9 @@ def op_relations_of(ctx: Context, op: Op) -> Result:
 
 
 def op_intersect(ctx: Context, op: Op) -> Result:
-    return _intersect([ctx.local[k] for k in op.param("sets")])
+    keys = op.param("sets")
+    assert isinstance(keys, tuple)
+    return _intersect([ctx.local[k] for k in keys])
 
 
 def _union(parts: list[Result]) -> Result:

@@ -315,8 +315,7 @@ class Mapper:
             if role is None or isinstance(a.value, Ref):
                 continue
             scope = _scope(scopes, a.name, seen[a.name or ""])
-            m = self._map_value(a.value, role, key, q.number, a.name or "", scope, overrides,
-                                a.cmp)
+            m = self._map_value(a.value, role, key, q.number, a.name or "", scope, overrides, a.cmp)
             if m is None:
                 continue
             if m.role == "time_key":

@@ -104,7 +104,9 @@ def split_columns(
         for k, what in enumerate(("head", "relation", "tail")):
             if not fields[k].strip():
                 raise SourceError(name, f"empty {what}", number)
-    columns = [[f[k] if k < len(f) else "" for _, f in rows] for k in range(width)]
+    columns: list[Sequence[str]] = [
+        [f[k] if k < len(f) else "" for _, f in rows] for k in range(width)
+    ]
     return [n for n, _ in rows], columns
 
 

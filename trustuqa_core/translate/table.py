@@ -100,9 +100,14 @@ def sniff_delimiter(text: str) -> str:
     head = "\n".join(text.splitlines()[:50])
     widths: dict[str, list[int]] = {}
     for d in ("\t", ",", ";", "|"):
-        quoting = csv.QUOTE_NONE if d == "\t" else csv.QUOTE_MINIMAL
         try:
-            rows = list(csv.reader(io.StringIO(head, newline=""), delimiter=d, quoting=quoting))
+            rows = list(
+                csv.reader(
+                    io.StringIO(head, newline=""),
+                    delimiter=d,
+                    quoting=csv.QUOTE_NONE if d == "\t" else csv.QUOTE_MINIMAL,
+                )
+            )
         except csv.Error:
             continue
         rows = [r for r in rows if any(c.strip() for c in r)]
@@ -114,8 +119,11 @@ def sniff_delimiter(text: str) -> str:
 
 
 def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
-    quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
+    reader = csv.reader(
+        io.StringIO(text, newline=""),
+        delimiter=delimiter,
+        quoting=csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL,
+    )
     try:
         rows = [(reader.line_num, r) for r in reader]
     except csv.Error as exc:
