@@ -149,8 +149,8 @@ def classify_trace(trace: Trace, probe: ProbeFallback | None = None) -> tuple[st
     >>> g = load_graph(tables=[b"A,B\\nx,1\\n"])
     >>> classify_trace(run_query("Query1: get_information(relation='A', tail_entity='x'", g))[0]
     'parse'
-    >>> classify_trace(run_query("Query1: \\"get_information(relation='A', tail_entity='y')\\"", g))
-    ('empty', '')
+    >>> classify_trace(run_query("Query1: \\"get_information(relation='B', tail_entity>'5')\\"", g))[0]
+    'empty'
     """
     if probe is not None and probe.requests:
         req = probe.requests[0]
