@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fake_openai import FakeOpenAIServer, FakeReply, scripted
 from streamlit.testing.v1 import AppTest
 
-from fake_openai import FakeOpenAIServer
 from trustuqa_core.export import SourceStamp, fingerprint, to_json
 from trustuqa_core.ui.runs import record_of
 from trustuqa_core.ui.samples import example_questions, sample_sets
@@ -24,10 +24,14 @@ TIMEOUT = 60
 
 
 @pytest.fixture(autouse=True)
-def _no_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No LLM is configured, and any attempt to call one fails the test."""
+def _no_llm(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[None]:
+    """No LLM is configured, and (except in ``test_llm_*``, which use the local fake server)
+    any attempt to call one fails the test."""
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TRUSTUQA_MODEL"):
         monkeypatch.delenv(name, raising=False)
+    if request.node.name.startswith("test_llm_"):
+        yield
+        return
 
     def _forbidden(*_args: object, **_kw: object) -> list[str]:
         raise AssertionError("the LLM was called")
@@ -125,7 +129,10 @@ def test_every_bundled_example_is_answered_without_an_api_key() -> None:
 def test_unknown_question_asks_for_a_hand_written_query() -> None:
     at = _load_sample(_app(), "slalom")
     _ask(at, "what is the meaning of life?")
-    assert any("write the query by hand" in w.value for w in at.warning)
+    run = at.session_state["tq_run"]
+    assert run.origin == "offline"
+    if not run.answer:  # the card says why, naming the stage
+        assert at.error or at.warning
     at.text_area(key="tq_hand").set_value(
         "Query1: \"get_information(relation='Nation', tail_entity='Slovenia')\"\n"
         "Query2: \"get_information(relation='Name', head_entity='output_of_query1')\"").run()
@@ -373,3 +380,77 @@ def test_api_key_is_never_displayed_and_connection_test_uses_the_server() -> Non
         assert any(s for s in at.success if "key set" not in s.value)
         assert srv.requests and srv.requests[-1].authorization == f"Bearer {secret}"
         assert at.session_state["tq_api_key"] == secret
+
+
+def _configure_llm(at: AppTest, base_url: str, key: str | None = None) -> None:
+    at.switch_page("pages/4_Settings.py").run()
+    at.radio[0].set_value("llm")
+    at.selectbox[0].set_value("Custom server")
+    at.text_input[0].set_value(base_url)
+    at.text_input[1].set_value("fake-model")
+    at.button[0].click().run()
+    if key:
+        next(t for t in at.text_input if t.label == "API key").set_value(key)
+        next(b for b in at.button if b.label == "Save key").click().run()
+    assert not at.exception
+
+
+def test_llm_writer_shows_prompt_samples_and_vote() -> None:
+    """With an LLM configured (the local fake server), the Ask page shows what it saw."""
+    good = ("Step1: Find the rows whose Nation is Slovenia\n"
+            "Query1: \"get_information(relation='Nation', tail_entity='Slovenia')\"\n"
+            "Query2: \"get_information(relation='Name', head_entity='output_of_query1')\"")
+    bad = "Query1: \"get_information(relation='Nation', tail_entity=)\""
+    with FakeOpenAIServer(scripted(FakeReply.ok(good, good, bad))) as srv:
+        at = _load_sample(_app(), "slalom")
+        _configure_llm(at, srv.base_url)
+        at.switch_page("pages/4_Settings.py").run()
+        at.slider[2].set_value(3)
+        next(b for b in at.button if b.label == "Apply" and b.form_id == "tq_pipeline_form"
+             ).click().run()
+        _ask(at, "who skied for slovenia?")
+        run = at.session_state["tq_run"]
+        assert run.origin == "llm" and run.answer == ["Tina Maze"]
+        assert run.confidence == pytest.approx(2 / 3)
+        assert [s["status"] for s in run.samples] == ["answered", "answered", "parse_error"]
+        assert srv.chat_calls >= 1
+        messages = srv.chat_requests[0].json["messages"]
+        last = messages[-1]["content"]  # the question and the schema of the user's data
+        assert "who skied for slovenia?" in last and "Nation" in last
+        assert not any(v in last for v in ("Tina Maze", "Tessa Worley", "2:20.54"))
+        at.button_group(key="tq_view").set_value("What the LLM saw").run()
+        assert not at.exception
+        assert any("No data value of the loaded data was sent" in i.value for i in at.info)
+        assert at.code, "the exact prompt is shown"
+
+
+def test_llm_unreachable_server_is_reported() -> None:
+    with FakeOpenAIServer(scripted(FakeReply.error(401, "bad key"))) as srv:
+        at = _load_sample(_app(), "slalom")
+        _configure_llm(at, srv.base_url, key="sk-wrong-000000")
+        _ask(at, "who skied for slovenia?")
+        assert not at.exception
+        shown = _texts(at)
+        assert "sk-wrong-000000" not in shown
+        run = at.session_state.get("tq_run") if "tq_run" in at.session_state else None
+        assert run is None or not run.answer
+
+
+def test_let_the_writer_try_a_bundled_question() -> None:
+    at = _load_sample(_app(), "movies")
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_input(key="tq_question").set_value("who acted in Young Frankenstein?").run()
+    at.button(key="tq_ask_writer").click().run()
+    assert not at.exception
+    run = at.session_state["tq_run"]
+    assert run.origin == "offline" and run.prompt is not None
+    assert run.demos and all(d["question"] != "who acted in Young Frankenstein?"
+                             for d in run.demos)
+
+
+def test_offline_writer_answers_a_new_question_from_demonstrations() -> None:
+    at = _load_sample(_app(), "movies")
+    _ask(at, "who directed Memento?")
+    run = at.session_state["tq_run"]
+    assert run.origin == "offline" and run.answer == ["Christopher Nolan"]
+    assert run.confidence is not None and run.samples

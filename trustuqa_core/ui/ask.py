@@ -2,18 +2,18 @@
 
 Order of preference:
 
-1. the LLM layer's :func:`trustuqa_core.answer.answer` (LLM or offline writer, demonstrations,
-   self-consistency), when that module is installed;
-2. a demonstration the user confirmed in this session for the same question;
-3. the hand-written reference query of a bundled example question;
-4. otherwise nobody: the user writes the query by hand (the page says so).
+1. a *verified* query for this exact question: one the user confirmed (thumbs up) in this
+   session, or the hand-written reference query of a bundled example question;
+2. the LLM layer's :func:`trustuqa_core.answer.answer`: retrieved demonstrations, the LLM or
+   the offline writer, self-consistency over ``n`` samples;
+3. otherwise nobody: the user writes the query by hand (the page says so).
 
-Nothing here calls an LLM except through ``answer()``, and only with the writer set to "llm".
+``force_writer=True`` skips step 1 (to see what the writer does with a known question). The
+LLM is called only through ``answer()`` with the writer set to ``"llm"``.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import time
 from collections.abc import Callable, Sequence
@@ -21,48 +21,137 @@ from typing import Any
 
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
+from ..trace import ErrorInfo, Trace
 from .runs import Run, execute_text
-from .samples import find_example, question_key
+from .samples import SAMPLE_DIR, example_questions, find_example, question_key, sample_sets
 
-__all__ = ["ask", "answer_function", "Progress"]
+__all__ = ["ask", "verified_run", "written_run", "writer_available", "bundled_demos",
+           "Progress"]
 
 Progress = Callable[[str], None]
 
 
-def answer_function() -> Callable[..., Any] | None:
-    """``trustuqa_core.answer.answer`` when the LLM layer provides it, else None."""
-    if importlib.util.find_spec("trustuqa_core.answer") is None:
-        return None
-    module = importlib.import_module("trustuqa_core.answer")
-    fn = getattr(module, "answer", None)
-    return fn if callable(fn) else None
+def writer_available() -> bool:
+    """True when the LLM layer (``trustuqa_core.answer``) is installed."""
+    return importlib.util.find_spec("trustuqa_core.answer") is not None
 
 
-def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
-        loaded: set[str], confirmed: Sequence[dict[str, Any]] = (),
-        progress: Progress = lambda _msg: None) -> tuple[Run | None, str]:
-    """Answer ``question`` on ``graph`` without an LLM; ``(run, message)``.
-
-    ``run`` is None when no query could be found; ``message`` then says what to do.
-    """
+def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
+                 loaded: set[str], confirmed: Sequence[dict[str, Any]] = ()) -> Run | None:
+    """Run the verified query of this exact question (confirmed or bundled), if there is one."""
     key = question_key(question)
-    t0 = time.perf_counter()
-    progress("Looking for a verified query for this question")
-    demo = next((d for d in confirmed if question_key(d["question"]) == key
+    demo = next((d for d in reversed(confirmed) if question_key(d["question"]) == key
                  and set(d.get("sources", [])) <= loaded), None)
     if demo is not None:
         run = execute_text(demo["query"], graph, mapper, origin="confirmed", question=question)
         run.note = "Re-used the query of an answer you confirmed earlier in this session."
+        return run
+    example = find_example(question, loaded)
+    if example is None:
+        return None
+    run = execute_text(example.query, graph, mapper, origin="reference", question=question)
+    run.note = (f"Bundled example {example.id}: its verified, hand-written query was run "
+                f"(expected answer: {', '.join(example.answer)}). No writer was needed; use "
+                "\"Let the writer try\" to see what the writer makes of this question.")
+    return run
+
+
+def bundled_demos() -> list[Any]:
+    """The bundled example questions as demonstrations (origin ``bundled``), with their data."""
+    from ..demos import Demo, DemoSource
+
+    sets = {s.id: s for s in sample_sets()}
+    out = []
+    for q in example_questions():
+        files = sets[q.sample].files
+        kinds = {f.kind for f in files}
+        kind = kinds.pop() if len(kinds) == 1 else "mixed"
+        sources = tuple(DemoSource(f.kind, f.file, path=str(SAMPLE_DIR / f.file)) for f in files)
+        out.append(Demo(q.question, q.query, q.answer, kind, "bundled", sources))
+    return out
+
+
+def _data_sent(answer: Any, llm: bool) -> str:
+    if not llm:
+        return "No LLM was called: the offline writer ran on this machine and nothing left it."
+    sent = [c for c in answer.fallback_calls if c.sent]
+    held = [c for c in answer.fallback_calls if not c.sent]
+    if answer.privacy:
+        text = ("The LLM saw the question, the schema of the loaded data (relation and column "
+                "names and the kind of values they hold) and the retrieved demonstrations "
+                "(earlier verified questions and queries, which quote their own values). "
+                "No data value of the loaded data was sent.")
     else:
-        example = find_example(question, loaded)
-        if example is None:
-            return None, ("No offline writer is available yet and this is not one of the bundled "
-                          "example questions: write the query by hand below, or configure an LLM "
-                          "in Settings.")
-        progress("Executing the bundled reference query")
-        run = execute_text(example.query, graph, mapper, origin="reference", question=question)
-        run.note = (f"Bundled example {example.id}: its hand-written reference query was run. "
-                    f"Expected answer: {', '.join(example.answer)}.")
-    run.stage_seconds = {"writer": time.perf_counter() - t0 - run.stage_seconds.get("execute", 0),
-                         **run.stage_seconds}
+        text = ("Privacy was off: the LLM saw the schema with one example value per table "
+                "column (see the prompt).")
+    if sent:
+        text += (" The LLM-function fallback sent the values of " + ", ".join(
+            f"Query{c.query}" for c in sent) + " (see the fallback prompts below).")
+    if held:
+        text += f" {len(held)} fallback request(s) were held back because privacy is on."
+    return text
+
+
+def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
+                writer: str, settings: Any, demos: Any, n: int, k: int, m: int,
+                privacy: bool) -> Run:
+    """Call ``answer()`` and turn its :class:`~trustuqa_core.answer.Answer` into a Run."""
+    from ..answer import answer
+
+    a = answer(question, graph, writer=writer, settings=settings, mapper=mapper, demos=demos,
+               n=n, k=k, m=m, privacy=privacy)
+    trace = a.trace or next((s.trace for s in a.samples if s.trace is not None), None)
+    if trace is None:
+        trace = Trace("", graph)
+        trace.error = ErrorInfo("parse", a.error or "no query was written")
+    llm = a.writer.startswith("llm")
+    prompt = a.prompt if isinstance(a.prompt, list) else (
+        [{"role": "offline writer", "content": a.prompt}] if a.prompt else None)
+    run = Run(question, trace.query_text, trace, "llm" if llm else "offline", prompt=prompt,
+              data_sent=_data_sent(a, llm), samples=[s.to_dict() for s in a.samples],
+              confidence=a.confidence if a.samples else None,
+              demos=[{"question": r.demo.question, "similarity": round(r.similarity, 3),
+                      "origin": r.demo.origin, "verified": r.verified, "how": r.how,
+                      "query": r.demo.query} for r in a.demos],
+              stage_seconds=dict(a.timings), model=a.writer.removeprefix("llm:") if llm else None)
+    if a.trace is None:
+        run.note = f"No sample yielded an answer: {a.error}. Shown: the first sample's run."
+    elif a.tie:
+        run.note = "The vote was a tie; the answer produced first was kept."
+    for call in a.fallback_calls:
+        if call.sent and call.prompt:
+            run.prompt = [*(run.prompt or []), {"role": f"fallback (Query{call.query})",
+                                                "content": call.prompt}]
+    return run
+
+
+def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *, loaded: set[str],
+        confirmed: Sequence[dict[str, Any]] = (), writer: str = "offline",
+        settings: Any = None, demos: Any = None, n: int = 5, k: int = 8, m: int = 15,
+        privacy: bool = True, force_writer: bool = False,
+        progress: Progress = lambda _msg: None) -> tuple[Run | None, str]:
+    """Answer ``question``; ``(run, message)`` where ``run`` is None when nothing could run.
+
+    ``demos`` is a demo pool or a function returning one (called only if a writer runs).
+    """
+    t0 = time.perf_counter()
+    if not force_writer:
+        progress("Looking for a verified query for this exact question")
+        run = verified_run(question, graph, mapper, loaded=loaded, confirmed=confirmed)
+        if run is not None:
+            run.stage_seconds = {"lookup": time.perf_counter() - t0, **run.stage_seconds}
+            return run, ""
+    if not writer_available():
+        return None, ("No query writer is installed and this is not one of the bundled example "
+                      "questions: write the query by hand below.")
+    who = "the LLM" if writer == "llm" else "the offline writer"
+    if callable(demos):
+        demos = demos()
+    progress(f"Retrieving up to {k} demonstrations; {who} writes {n} sample queries; "
+             "each is executed and the samples vote")
+    run = written_run(question, graph, mapper, writer=writer, settings=settings, demos=demos,
+                      n=n, k=k, m=m, privacy=privacy)
+    t = run.stage_seconds
+    progress(f"Retrieved demonstrations in {t.get('retrieve', 0):.2f} s, wrote queries in "
+             f"{t.get('write', 0):.2f} s, executed them in {t.get('execute', 0):.2f} s")
     return run, ""

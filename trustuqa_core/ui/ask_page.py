@@ -6,9 +6,10 @@ from typing import Any
 
 import streamlit as st
 
+from ..errors import TrustUQAError
 from ..export import md_escape
 from . import state
-from .ask import ask
+from .ask import ask, writer_available
 from .data import sample_uploads
 from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
 from .runs import Run, execute_text, rerun
@@ -38,7 +39,7 @@ def _pick_example() -> None:
 
 
 def question_box() -> None:
-    """Example picker, question input and the Ask button (progress shown per stage)."""
+    """Example picker, question input and the Answer button (progress shown per stage)."""
     examples = questions_for(state.loaded_names())
     if examples:
         st.selectbox("Example questions for the loaded data",
@@ -46,20 +47,55 @@ def question_box() -> None:
                      on_change=_pick_example)
     question = st.text_input("Question", key=_Q, placeholder="e.g. who ranked next after "
                              "federica brignone?")
-    if st.button("Answer", type="primary", key="tq_ask", disabled=not (question or "").strip()):
-        rep, mapper = state.report(), state.mapper()
-        assert rep is not None
-        with st.status("Answering…", expanded=True) as status:
-            run, message = ask(question.strip(), rep.graph, mapper, loaded=state.loaded_names(),
-                               confirmed=state.confirmed_demos(), progress=status.write)
-            if run is None:
-                status.update(label="No query written", state="error")
-                st.warning(md_escape(message))
-                return
-            status.write(f"Executed {len(run.trace.steps)} step(s)")
-            status.update(label="Answered" if run.trace.answer else "Finished without an answer",
-                          state="complete" if run.trace.ok else "error", expanded=False)
-        state.set_run(run)
+    c1, c2 = st.columns([1, 5])
+    go = c1.button("Answer", type="primary", key="tq_ask", disabled=not (question or "").strip())
+    force = c2.button("Let the writer try", key="tq_ask_writer",
+                      disabled=not (question or "").strip(),
+                      help="Ignore verified queries for this exact question and let the "
+                           "configured writer (offline or LLM) write new ones.")
+    if go or force:
+        _answer(question.strip(), force)
+
+
+def _writer_settings() -> tuple[str, Any, str]:
+    """(writer, LLM settings or None, note) from the Settings page."""
+    cfg = state.settings()
+    if cfg.writer != "llm":
+        return "offline", None, ""
+    try:
+        settings = state.llm_settings()
+    except TrustUQAError as err:  # SettingsError
+        return "offline", None, f"LLM settings are invalid ({err}); the offline writer was used."
+    if not settings.configured:
+        return "offline", None, "No LLM is configured; the offline writer was used."
+    return "llm", settings, ""
+
+
+def _answer(question: str, force: bool) -> None:
+    rep, mapper = state.report(), state.mapper()
+    assert rep is not None
+    cfg = state.settings()
+    writer, settings, note = _writer_settings()
+    with st.status("Answering…", expanded=True) as status:
+        try:
+            run, message = ask(question, rep.graph, mapper, loaded=state.loaded_names(),
+                               confirmed=state.confirmed_demos(), writer=writer,
+                               settings=settings, demos=state.demo_pool, n=cfg.n, k=cfg.k,
+                               m=cfg.m, privacy=cfg.privacy, force_writer=force,
+                               progress=status.write)
+        except TrustUQAError as err:  # LLM errors (unreachable, auth, ...) included
+            status.update(label="The query writer failed", state="error")
+            st.error(md_escape(err))
+            return
+        if run is None:
+            status.update(label="No query written", state="error")
+            st.warning(md_escape(message))
+            return
+        run.note = " ".join(x for x in (note, run.note) if x)
+        status.write(f"Executed {len(run.trace.steps)} step(s) of the chosen query")
+        status.update(label="Answered" if run.trace.answer else "Finished without an answer",
+                      state="complete" if run.trace.answer else "error", expanded=False)
+    state.set_run(run)
 
 
 def hand_query_box() -> None:
@@ -123,6 +159,10 @@ def feedback_box(run: Run) -> None:
         state.add_confirmed_demo({"question": run.question, "query": run.query,
                                   "answer": run.answer,
                                   "sources": [s.name for s in run.trace.graph.sources]})
+        if writer_available():
+            from ..llm.prompts import graph_kind
+
+            state.store_demo(run.question, run.query, run.answer, graph_kind(run.trace.graph))
         st.toast("Thanks: the answer is now a demonstration for later questions.")
     elif run.feedback == "down":
         st.toast("Noted. Check the mappings or edit the query, then re-run.")

@@ -22,7 +22,8 @@ from .runs import Run
 
 __all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
-           "loaded_names", "llm_settings", "confirmed_demos", "add_confirmed_demo"]
+           "loaded_names", "llm_settings", "confirmed_demos", "add_confirmed_demo", "demo_pool",
+           "store_demo"]
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
@@ -155,3 +156,28 @@ def confirmed_demos() -> list[dict[str, Any]]:
 def add_confirmed_demo(demo: dict[str, Any]) -> None:
     items = [d for d in confirmed_demos() if d["question"] != demo["question"]]
     st.session_state[_DEMOS] = [*items, demo]
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _pool(signature: tuple[str, float, int], encoder: str) -> Any:
+    from ..demos import DemoPool, UserDemoStore, initial_demos
+    from ..mapping import HashingEncoder
+    from .ask import bundled_demos
+
+    enc = _encoder(encoder) or HashingEncoder()
+    return DemoPool(initial_demos() + UserDemoStore().load() + bundled_demos(), enc)
+
+
+def demo_pool() -> Any:
+    """Initial, bundled and user-confirmed demonstrations (rebuilt when the store changes)."""
+    from ..demos import UserDemoStore
+
+    store = UserDemoStore()
+    return _pool((str(store.path), *store.signature()), settings().encoder)
+
+
+def store_demo(question: str, query: str, answer: list[str], kind: str) -> None:
+    """Persist a confirmed answer in the LLM layer's user demo store (a JSONL file)."""
+    from ..demos import Demo, UserDemoStore
+
+    UserDemoStore().add(Demo(question, query, tuple(answer), kind, "user"))
