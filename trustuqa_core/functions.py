@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .fallback import FallbackRequest
+from .graph import EMPTY
 from .numbers import parse_number
 from .ops import Context, _intersect, _project, _union, elem_text, numeric, quantity, resolve_set
 from .query.ast import Text
@@ -62,10 +63,10 @@ def fn_set_negation(ctx: Context, op: Op) -> Result:
     g, s = ctx.graph, _one_set(ctx, op)
     nodes = [int(e) for e in s.elems if not isinstance(e, Scalar)]
     if nodes:
-        sources = np.unique(g.fact_source[g.facts_heads(np.asarray(nodes, dtype=np.int64))])
+        sources = np.unique(g.sources_of(g.facts_heads(np.asarray(nodes, dtype=np.int64))))
     else:
         sources = np.arange(len(g.sources))
-    heads = np.unique(g.head[np.isin(g.fact_source, sources)])
+    heads = np.unique(np.concatenate([g.heads_of_source(int(s)) for s in sources] or [EMPTY]))
     drop = set(nodes)
     return Result.of(h for h in heads.tolist() if h not in drop)
 
@@ -157,7 +158,7 @@ def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -
         raise ctx.fail(f"{op.name}(): the rows have no {g.relation_names[rel]!r} value")
     best = pick(x for x, _, _ in items)
     facts = {w[-1] for x, _, w in items if x == best and w}
-    heads = {int(g.head[f]) for f in facts}
+    heads = {int(g.heads_of(f)) for f in facts}
     rows = [int(e) for e in s.elems if not isinstance(e, Scalar)]
     keep = [i for i, e in enumerate(rows) if e in heads]
     ctx.notes.append(
@@ -166,7 +167,7 @@ def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -
     return Result(
         tuple(s.elems[i] for i in keep),
         tuple(
-            tuple(s.witnesses[i]) + tuple(sorted(f for f in facts if int(g.head[f]) == rows[i]))
+            tuple(s.witnesses[i]) + tuple(sorted(f for f in facts if int(g.heads_of(f)) == rows[i]))
             for i in keep
         ),
     ).distinct()

@@ -23,6 +23,7 @@ import hashlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,7 @@ import pandas as pd
 from .numbers import parse_number, parse_quantity
 from .sources import SourceFacts, SourceKind, parse_row_key, row_key
 
-__all__ = ["ConditionGraph", "SourceInfo", "Provenance", "build_graph", "EMPTY"]
+__all__ = ["ConditionGraph", "GraphReader", "SourceInfo", "Provenance", "build_graph", "EMPTY"]
 
 EMPTY = np.zeros(0, dtype=np.int64)
 _CMP = {">", "<", ">=", "<=", "="}
@@ -59,6 +60,33 @@ class Provenance:
 
     def __str__(self) -> str:
         return f"{self.source} {self.unit} {self.number}"
+
+
+class GraphReader(Protocol):
+    """The read API the mapper and executor use; another store (DuckDB, Spark SQL) serves the
+    same calls. Fact and node ids are integers; lookups return numpy arrays of fact ids."""
+
+    sources: tuple[SourceInfo, ...]
+    relation_names: tuple[str, ...]
+    is_temporal: bool
+
+    def entity(self, text: str) -> int | None: ...
+    def relation(self, name: str) -> int | None: ...
+    def label(self, node: int) -> str: ...
+    def is_row(self, node: int) -> bool: ...
+    def numeric(self, node: int) -> float | None: ...
+    def facts_head_rel(self, head: int, rel: int) -> np.ndarray: ...
+    def facts_heads_rel(self, heads: np.ndarray, rel: int) -> np.ndarray: ...
+    def facts_rel_tail(self, rel: int, tail: int) -> np.ndarray: ...
+    def facts_rel_tails(self, rel: int, tails: np.ndarray) -> np.ndarray: ...
+    def facts_rel(self, rel: int) -> np.ndarray: ...
+    def facts_heads(self, heads: np.ndarray) -> np.ndarray: ...
+    def facts_tail(self, tail: int) -> np.ndarray: ...
+    def facts_rel_cmp(self, rel: int, cmp: str, value: float) -> np.ndarray: ...
+    def heads_of(self, facts: np.ndarray) -> np.ndarray: ...
+    def tails_of(self, facts: np.ndarray) -> np.ndarray: ...
+    def interval(self, fact: int) -> tuple[float, float] | None: ...
+    def provenance(self, fact: int) -> Provenance: ...
 
 
 class ConditionGraph:
@@ -99,6 +127,7 @@ class ConditionGraph:
         self._rel_numeric: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._rel_tails: dict[int, np.ndarray] = {}
         self._rel_quantity: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._source_heads: dict[int, np.ndarray] = {}
         self.is_temporal = bool(np.isfinite(start).any() or np.isfinite(end).any())
 
     # ----------------------------------------------------------------- nodes
@@ -254,10 +283,29 @@ class ConditionGraph:
         return np.unique(self.rel[self.facts_heads(heads)])
 
     def heads_of(self, facts: np.ndarray) -> np.ndarray:
+        """Head node of each fact."""
         return self.head[facts]
 
     def tails_of(self, facts: np.ndarray) -> np.ndarray:
+        """Tail node of each fact."""
         return self.tail[facts]
+
+    def rels_of(self, facts: np.ndarray) -> np.ndarray:
+        """Relation id of each fact."""
+        return self.rel[facts]
+
+    def sources_of(self, facts: np.ndarray) -> np.ndarray:
+        """Source index of each fact."""
+        return self.fact_source[facts]
+
+    def heads_of_source(self, source_index: int) -> np.ndarray:
+        """Distinct heads (rows / subjects) of one source, cached."""
+        heads = self._source_heads.get(source_index)
+        if heads is None:
+            heads = np.unique(self.head[self.fact_source == source_index])
+            with self._lock:
+                self._source_heads[source_index] = heads
+        return heads
 
     def interval(self, fact: int) -> tuple[float, float] | None:
         """``(start, end)`` years of a temporal fact (an open end is ``inf``), else ``None``."""

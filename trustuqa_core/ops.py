@@ -131,8 +131,8 @@ def op_select(ctx: Context, op: Op) -> Result:
         equal = op_select(ctx, Op("select", op.params, "="))
         facts = np.sort(g.facts_rel(rel))
         drop = equal.keys()
-        keep = facts[[("n", int(h)) not in drop for h in g.head[facts].tolist()]]
-        return _group(g, g.head[keep], keep)
+        keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
+        return _group(g, g.heads_of(keep), keep)
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
     if isinstance(value, Bound):
@@ -143,7 +143,7 @@ def op_select(ctx: Context, op: Op) -> Result:
         facts = g.facts_rel_tail(rel, node) if node is not None else EMPTY
         if number is not None:
             facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
-        return _group(g, g.head[facts], facts)
+        return _group(g, g.heads_of(facts), facts)
     source = resolve_set(ctx, value)
     rows = [e for e in source.elems if not isinstance(e, Scalar) and g.is_row(e)]
     if rows and len(rows) == len(source):
@@ -159,7 +159,7 @@ def op_select(ctx: Context, op: Op) -> Result:
     }
     if numbers:
         facts = np.concatenate([g.facts_rel_cmp(rel, "=", x) for x in numbers])
-        extra = _group(g, g.head[facts], facts)
+        extra = _group(g, g.heads_of(facts), facts)
         result = _union([result, extra])
     return result
 
@@ -173,12 +173,12 @@ def _select_nodes(
     if numbers:  # "1" also matches "1.0" and "01"
         extra = [g.facts_rel_cmp(rel, "=", x) for x in numbers]
         facts = np.union1d(facts, np.concatenate(extra)) if extra else facts
-    tails = g.tail[facts]
+    tails = g.tails_of(facts)
     wit: dict[int, tuple[int, ...]] = {}
     if base:
         for t, f in zip(tails.tolist(), facts.tolist(), strict=True):
-            wit.setdefault(int(g.head[f]), base.get(t, ()))
-    return _group(g, g.head[facts], facts, wit or None)
+            wit.setdefault(int(g.heads_of(f)), base.get(t, ()))
+    return _group(g, g.heads_of(facts), facts, wit or None)
 
 
 def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
@@ -194,7 +194,7 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
                 f"{n_all - n_numeric} non-numeric value(s) of "
                 f"{_rel_name(ctx, rel)!r} were not compared"
             )
-        return _group(g, g.head[facts], np.unique(facts))
+        return _group(g, g.heads_of(facts), np.unique(facts))
     loose = _loose_thresholds(ctx, value)
     if loose is not None:
         result = _select_cmp_loose(ctx, rel, cmp, loose, n_numeric)
@@ -205,7 +205,7 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         ctx.notes.append(
             f"{n_all - n_numeric} non-numeric value(s) of {_rel_name(ctx, rel)!r} were not compared"
         )
-        return _group(g, g.head[facts], np.unique(facts))
+        return _group(g, g.heads_of(facts), np.unique(facts))
     return _llm_compare(ctx, rel, cmp, value)
 
 
@@ -248,7 +248,7 @@ def _select_cmp_loose(
         )
     )
     keep = facts[mask]
-    return _group(g, g.head[keep], keep)
+    return _group(g, g.heads_of(keep), keep)
 
 
 def _thresholds(ctx: Context, value: object) -> list[float] | None:
@@ -298,7 +298,7 @@ def _llm_compare(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         dtype=np.int64,
     )
     facts = g.facts_rel_tails(rel, chosen)
-    return _group(g, g.head[facts], facts)
+    return _group(g, g.heads_of(facts), facts)
 
 
 def op_select_frequent(ctx: Context, op: Op) -> Result:
@@ -307,16 +307,16 @@ def op_select_frequent(ctx: Context, op: Op) -> Result:
     facts = np.sort(g.facts_rel(rel))
     if len(facts) == 0:
         return Result.empty()
-    values, counts = np.unique(g.tail[facts], return_counts=True)
+    values, counts = np.unique(g.tails_of(facts), return_counts=True)
     best = counts.max() if op.param("which") == "most" else counts.min()
     chosen = values[counts == best]
-    keep = facts[np.isin(g.tail[facts], chosen)]
+    keep = facts[np.isin(g.tails_of(facts), chosen)]
     ctx.notes.append(
         f"{op.param('which')} frequent value(s) of {_rel_name(ctx, rel)!r}: "
         + ", ".join(repr(g.label(v)) for v in chosen[:5])
         + f" ({int(best)} times)"
     )
-    return _group(g, g.head[keep], keep)
+    return _group(g, g.heads_of(keep), keep)
 
 
 def op_select_extreme(ctx: Context, op: Op) -> Result:
@@ -336,10 +336,10 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
     best = np.nanmax(vals) if which == "max" else np.nanmin(vals)
     keep = facts[vals == best]
     ctx.notes.append(
-        f"the {which} of {_rel_name(ctx, rel)!r} is {g.label(g.tail[keep[0]])!r}"
+        f"the {which} of {_rel_name(ctx, rel)!r} is {g.label(g.tails_of(keep[0]))!r}"
         + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
     )
-    return _group(g, g.head[keep], keep)
+    return _group(g, g.heads_of(keep), keep)
 
 
 def op_filter_heads(ctx: Context, op: Op) -> Result:
@@ -371,7 +371,7 @@ def _project(ctx: Context, rel: int, heads: Result) -> Result:
         how = f"same {_rel_name(ctx, rel)!r}"
         if len(facts) == 0:
             facts, how = g.facts_tail(n), "that value in any column/relation"
-        found = np.unique(g.head[facts]).tolist()
+        found = np.unique(g.heads_of(facts)).tolist()
         expanded.extend(found)
         for h in found:
             base.setdefault(h, base.get(n, ()))
@@ -383,7 +383,9 @@ def _project(ctx: Context, rel: int, heads: Result) -> Result:
     heads_arr = np.asarray(list(dict.fromkeys(direct + expanded)), dtype=np.int64)
     facts = g.facts_heads_rel(heads_arr, rel)
     facts = np.sort(facts) if len(facts) > 1 else facts
-    return Result.from_facts(g.tail[facts], facts, [base.get(int(h), ()) for h in g.head[facts]])
+    return Result.from_facts(
+        g.tails_of(facts), facts, [base.get(int(h), ()) for h in g.heads_of(facts)]
+    )
 
 
 def _as_nodes(ctx: Context, r: Result) -> list[int]:
@@ -402,7 +404,7 @@ def op_values(ctx: Context, op: Op) -> Result:
     """Every value of ``relation`` (a bag, in source order)."""
     g, rel = ctx.graph, _relation(ctx, op.param("relation"))
     facts = np.sort(g.facts_rel(rel))
-    return Result.from_facts(g.tail[facts], facts)
+    return Result.from_facts(g.tails_of(facts), facts)
 
 
 def op_relations_of(ctx: Context, op: Op) -> Result:
@@ -410,7 +412,7 @@ def op_relations_of(ctx: Context, op: Op) -> Result:
     g = ctx.graph
     heads = np.asarray(_as_nodes(ctx, resolve_set(ctx, op.param("heads"))), dtype=np.int64)
     facts = g.facts_heads(heads)
-    names = [Scalar(g.relation_names[r], g.relation_names[r]) for r in g.rel[facts].tolist()]
+    names = [Scalar(g.relation_names[r], g.relation_names[r]) for r in g.rels_of(facts).tolist()]
     return Result.of(names, [(f,) for f in facts.tolist()]).distinct()
 
 
@@ -454,9 +456,9 @@ def _candidate_facts(ctx: Context, op: Op) -> np.ndarray:
     else:
         raise ctx.fail("a time lookup needs a head, a relation or a tail")
     if tail_nodes is not None:
-        facts = facts[np.isin(g.tail[facts], tail_nodes)]
+        facts = facts[np.isin(g.tails_of(facts), tail_nodes)]
     if head_nodes is not None:
-        facts = facts[np.isin(g.head[facts], head_nodes)]
+        facts = facts[np.isin(g.heads_of(facts), head_nodes)]
     return np.sort(facts)
 
 
@@ -500,7 +502,7 @@ def op_select_at_time(ctx: Context, op: Op) -> Result:
         f for f in _candidate_facts(ctx, op).tolist() if _time_ok(g.interval(f), key, op.cmp, spans)
     ]
     facts = np.asarray(keep, dtype=np.int64)
-    nodes = g.tail[facts] if op.param("head") is not None else g.head[facts]
+    nodes = g.tails_of(facts) if op.param("head") is not None else g.heads_of(facts)
     return _group(g, nodes, facts)
 
 
