@@ -58,6 +58,7 @@ CATEGORY_HELP = {
     "first one is among those (strict Hits@1 reads only the first)",
     "not_evaluable": "the gold answer cannot be compared (e.g. Wikidata ids with no name map)",
     "no_program": "no gold program or recorded query exists for this question",
+    "llm_error": "the LLM call failed (connection, authentication, rate limit, bad reply)",
     "error": "the evaluator itself failed on this question (a bug: see the message)",
 }
 CATEGORIES = tuple(CATEGORY_HELP)
@@ -149,7 +150,8 @@ def classify_trace(trace: Trace, probe: ProbeFallback | None = None) -> tuple[st
     >>> g = load_graph(tables=[b"A,B\\nx,1\\n"])
     >>> classify_trace(run_query("Query1: get_information(relation='A', tail_entity='x'", g))[0]
     'parse'
-    >>> classify_trace(run_query("Query1: \\"get_information(relation='B', tail_entity>'5')\\"", g))[0]
+    >>> q = "Query1: \\"get_information(relation='B', tail_entity>'5')\\""
+    >>> classify_trace(run_query(q, g))[0]
     'empty'
     """
     if probe is not None and probe.requests:
@@ -179,6 +181,10 @@ def _rate(hits: int, n: int) -> float | None:
     return hits / n if n else None
 
 
+def _accuracy(part: Sequence[Outcome]) -> float | None:
+    return _rate(sum(o.correct for o in part), sum(o.category != "not_evaluable" for o in part))
+
+
 def _latency(seconds: Sequence[float]) -> dict[str, float]:
     if not seconds:
         return {}
@@ -193,9 +199,14 @@ def _latency(seconds: Sequence[float]) -> dict[str, float]:
 
 def summarise(outcomes: Iterable[Outcome], examples: int = 1) -> dict[str, Any]:
     """Counts, accuracy, failures by category (with ``examples`` examples each), accuracy by
-    group, subsets by flag (n, accuracy and score means within the subset), latency."""
+    group, subsets by flag (n, accuracy and score means within the subset), latency.
+
+    Questions of category ``not_evaluable`` (no usable gold answer) are counted in ``n`` but
+    left out of ``n_evaluated`` and of the accuracy.
+    """
     items = list(outcomes)
     n, correct = len(items), sum(o.correct for o in items)
+    n_evaluated = sum(o.category != "not_evaluable" for o in items)
     failures = Counter(o.category for o in items if not o.correct)
     shown: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for o in items:
@@ -209,17 +220,18 @@ def summarise(outcomes: Iterable[Outcome], examples: int = 1) -> dict[str, Any]:
         for value in values:
             part = [o for o in items if o.groups.get(dim) == value]
             groups[dim][value] = {"n": len(part), "correct": sum(o.correct for o in part),
-                                  "accuracy": _rate(sum(o.correct for o in part), len(part))}
+                                  "accuracy": _accuracy(part)}
     flags = {}
     for flag in sorted({f for o in items for f in o.flags}):
         part = [o for o in items if o.flags.get(flag)]
         flags[flag] = {"n": len(part), "correct": sum(o.correct for o in part),
-                       "accuracy": _rate(sum(o.correct for o in part), len(part)),
+                       "accuracy": _accuracy(part),
                        "scores": _score_means(part)}
     return {
         "n": n,
+        "n_evaluated": n_evaluated,
         "correct": correct,
-        "accuracy": _rate(correct, n),
+        "accuracy": _rate(correct, n_evaluated),
         "failures": dict(failures.most_common()),
         "examples": dict(shown),
         "scores": _score_means(items),

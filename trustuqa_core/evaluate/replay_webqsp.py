@@ -31,7 +31,7 @@ from .datasets import Example, load_recorded_queries, load_webqsp
 from .graphs import source_graph
 from .outcome import Outcome, ProbeFallback, Unavailable, classify_trace
 
-__all__ = ["WebQSPReplay", "topic_mid", "entity_overrides"]
+__all__ = ["WebQSPReplay", "topic_mid", "entity_overrides", "gold_keys", "pred_key"]
 
 _ENTITY_ARGS = {"head_entity", "tail_entity"}
 
@@ -84,14 +84,14 @@ def entity_overrides(
     return overrides, unmapped
 
 
-def _gold_keys(example: Example) -> set[str]:
+def gold_keys(example: Example) -> set[str]:
     """Answer MIDs, and every answer text normalised (literal answers such as years are
     only known by their text; names of MID answers never equal a predicted MID)."""
     mids = {str(m) for m in example.metadata["answer_mids"]}  # type: ignore[attr-defined]
     return mids | {normalize(x) for x in example.answers}
 
 
-def _pred_key(text: str) -> str:
+def pred_key(text: str) -> str:
     stripped = text.strip()
     if stripped.startswith('"') and stripped.endswith('"') and len(stripped) > 1:
         return normalize(stripped[1:-1])
@@ -120,7 +120,7 @@ class WebQSPReplay:
 
     def evaluate(self, item: tuple[str, Example, str]) -> Outcome:
         kind, e, text = item
-        gold = _gold_keys(e)
+        gold = gold_keys(e)
         shown = list(e.answers) + [str(m) for m in e.metadata["answer_mids"]]  # type: ignore[attr-defined]
         base = {"id": f"{kind}:{e.id}", "benchmark": "webqsp", "question": e.question,
                 "gold": shown, "groups": {"kind": kind}, "query": text}
@@ -143,7 +143,7 @@ class WebQSPReplay:
                             question=e.question)
         seconds = time.perf_counter() - t0
         answer = trace.answer
-        keys = [_pred_key(a) for a in answer]
+        keys = [pred_key(a) for a in answer]
         correct = bool(keys) and keys[0] in gold
         category, detail = ("correct", "") if correct else classify_trace(trace, probe)
         return Outcome(**base, correct=correct, category=category, answer=answer,

@@ -1,0 +1,271 @@
+"""``python -m trustuqa_core bench run``: evaluate a benchmark in one mode and write a report.
+
+Modes: ``ceiling`` (gold programs, no LLM: WikiSQL, MetaQA), ``replay`` (TrustUQA's recorded
+GPT-3.5 queries: WTQ, MetaQA, WebQSP) and ``answer`` (the whole pipeline through
+:func:`trustuqa_core.answer.answer`, offline or LLM writer, in a thread pool).
+
+Per-question outcomes go to a resumable JSONL cache (``<out>/cache/``), keyed by benchmark,
+split, mode, writer and code version: an interrupted run resumes where it stopped. The report
+(``<out>/<benchmark>-<split>-<mode>[-<writer>].md`` / ``.html`` / ``.json``) is rewritten at
+the end of each run. Combinations the data cannot support (e.g. ``wtq --mode ceiling``: WTQ
+has no gold programs) stop with a message saying why and exit status 2.
+
+>>> build_evaluation("wtq", "ceiling")
+Traceback (most recent call last):
+...
+trustuqa_core.evaluate.outcome.Unavailable: wtq has no gold programs (its annotations are \
+answers only): use --mode replay (recorded queries) or --mode answer
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import TrustUQAError
+from .datasets import BENCHMARKS
+from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
+from .report import percent, write_report
+from .results_cache import ResultsCache, cache_file, code_version
+
+__all__ = ["build_evaluation", "run_evaluation", "run_cli", "RunResult", "DEFAULT_WORKERS"]
+
+DEFAULT_WORKERS = 4
+_NO_CEILING = {
+    "wtq": "wtq has no gold programs (its annotations are answers only): use --mode replay "
+           "(recorded queries) or --mode answer",
+    "webqsp": "webqsp's gold SPARQL is not converted to the query language: use --mode replay "
+              "or --mode answer",
+    "cronquestions": "cronquestions has no gold programs, and its answers are Wikidata ids with "
+                     "no id-to-name map in the data: only --mode answer runs (time answers are "
+                     "scored, entity answers are reported as not evaluable)",
+}
+_NO_REPLAY = {
+    "wikisql": "TrustUQA's recorded WikiSQL queries (wikisql_train_candidate_demo.json, >= 4 MiB) "
+               "are not in the shared data folder: use --mode ceiling or --mode answer",
+    "cronquestions": "TrustUQA's recorded CronQuestions queries (cronquestion_train_candidate_"
+                     "demo.json, >= 4 MiB) are not in the shared data folder: use --mode answer",
+}
+
+
+def build_evaluation(benchmark: str, mode: str, split: str | None = None,
+                     writer: str = "offline", settings: Any = None,
+                     root: Path | str | None = None) -> Evaluation:
+    """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not."""
+    if benchmark not in BENCHMARKS:
+        raise Unavailable(f"unknown benchmark {benchmark!r}; valid: {', '.join(BENCHMARKS)}")
+    hops = int(benchmark[7]) if benchmark.startswith("metaqa-") else 0
+    if mode == "ceiling":
+        from .ceilings import MetaQACeiling, WikiSQLCeiling
+
+        if benchmark == "wikisql":
+            return WikiSQLCeiling(split or "dev", root)
+        if hops:
+            return MetaQACeiling(hops, split or "dev", root)
+        raise Unavailable(_NO_CEILING[benchmark])
+    if mode == "replay":
+        from .replay import MetaQAReplay, WTQReplay
+        from .replay_webqsp import WebQSPReplay
+
+        if benchmark == "wtq":
+            return WTQReplay(split or "train", root)
+        if hops:
+            return MetaQAReplay(hops, split or "train", root)
+        if benchmark == "webqsp":
+            return WebQSPReplay(split or "dev", root)
+        raise Unavailable(_NO_REPLAY[benchmark])
+    if mode == "answer":
+        from .answer_eval import AnswerEvaluation
+
+        return AnswerEvaluation(benchmark, split, writer, settings, root)
+    raise Unavailable(f"unknown mode {mode!r}; valid: ceiling, replay, answer")
+
+
+@dataclass
+class RunResult:
+    """One run: what was run, the summary, every outcome, the files written."""
+
+    run: dict[str, Any]
+    summary: dict[str, Any]
+    outcomes: list[Outcome]
+    paths: dict[str, Path] = field(default_factory=dict)
+    resumed: int = 0
+    interrupted: bool = False
+
+
+def _question(item: Any) -> str:
+    found = getattr(item, "question", None)
+    if found is None and isinstance(item, tuple) and item and isinstance(item[0], str):
+        found = item[0]
+    return str(found or "")
+
+
+def _evaluate_one(evaluation: Evaluation, key: str, item: Any) -> Outcome:
+    """Evaluate one item; an evaluator failure becomes an ``error`` outcome, not a crash."""
+    t0 = time.perf_counter()
+    try:
+        outcome = evaluation.evaluate(item)
+    except (TrustUQAError, *EVALUATOR_ERRORS) as exc:
+        gold = [str(a) for a in getattr(item, "answers", ())]
+        outcome = Outcome(key, evaluation.benchmark, _question(item), False, "error", [], gold,
+                          time.perf_counter() - t0, detail=f"{type(exc).__name__}: {exc}")
+    outcome.id = key
+    return outcome
+
+
+def _progress(total: int, desc: str, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, file=sys.stderr, disable=not enabled, unit="q",
+                dynamic_ncols=True)
+
+
+def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
+                   out_dir: Path = Path("reports"), progress: bool = True,
+                   workers: int | None = None, writer: str = "", model: str = "",
+                   report: bool = True, command: str = "") -> RunResult:
+    """Evaluate every item not already in the cache, then summarise and write the report.
+
+    ``KeyboardInterrupt`` stops the run cleanly: finished questions are in the cache, and the
+    next run with the same arguments continues from there (``interrupted`` is set; no report).
+    """
+    writer = writer if evaluation.mode == "answer" else ""
+    items = evaluation.items(limit)
+    keys = [k for k, _ in items]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"{evaluation.benchmark}: question ids are not unique")
+    version = code_version()
+    cache = ResultsCache(cache_file(out_dir / "cache", evaluation.benchmark, evaluation.split,
+                                   evaluation.mode, writer, model, version))
+    done = {k: o for k, o in cache.load().items() if k in set(keys)}
+    todo = [(k, it) for k, it in items if k not in done]
+    resumed, interrupted = len(done), False
+    bar = _progress(len(items), f"{evaluation.benchmark} {evaluation.mode}", progress)
+    bar.update(resumed)
+    workers = workers or int(os.environ.get("TRUSTUQA_BENCH_WORKERS", DEFAULT_WORKERS))
+    try:
+        if evaluation.concurrent and workers > 1:
+            interrupted = _run_pool(evaluation, todo, workers, cache, done, bar)
+        else:
+            for key, item in todo:
+                outcome = _evaluate_one(evaluation, key, item)
+                cache.append(outcome)
+                done[key] = outcome
+                bar.update(1)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    outcomes = [done[k] for k in keys if k in done]
+    run = {"benchmark": evaluation.benchmark, "split": evaluation.split,
+           "mode": evaluation.mode, "writer": writer,
+           "model": model, "limit": limit, "code_version": version, "command": command,
+           "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "cache": str(cache.path)}
+    summary = summarise(outcomes)
+    result = RunResult(run, summary, outcomes, {"cache": cache.path}, resumed, interrupted)
+    if report and not interrupted:
+        stem = "-".join(p for p in (evaluation.benchmark, evaluation.split, evaluation.mode,
+                                    run["writer"], f"limit{limit}" if limit else "") if p)
+        result.paths.update(write_report(summary, outcomes, run, out_dir, stem))
+        summary_path = out_dir / f"{stem}.json"
+        summary_path.write_text(json.dumps({"run": run, "summary": summary}, indent=2,
+                                           ensure_ascii=False, default=str), encoding="utf-8")
+        result.paths["json"] = summary_path
+    return result
+
+
+def _run_pool(evaluation: Evaluation, todo: list[tuple[str, Any]], workers: int,
+              cache: ResultsCache, done: dict[str, Outcome], bar: Any) -> bool:
+    """Evaluate in a thread pool; True when interrupted (pending questions are cancelled)."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    futures = [pool.submit(_evaluate_one, evaluation, key, item) for key, item in todo]
+    try:
+        for future in as_completed(futures):
+            outcome = future.result()
+            cache.append(outcome)
+            done[outcome.id] = outcome
+            bar.update(1)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        return True
+    pool.shutdown(wait=True)
+    return False
+
+
+def _settings(writer: str) -> tuple[Any, str]:
+    if writer != "openai":
+        return None, ""
+    from ..llm import load_settings
+
+    settings = load_settings()
+    if not settings.configured:
+        raise Unavailable("--writer openai needs an LLM: set OPENAI_BASE_URL / TRUSTUQA_MODEL / "
+                          "OPENAI_API_KEY (or .streamlit/secrets.toml)")
+    return settings, settings.model
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    """Run ``bench run`` from parsed CLI arguments; returns the exit status (0 done, 2 the
+    combination is unavailable or misconfigured, 130 interrupted)."""
+    out = sys.stdout
+    split = args.split
+    try:
+        settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
+        evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings)
+    except Unavailable as exc:
+        if args.json:
+            out.write(json.dumps({"benchmark": args.benchmark, "split": split,
+                                  "mode": args.mode, "n": 0, "accuracy": None, "failures": {},
+                                  "unavailable": str(exc)}) + "\n")
+        else:
+            sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if args.limit is not None and args.limit < 0:
+        sys.stderr.write("error: --limit must be >= 0\n")
+        return 2
+    command = _command(args)
+    result = run_evaluation(evaluation, limit=args.limit, out_dir=args.out or Path("reports"),
+                            progress=not args.no_progress, writer=args.writer, model=model,
+                            command=command)
+    payload = {**{k: result.run[k] for k in ("benchmark", "split", "mode", "writer")},
+               **result.summary, "resumed": result.resumed, "interrupted": result.interrupted,
+               "code_version": result.run["code_version"],
+               "files": {k: str(v) for k, v in result.paths.items()}}
+    if args.json:
+        out.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+    else:
+        out.write(_text_summary(payload) + "\n")
+    return 130 if result.interrupted else 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that reproduces this run (without --json / --no-progress)."""
+    parts = ["python -m trustuqa_core bench run", f"--benchmark {args.benchmark}",
+             f"--mode {args.mode}"]
+    parts += [f"--split {args.split}"] if args.split else []
+    parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
+    parts += [f"--limit {args.limit}"] if args.limit is not None else []
+    parts += [f"--out {args.out}"] if args.out else []
+    return " ".join(parts)
+
+
+def _text_summary(p: dict[str, Any]) -> str:
+    lines = [f"{p['benchmark']} {p['split']} {p['mode']}: {p['correct']} / {p['n_evaluated']} "
+             f"correct ({percent(p['accuracy'])})" + (f", {p['resumed']} from the cache"
+                                                      if p["resumed"] else "")]
+    if p["failures"]:
+        lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in p["failures"].items()))
+    for flag, part in p["flags"].items():
+        lines.append(f"  {flag}: {part['correct']} / {part['n']} ({percent(part['accuracy'])})")
+    if p["interrupted"]:
+        lines.append("interrupted: rerun the same command to resume")
+    for kind, path in p["files"].items():
+        lines.append(f"{kind}: {path}")
+    return "\n".join(lines)
