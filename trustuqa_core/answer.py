@@ -38,12 +38,13 @@ from .llm.fallback import FallbackCall, LLMFallback
 from .llm.prompts import describe_schema, graph_kind
 from .llm.settings import LLMSettings, load_settings
 from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
+from .mapping.lexical import normalize
 from .mapping.mapper import Mapper
 from .trace import Trace
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 
-__all__ = ["Answer", "answer", "ask_cli", "default_pool", "resolve_writer"]
+__all__ = ["Answer", "answer", "ask_cli", "default_pool", "resolve_writer", "mentioned_last"]
 
 
 @dataclass
@@ -214,6 +215,7 @@ def answer(
 
     result = self_consistency(write, execute, n=n, retries=retries,
                               notes=lambda a: notes.get(a, []), catch=(LLMError,))
+    result.answer = mentioned_last(result.answer, question)
     timings["fallback_llm"] = fallback.seconds
     timings["total"] = time.perf_counter() - t0
     return Answer(
@@ -221,6 +223,21 @@ def answer(
         prompts[0] if prompts else "", result.samples, chosen.name, retrieval.demos,
         retrieval.rejected, _error(result.samples, result.answer), list(fallback.calls),
         result.rounds, result.tie, privacy, timings, prompts)
+
+
+def mentioned_last(values: list[str], question: str) -> list[str]:
+    """The same answers, those the question itself names moved last (stable).
+
+    The user already knows what they named, so new information comes first.
+
+    >>> mentioned_last(["Samuel Fuller", "Curtis Hanson"], "who wrote [Samuel Fuller] films")
+    ['Curtis Hanson', 'Samuel Fuller']
+    """
+    if len(values) < 2:
+        return values
+    words = f" {normalize(question)} "
+    named = [v for v in values if normalize(v) and f" {normalize(v)} " in words]
+    return [v for v in values if v not in named] + named
 
 
 def _error(samples: Sequence[Sample], found: list[str]) -> str | None:

@@ -57,6 +57,8 @@ __all__ = [
     "webqsp_demos",
     "wtq_demos",
     "wikisql_demos",
+    "table_half",
+    "benchmark_pool",
     "KINDS_FOR",
 ]
 
@@ -472,3 +474,53 @@ def wikisql_demos(examples: Iterable[Any], origin: str) -> list[Demo]:
                         (DemoSource("table", path.name, str(path)),),
                         {"table_id": ex.metadata.get("table_id")}))
     return out
+
+
+def table_half(table_id: str) -> str:
+    """``"a"`` or ``"b"``: a fixed split of WikiSQL tables (first byte of sha1 of the id).
+
+    >>> table_half("1-10015132-11") in ("a", "b")
+    True
+    """
+    return "a" if hashlib.sha1(table_id.encode("utf-8")).digest()[0] % 2 == 0 else "b"
+
+
+ExcludeFor = Callable[[Any], tuple[str, ...]]
+
+
+def benchmark_pool(benchmark: str, split: str, encoder: Encoder, *,
+                   root: str | Path | None = None) -> tuple[DemoPool, ExcludeFor]:
+    """A hygienic demo pool for scoring ``benchmark``/``split``, and the origins to exclude
+    for each example (pass both to ``answer(demos=..., exclude_origins=...)``).
+
+    Demos whose question (normalised) occurs in the scored split get that split's origin and
+    are excluded. WikiSQL has no train split here: dev is split by table id
+    (:func:`table_half`) and each half is answered with demos from the other half only.
+    """
+    from .evaluate.datasets import load, load_wikisql
+
+    init = initial_demos()
+    origin = f"{benchmark}:{split}"
+    scored = [e.question for e in load(benchmark, split, root=root)] if benchmark != (
+        "wikisql") else []
+    demos: list[Demo]
+    if benchmark.startswith("metaqa-"):
+        demos = metaqa_demos(int(benchmark[7]), root=root, scored=scored, scored_origin=origin)
+    elif benchmark == "wtq":
+        demos = wtq_demos(root=root, scored=scored, scored_origin=origin)
+    elif benchmark == "webqsp":
+        demos = [d for kind in ("name", "unname") for d in
+                 webqsp_demos(kind, root=root, scored=scored, scored_origin=origin)]
+    elif benchmark == "wikisql":
+        every = [e for e in load_wikisql("dev", root=root) if e.answers]
+        demos = [d for h in "ab" for d in wikisql_demos(
+            [e for e in every if table_half(e.metadata["table_id"]) == h],
+            f"wikisql:dev-half-{h}")]
+        pool = DemoPool(init + demos, encoder)
+        if split != "dev":
+            return pool, lambda example: ()
+        return pool, lambda example: (
+            f"wikisql:dev-half-{table_half(example.metadata['table_id'])}",)
+    else:
+        demos = []
+    return DemoPool(init + demos, encoder), lambda example: (origin,)

@@ -172,9 +172,30 @@ def _header_mentions(q: list[str], columns: Sequence[str]) -> dict[str, tuple[fl
                             best = (score, j, j + n)
             if best[0] >= 1.0:
                 break
+        if best[0] < 1.0 and len(content) > 1:
+            best = max(best, _scattered(stems, content))
         if best[0] > 0:
             found[col] = best
     return found
+
+
+def _scattered(stems: list[str], content: list[str], window: int = 7) -> tuple[float, int, int]:
+    """All content words of a name found within a few question words, in any order
+    (``score of the home team`` names ``Home team score``)."""
+    spots = []
+    for w in content:
+        hits = [i for i, t in enumerate(stems) if _same(t, w)]
+        if not hits:
+            return (0.0, -1, -1)
+        spots.append(hits)
+    best = (0.0, -1, -1)
+    for first in spots[0]:
+        near = [min(h, key=lambda i: abs(i - first)) for h in spots]
+        lo, hi = min(near), max(near) + 1
+        if hi - lo <= window and len(set(near)) == len(near):
+            score = 1.0 + 0.01 * len(content) - 0.001 * (hi - lo)
+            best = max(best, (score, lo, hi))
+    return best
 
 
 def _values(q: list[str], table: _Table, blocked: set[int],
@@ -330,15 +351,26 @@ def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
     cond_cols = {c.column for c in conds}
     free = {c: m for c, m in mentions.items() if c not in cond_cols}
     full = {c: m for c, m in free.items() if m[0] >= 1.0}
-    if full:
-        return max(full, key=lambda c: (full[c][0], -full[c][1]))
     rest = [c for c in table.columns if c not in cond_cols]
+    if full:
+        plain = {c: m for c, m in full.items() if not set(tokens(c)) <= _CUE_WORDS}
+        full = plain or full
+        return max(full, key=lambda c: (full[c][0], -full[c][1]))
     hinted = _wh_column(q, rest)
     if hinted is not None:
         return hinted
     if free:
         return max(free, key=lambda c: (free[c][0], -free[c][1]))
     return rest[0] if rest else (table.columns[0] if table.columns else None)
+
+
+_CUE_WORDS = {"total", "average", "number", "count", "sum", "max", "min", "highest", "lowest",
+              "maximum", "minimum", "mean", "amount"}
+
+
+def _hinted(column: str, hints: set[str]) -> bool:
+    words = set(tokens(column))
+    return bool(hints & (words | {_stem(w) for w in words}))
 
 
 def _wh_column(q: list[str], columns: Sequence[str]) -> str | None:
@@ -351,7 +383,7 @@ def _wh_column(q: list[str], columns: Sequence[str]) -> str | None:
         if wh in words:
             hints = _WH_HINTS[wh]
             for col in columns:
-                if hints & {_stem(t) for t in tokens(col)} | hints & set(tokens(col)):
+                if _hinted(col, hints):
                     return col
     return None
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from ..demos import DemoPool
 from ..errors import ParseError
+from ..mapping.dense import EmbeddingIndex
 from ..mapping.lexical import LexicalPool
 from ..query.ast import Arg, Call, ListValue, Program, Query, Text, Value
 from ..query.parse import parse
@@ -30,7 +31,7 @@ from ..query.render import render_program
 from ..rewrite import MAX_WORDS, MIN_WORDS
 
 __all__ = ["Template", "make_template", "rebind", "question_key", "TemplateIndex",
-           "template_index", "mention_keys"]
+           "template_index", "mention_keys", "mentions"]
 
 _LITERAL_ARGS = {"head_entity", "tail_entity", "value"}
 _SPECIAL = {"most", "least"} | MAX_WORDS | MIN_WORDS
@@ -55,6 +56,18 @@ class Template:
     pattern: re.Pattern[str]
     literals: tuple[str, ...]
     program: Program
+    order: tuple[int, ...] = ()
+
+    @property
+    def slots(self) -> int:
+        return len(self.literals)
+
+    def in_order(self, values: Sequence[str]) -> tuple[str, ...]:
+        """Slot texts given in order of appearance -> in literal order."""
+        out = [""] * len(self.literals)
+        for value, slot in zip(values, self.order, strict=False):
+            out[slot] = value
+        return tuple(out)
 
     def match(self, question: str) -> tuple[str, ...] | None:
         """The slot texts when ``question`` fits the template (original case kept)."""
@@ -100,7 +113,7 @@ def make_template(question: str, program: Program) -> Template | None:
     if not found:
         return None
     parts = re.split(r"\x00(\d+)\x00", text)
-    regex, seen, key = [], set(), []
+    regex, seen, key, order = [], set(), [], []
     for i, part in enumerate(parts):
         if i % 2 == 0:
             regex.append(r"\s+".join(re.escape(w) for w in part.split(" ")) if part else "")
@@ -108,12 +121,14 @@ def make_template(question: str, program: Program) -> Template | None:
             continue
         slot = int(part)
         regex.append(f"(?P=s{slot})" if slot in seen else f"(?P<s{slot}>.+?)")
+        if slot not in seen:
+            order.append(slot)
         seen.add(slot)
         key.append("{}")
     if re.search(r"\(\?P[<=]s\d+>?[^)]*\)\(\?P", "".join(regex)):
         return None  # two slots side by side: ambiguous
     pattern = re.compile("".join(regex), re.IGNORECASE)
-    return Template("".join(key), pattern, tuple(found), program)
+    return Template("".join(key), pattern, tuple(found), program, tuple(order))
 
 
 def _swap(text: str, old: Sequence[str], new: Sequence[str]) -> str:
@@ -158,6 +173,22 @@ class TemplateIndex:
             if t is not None:
                 self.templates[pos] = t
                 self.by_key.setdefault(t.key, []).append(pos)
+        self.keys = list(self.by_key)
+        self._pool = pool
+        self._dense: EmbeddingIndex | None = None
+
+    def similar_keys(self, key: str, slots: int, k: int = 5) -> list[tuple[str, float]]:
+        """The ``k`` template keys most similar to ``key`` with as many slots (by the pool's
+        encoder, over keys with ``{}`` read as ``X``)."""
+        if not self.keys:
+            return []
+        if self._dense is None:
+            self._dense = EmbeddingIndex([x.replace("{}", "X") for x in self.keys],
+                                         self._pool.encoder, self._pool.cache_dir)
+        found = self._dense.search_positions(key.replace("{}", "X"), k=min(len(self.keys),
+                                                                           8 * k))
+        out = [(self.keys[i], s) for i, s in found if self.keys[i].count("{}") == slots]
+        return out[:k]
 
 
 _INDEXES: weakref.WeakKeyDictionary[DemoPool, TemplateIndex] = weakref.WeakKeyDictionary()
@@ -172,13 +203,15 @@ def template_index(pool: DemoPool) -> TemplateIndex:
     return index
 
 
-def mention_keys(question: str, entities: LexicalPool | None, max_words: int = 8) -> list[str]:
-    """Template keys the question could have: bracketed spans, else graph entities it names.
+def mentions(question: str, entities: LexicalPool | None,
+             max_words: int = 8) -> list[tuple[str, tuple[str, ...]]]:
+    """Possible ``(template key, slot texts in order)`` of a question: its bracketed spans,
+    else the graph entities it names (each alone, then all together).
 
-    >>> mention_keys("what films did [Bette Davis] star in", None)
-    ['what films did {} star in']
+    >>> mentions("what films did [Bette Davis] star in", None)
+    [('what films did {} star in', ('Bette Davis',))]
     """
-    spans = [m.group(1) for m in re.finditer(r"\[([^\]]+)\]", question)]
+    spans = [(m.start(1), m.group(1)) for m in re.finditer(r"\[([^\]]+)\]", question)]
     if not spans and entities is not None:
         words = question_key(question).split()
         taken: set[int] = set()
@@ -188,16 +221,28 @@ def mention_keys(question: str, entities: LexicalPool | None, max_words: int = 8
                     continue
                 text = " ".join(words[i:i + n])
                 if (n > 1 or len(text) > 3) and entities.normalized(text):
-                    spans.append(text)
+                    spans.append((i, text))
                     taken |= set(range(i, i + n))
-    base = question_key(question)
-    keys = []
+    spans.sort()
+    out = []
+    for _, span in spans:
+        out.append((_slotted(question_key(question), [span]), (span,)))
+    if len(spans) > 1:
+        texts = [t for _, t in spans]
+        out.append((_slotted(question_key(question), texts), tuple(texts)))
+    return list(dict.fromkeys(out))
+
+
+def _slotted(key: str, spans: Sequence[str]) -> str:
     for span in spans:
         pat = re.compile(r"(?<!\w)" + re.escape(question_key(span)) + r"(?!\w)")
-        base_one = pat.sub("{}", question_key(question))
-        keys.append(base_one)
-        base = pat.sub("{}", base)
-    return list(dict.fromkeys(keys + ([base] if len(spans) > 1 else [])))
+        key = pat.sub("{}", key, count=1)
+    return key
+
+
+def mention_keys(question: str, entities: LexicalPool | None) -> list[str]:
+    """Just the keys of :func:`mentions`."""
+    return [k for k, _ in mentions(question, entities)]
 
 
 def literal_args(program: Program) -> list[Arg]:
