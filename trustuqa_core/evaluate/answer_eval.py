@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SourceError, TrustUQAError
+from ..llm.client import LLMError
 from ..trace import Trace
 from .ceilings import empty_input, metaqa_scores
 from .datasets import Example, Source, load
@@ -150,7 +151,7 @@ class AnswerEvaluation:
         try:
             result = self.answer_fn(e.question, graph, **kwargs)
         except TrustUQAError as exc:
-            category = "llm_error" if type(exc).__name__.startswith("LLM") else "error"
+            category = "llm_error" if isinstance(exc, LLMError) else "error"
             return Outcome(**base, correct=False, category=category, answer=[],
                            seconds=time.perf_counter() - t0, detail=f"{type(exc).__name__}: {exc}")
         seconds = time.perf_counter() - t0
