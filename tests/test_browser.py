@@ -130,7 +130,7 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
             expect(page.get_by_text("Query source: the bundled reference query")).to_be_visible()
             _shot(page, "answer.png")
 
-            page.get_by_role("button", name="Evidence graph").click()
+            page.locator(".st-key-tq_view").get_by_text("Evidence graph", exact=True).click()
             iframe = page.locator("iframe[srcdoc]").first
             expect(iframe).to_be_visible()
             graph = page.frame_locator("iframe[srcdoc]").first
@@ -142,11 +142,11 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
             page.wait_for_timeout(800)  # let vis draw
             _shot(page, "evidence_graph.png")
 
-            page.get_by_role("button", name="Steps").click()
+            page.locator(".st-key-tq_view").get_by_text("Steps", exact=True).click()
             page.get_by_text("Query4 · get_information").click()
             expect(page.get_by_text("Grammy Award for Best Music Film").first).to_be_visible()
             _shot(page, "steps.png")
-            page.get_by_role("button", name="Mappings").click()
+            page.locator(".st-key-tq_view").get_by_text("Mappings", exact=True).click()
             expect(page.get_by_text("Check or fix a mapping")).to_be_visible()
             _shot(page, "mappings.png")
             body = page.locator("body").inner_text()

@@ -138,7 +138,8 @@ def evidence_graph(trace: Trace, max_nodes: int = MAX_NODES) -> EvidenceGraph:
 
 
 def overview_graph(graph: ConditionGraph, max_facts: int = 90) -> EvidenceGraph:
-    """A small picture of the loaded data: the first facts of each source (no ``row_number``).
+    """A small, connected picture of the loaded data: for each source, the neighbourhood of
+    its most connected node (breadth-first, ``row_number`` facts left out).
 
     Heads (rows, subjects) get the role ``mapped`` (blue), values ``context`` (grey).
     """
@@ -149,7 +150,7 @@ def overview_graph(graph: ConditionGraph, max_facts: int = 90) -> EvidenceGraph:
         idx = np.flatnonzero(graph.fact_source == i)
         if skip is not None:
             idx = idx[graph.rel[idx] != skip]
-        facts += [int(f) for f in idx[:per]]
+        facts += _neighbourhood(graph, idx, per)
     roles: dict[int, Role] = {}
     for f in facts:
         roles.setdefault(int(graph.tail[f]), "context")
@@ -158,6 +159,33 @@ def overview_graph(graph: ConditionGraph, max_facts: int = 90) -> EvidenceGraph:
     nodes = [EvidenceNode(n, graph.label(n), r, set(), graph.is_row(n)) for n, r in roles.items()]
     edges = [_edge(graph, f, set()) for f in facts]
     return EvidenceGraph(nodes, edges, graph.n_nodes, graph.n_facts, [])
+
+
+def _neighbourhood(graph: ConditionGraph, idx: np.ndarray, budget: int) -> list[int]:
+    """Up to ``budget`` of the facts ``idx``, breadth-first from the best-connected node (and
+    from the next best-connected unseen node when a component is exhausted)."""
+    if len(idx) == 0:
+        return []
+    heads, tails = graph.head[idx], graph.tail[idx]
+    degree = np.bincount(np.concatenate([heads, tails]))
+    seeds = [int(n) for n in np.argsort(-degree, kind="stable")[:50] if degree[n] > 0]
+    seen: set[int] = set()
+    taken: dict[int, None] = {}
+    for seed in seeds:
+        frontier = {seed} - seen
+        while frontier and len(taken) < budget:
+            seen |= frontier
+            members = np.fromiter(frontier, dtype=np.int64)
+            nxt: set[int] = set()
+            for j in np.flatnonzero(np.isin(heads, members) | np.isin(tails, members)).tolist():
+                if len(taken) >= budget:
+                    break
+                taken.setdefault(int(idx[j]))
+                nxt.update((int(heads[j]), int(tails[j])))
+            frontier = nxt - seen
+        if len(taken) >= budget:
+            break
+    return list(taken)
 
 
 def _edge(g: ConditionGraph, fact: int, steps: set[int]) -> EvidenceEdge:
@@ -175,7 +203,7 @@ def _layout(ev: EvidenceGraph, size: float) -> dict[int, tuple[float, float]]:
     nxg.add_edges_from((e.head, e.tail) for e in ev.edges)
     if not ev.nodes:
         return {}
-    k = 1.6 / max(np.sqrt(len(ev.nodes)), 1.0)
+    k = 2.0 / max(np.sqrt(len(ev.nodes)), 1.0)
     pos = nx.spring_layout(nxg, seed=7, k=k, iterations=100)
     return {int(n): (float(x) * size, float(y) * size) for n, (x, y) in pos.items()}
 
@@ -193,25 +221,33 @@ def _node_label(n: EvidenceNode) -> str:
     return _short(n.label)
 
 
-def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: int = 560) -> str:
+def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: int = 560,
+                hub_labels: bool = False) -> str:
     """Self-contained HTML (no network access) drawing ``ev`` with pyvis.
 
     Positions are precomputed (spring layout, fixed seed) and physics is off, so the drawing
     is stable. With ``highlight_step`` the nodes and facts that step touched are emphasised
-    and everything else is faded.
+    and everything else is faded. ``hub_labels`` labels only nodes with 3+ facts (the others
+    show their label on hover), for dense overviews.
     """
     from pyvis.network import Network
 
     net = Network(height=f"{height}px", width="100%", directed=True, cdn_resources="in_line",
                   bgcolor="#ffffff", font_color="#1f2933")
-    pos = _layout(ev, size=420.0)
+    pos = _layout(ev, size=min(600.0, 110.0 * np.sqrt(max(len(ev.nodes), 1))))
+    degree: dict[int, int] = {}
+    for e in ev.edges:
+        degree[e.head] = degree.get(e.head, 0) + 1
+        degree[e.tail] = degree.get(e.tail, 0) + 1
     for n in ev.nodes:
         lit = highlight_step is None or highlight_step in n.steps
         color = ROLE_COLORS[n.role] if lit else "#e4e7eb"
         steps = ", ".join(f"Query{s}" for s in sorted(n.steps) if s) or "none"
         title = f"{n.label}\nrole: {ROLE_NAMES[n.role]}\nsteps: {steps}"
         x, y = pos.get(n.id, (0.0, 0.0))
-        net.add_node(n.id, label=_esc(_node_label(n)), title=_esc(title), x=x, y=y,
+        show = not hub_labels or len(ev.nodes) <= 40 or degree.get(n.id, 0) >= 3
+        label = _node_label(n) if show else " "
+        net.add_node(n.id, label=_esc(label), title=_esc(title), x=x, y=y,
                      physics=False, color=color, shape="box" if n.is_row else "dot",
                      size=16 if n.role in ("answer", "mapped") else 11,
                      font={"color": "#1f2933" if lit else "#b0b7bf", "size": 14})
@@ -219,7 +255,8 @@ def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: in
         lit = highlight_step is None or highlight_step in e.steps
         span = f" ({_years(e.interval)})" if e.interval else ""
         title = f"{e.relation}{span}\nsource: {e.source}"
-        net.add_edge(e.head, e.tail, label=_esc(_short(e.relation + span, 32)),
+        edge_label = " " if hub_labels and len(ev.nodes) > 40 else _short(e.relation + span, 32)
+        net.add_edge(e.head, e.tail, label=_esc(edge_label),
                      title=_esc(title), color="#52606d" if lit else "#e4e7eb",
                      width=2.5 if lit and highlight_step is not None else 1,
                      font={"size": 11, "color": "#52606d" if lit else "#c5ccd3",
@@ -275,6 +312,7 @@ def timeline_rows(trace: Trace, limit: int = 300) -> list[dict[str, Any]]:
         if not any(op.startswith(_TIME_OPS) for op in s.ops):
             continue
         kept = {int(f) for f in s.output.all_witnesses()}
+        condition, years = _time_condition(trace, s.number)
         for f in _time_candidates(trace, s.number)[:limit]:
             span = g.interval(f)
             if span is None:
@@ -285,8 +323,30 @@ def timeline_rows(trace: Trace, limit: int = 300) -> list[dict[str, Any]]:
                          "start": start if np.isfinite(start) else None,
                          "end": end if np.isfinite(end) else None,
                          "status": "kept" if f in kept else "excluded",
+                         "condition": condition, "condition_years": years,
                          "source": str(g.provenance(f))})
     return rows
+
+
+def _time_condition(trace: Trace, number: int) -> tuple[str, list[float]]:
+    """The step's time condition as text (``time = 2002``) and the years it names."""
+    assert trace.mapped is not None
+    call = trace.mapped.program.query(number).call
+    key, value = call.arg("key"), call.arg("value")
+    if key is None or value is None:
+        return "", []
+    years: list[float] = []
+    if isinstance(value.value, Ref):
+        step = next((s for s in trace.steps if s.number == value.value.step), None)
+        for e in step.output.elems if step else ():
+            if isinstance(e, Scalar) and isinstance(e.value, float):
+                years.append(e.value)
+    else:
+        text = str(value.value)
+        years = [float(text)] if text.lstrip("-").isdigit() else []
+    label = key.value.labels[0] if isinstance(key.value, Bound) and key.value.labels else "time"
+    shown = ", ".join(f"{y:g}" for y in years) or str(value.value)
+    return f"{label} {value.cmp} {shown}", years
 
 
 def _time_candidates(trace: Trace, number: int) -> list[int]:

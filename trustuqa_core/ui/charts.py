@@ -43,7 +43,8 @@ def vote_figure(samples: Sequence[Mapping[str, Any]]) -> go.Figure:
                            orientation="h", marker_color=["#1f77b4" if not k.startswith("no vote")
                                                           else "#adb5bd" for k in labels],
                            hovertext=labels, texttemplate="%{x:.0%}", textposition="auto"))
-    fig.update_layout(title="Vote shares of the samples", xaxis_tickformat=".0%", **_LAYOUT)
+    fig.update_layout(title="Vote shares of the samples", xaxis_tickformat=".0%",
+                      **{**_LAYOUT, "height": 110 + 45 * len(labels)})
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -70,8 +71,12 @@ def values_figure(values: Sequence[tuple[str, float]], title: str) -> go.Figure:
 
 
 def timeline_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
-    """Facts as year intervals, coloured by whether the time condition kept them."""
+    """Facts as year intervals, coloured by whether the time condition kept them; the years
+    the condition asked for are dashed lines."""
     fig = go.Figure()
+    for year in sorted({y for r in rows for y in r.get("condition_years", ())}):
+        fig.add_vline(x=year + 0.5, line_dash="dash", line_color="#d62728",
+                      annotation_text=f"asked: {year:g}", annotation_position="top")
     for status in ("kept", "excluded"):
         part = [r for r in rows if r["status"] == status]
         if not part:

@@ -88,7 +88,7 @@ def uploader() -> None:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _overview(key: tuple[tuple[str, str, str], ...], _graph: ConditionGraph) -> tuple[str, str]:
     ev = overview_graph(_graph)
-    return render_html(ev, height=460), ev.note()
+    return render_html(ev, height=460, hub_labels=True), ev.note()
 
 
 def loaded_overview() -> None:
@@ -114,10 +114,11 @@ def loaded_overview() -> None:
             st.caption(f"First rows of {len(facts)} facts, exactly as read.")
     st.markdown("#### Relations and columns")
     stats = relation_stats(g)
-    left, right = st.columns([3, 2])
-    left.dataframe(stats, hide_index=True, height=360)
-    right.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
-    if st.toggle("Show an overview graph (the first facts of each source)", key="tq_overview"):
+    st.dataframe(stats, hide_index=True, height=min(38 + 35 * len(stats), 420))
+    st.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
+    if st.toggle("Show an overview graph (around the best-connected node of each source)",
+                 key="tq_overview"):
         page, note = _overview(data_key(state.uploads()), g)
-        st.caption(f"Rows and subjects blue, values grey; {note}.")
+        st.caption(f"Rows and subjects blue, values grey; in large pictures only nodes with 3+ "
+                   f"facts are labelled (hover for the others); {note}.")
         show_html(page, 480)

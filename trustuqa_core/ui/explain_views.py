@@ -73,18 +73,23 @@ def evidence_view(run: Run, key: str) -> None:
     if rows:
         st.markdown("#### Timeline")
         st.plotly_chart(timeline_figure(rows), key=f"{key}_timeline")
-        st.dataframe(pd.DataFrame(rows), hide_index=True)
+        table = pd.DataFrame(rows).drop(columns=["condition_years"])
+        st.dataframe(table, hide_index=True, column_config={
+            "start": st.column_config.NumberColumn(format="%d"),
+            "end": st.column_config.NumberColumn(format="%d")})
 
 
 def llm_view(run: Run) -> None:
     """Retrieved demonstrations, the exact prompt, which data values were sent, the samples."""
-    st.markdown("#### What the LLM saw")
+    offline = run.origin != "llm"
+    st.markdown("#### What the LLM saw" + (" (no LLM was called)" if offline else ""))
     st.info(md_escape(run.data_sent))
     if run.demos:
         st.markdown("**Retrieved demonstrations** (most similar first)")
         st.dataframe(pd.DataFrame(run.demos), hide_index=True)
     if run.prompt:
-        st.markdown(f"**The exact prompt** ({len(run.prompt)} messages)")
+        st.markdown("**How the offline writer built the query**" if offline else
+                    f"**The exact prompt** ({len(run.prompt)} messages)")
         for i, m in enumerate(run.prompt, 1):
             with st.expander(f"{i}. {m.get('role', '?')}", expanded=i == len(run.prompt)):
                 st.code(m.get("content", ""), language=None, wrap_lines=True)

@@ -8,6 +8,9 @@ The API key is kept only in this session's memory: never written to disk, logs o
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,7 +26,7 @@ from .runs import Run
 __all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
            "loaded_names", "llm_settings", "confirmed_demos", "add_confirmed_demo", "demo_pool",
-           "store_demo"]
+           "store_demo", "warm_up"]
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
@@ -181,3 +184,17 @@ def store_demo(question: str, query: str, answer: list[str], kind: str) -> None:
     from ..demos import Demo, UserDemoStore
 
     UserDemoStore().add(Demo(question, query, tuple(answer), kind, "user"))
+
+
+def _import_llm_layer() -> None:
+    if importlib.util.find_spec("trustuqa_core.answer") is not None:
+        importlib.import_module("trustuqa_core.answer")
+
+
+@st.cache_resource(show_spinner=False)
+def warm_up() -> threading.Thread:
+    """Import the LLM layer (openai etc., ~2 s) once per process in a background thread, so
+    the first written answer does not wait for it. Nothing is loaded from the network."""
+    thread = threading.Thread(target=_import_llm_layer, name="trustuqa-warm-up", daemon=True)
+    thread.start()
+    return thread
