@@ -122,8 +122,9 @@ class WebQSPReplay:
         kind, e, text = item
         gold = gold_keys(e)
         shown = list(e.answers) + [str(m) for m in e.metadata["answer_mids"]]  # type: ignore[attr-defined]
-        base = {"id": f"{kind}:{e.id}", "benchmark": "webqsp", "question": e.question,
-                "gold": shown, "groups": {"kind": kind}, "query": text}
+        base: dict[str, Any] = {"id": f"{kind}:{e.id}", "benchmark": "webqsp",
+                                "question": e.question, "gold": shown,
+                                "groups": {"kind": kind}, "query": text}
         try:
             program = parse(text)
         except ParseError as exc:

@@ -38,6 +38,7 @@ from .results_cache import ResultsCache, cache_file, code_version
 __all__ = ["build_evaluation", "run_evaluation", "run_cli", "RunResult", "DEFAULT_WORKERS"]
 
 DEFAULT_WORKERS = 4
+_CAUGHT: tuple[type[BaseException], ...] = (TrustUQAError, *EVALUATOR_ERRORS)
 _NO_CEILING = {
     "wtq": "wtq has no gold programs (its annotations are answers only): use --mode replay "
            "(recorded queries) or --mode answer",
@@ -112,7 +113,7 @@ def _evaluate_one(evaluation: Evaluation, key: str, item: Any) -> Outcome:
     t0 = time.perf_counter()
     try:
         outcome = evaluation.evaluate(item)
-    except (TrustUQAError, *EVALUATOR_ERRORS) as exc:
+    except _CAUGHT as exc:
         gold = [str(a) for a in getattr(item, "answers", ())]
         outcome = Outcome(key, evaluation.benchmark, _question(item), False, "error", [], gold,
                           time.perf_counter() - t0, detail=f"{type(exc).__name__}: {exc}")
@@ -171,8 +172,9 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
     summary = summarise(outcomes)
     result = RunResult(run, summary, outcomes, {"cache": cache.path}, resumed, interrupted)
     if report and not interrupted:
-        stem = "-".join(p for p in (evaluation.benchmark, evaluation.split, evaluation.mode,
-                                    run["writer"], f"limit{limit}" if limit else "") if p)
+        parts = (evaluation.benchmark, evaluation.split, evaluation.mode, writer,
+                 f"limit{limit}" if limit else "")
+        stem = "-".join(p for p in parts if p)
         result.paths.update(write_report(summary, outcomes, run, out_dir, stem))
         summary_path = out_dir / f"{stem}.json"
         summary_path.write_text(json.dumps({"run": run, "summary": summary}, indent=2,

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from ..graph import ConditionGraph
 from ..numbers import parse_number
-from ..query.ast import Arg, Call, ListValue, Program, Query, Ref, Text, Value
+from ..query.ast import Arg, Call, Cmp, ListValue, Program, Query, Ref, Text, Value
 
 __all__ = [
     "AGG_FUNCTIONS",
@@ -48,7 +48,7 @@ __all__ = [
 
 AGG_FUNCTIONS = ("", "max", "min", "count", "sum", "mean")
 AGG_NAMES = ("", "MAX", "MIN", "COUNT", "SUM", "AVG")
-COND_OPS = ("=", ">", "<")
+COND_OPS: tuple[Cmp, ...] = ("=", ">", "<")
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,8 @@ class TableInfo:
     def from_graph(graph: ConditionGraph) -> TableInfo:
         """The first source of ``graph`` (a table) as a :class:`TableInfo`."""
         info = graph.sources[0]
-        values, empty = [], []
+        values: list[tuple[str, ...]] = []
+        empty: list[bool] = []
         for column in info.columns:
             rel = graph.relation(column)
             if rel is None:  # a column with no non-empty cell has no facts
