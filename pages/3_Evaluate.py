@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pandas as pd
 import streamlit as st
 
 from trustuqa_core.export import md_escape
+from trustuqa_core.ui import state
 from trustuqa_core.ui.charts import metric_figure
-from trustuqa_core.ui.evaluate import REPLAY, data_available, replay, summarize
+from trustuqa_core.ui.evaluate import (
+    BENCHMARKS,
+    MODES,
+    Unavailable,
+    data_available,
+    evaluate_slice,
+    outcome_rows,
+    summary_of,
+)
 
 st.title("Evaluate")
-st.caption("Replays the TrustUQA authors' recorded GPT-3.5 queries through this app's parser, "
-           "mapper and executor on the benchmark's own tables, and scores the answers "
-           "(WTQ denotation accuracy). No LLM is called.")
+st.caption("Runs a small slice of a benchmark through the same parser, mapper and executor as "
+           "the Ask page, using the benchmark runner (`python -m trustuqa_core bench run`).")
 
 missing = data_available()
 if missing:
@@ -21,29 +31,41 @@ if missing:
             "TRUSTUQA_DATA.")
     st.stop()
 
-label = st.selectbox("Benchmark slice", list(REPLAY))
-limit = st.slider("Questions", 5, 200, 20, 5)
+c1, c2 = st.columns(2)
+benchmark = c1.selectbox("Benchmark", BENCHMARKS, index=BENCHMARKS.index("wtq"))
+mode = c2.selectbox("Mode", list(MODES), format_func=MODES.get)
+limit = st.slider("Questions", 5, 100, 10, 5)
 if st.button("Run", type="primary", key="tq_eval_go"):
-    bar = st.progress(0.0, text="Starting…")
-    rows = []
-    for done, total, row in replay(label, limit):
-        rows.append(row)
-        bar.progress(done / max(total, 1), text=f"{done} / {total} questions")
-    st.session_state["tq_eval"] = rows
+    cfg = state.settings()
+    writer, settings = ("openai", state.llm_settings()) if cfg.writer == "llm" else ("offline",
+                                                                                      None)
+    bar = st.progress(0.0, text="Loading the benchmark…")
+    outcomes = []
+    try:
+        for done, total, outcome in evaluate_slice(benchmark, mode, limit, writer=writer,
+                                                   settings=settings):
+            outcomes.append(outcome)
+            bar.progress(done / max(total, 1), text=f"{done} / {total} questions")
+        st.session_state["tq_eval"] = (benchmark, mode, outcomes)
+    except Unavailable as why:
+        st.info(md_escape(why))
+    except FileNotFoundError as err:
+        st.error(md_escape(err))
 
-rows = st.session_state.get("tq_eval")
-if rows:
-    summary = summarize(rows)
-    c1, c2, c3, c4 = st.columns(4)
-    c1.metric("Questions", summary["questions"])
-    c2.metric("Accuracy", f"{summary['accuracy']:.0%}")
-    c3.metric("Answered", f"{summary['answered']:.0%}")
-    c4.metric("Mean time", f"{summary['mean seconds']:.2f} s")
+result = st.session_state.get("tq_eval")
+if result and result[2]:
+    name, how, outcomes = result
+    summary = summary_of(outcomes)
+    st.subheader(f"{name} · {how}")
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("Questions", summary["n"])
+    m2.metric("Accuracy", f"{summary['accuracy']:.0%}" if summary["accuracy"] is not None
+              else "n/a")
+    m3.metric("Correct", summary["correct"])
+    m4.metric("Median time", f"{pd.Series([o.seconds for o in outcomes]).median():.2f} s")
     left, right = st.columns(2)
-    outcome = {"correct": sum(r.correct for r in rows),
-               "wrong": sum(not r.correct and not r.failed_at for r in rows),
-               **{f"failed: {k}": v for k, v in summary["failures"].items()}}
-    left.plotly_chart(metric_figure(outcome, "Outcomes"), key="tq_eval_outcomes")
-    right.plotly_chart(metric_figure({r.id: round(r.seconds, 3) for r in rows},
+    left.plotly_chart(metric_figure(dict(Counter(o.category for o in outcomes).most_common()),
+                                    "Outcomes by category"), key="tq_eval_outcomes")
+    right.plotly_chart(metric_figure({o.id: round(o.seconds, 3) for o in outcomes},
                                      "Seconds per question"), key="tq_eval_time")
-    st.dataframe(pd.DataFrame([r.to_dict() for r in rows]), hide_index=True)
+    st.dataframe(pd.DataFrame(outcome_rows(outcomes)), hide_index=True)

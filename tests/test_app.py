@@ -96,6 +96,18 @@ def test_evaluate_page_runs_a_small_slice(data_dir: Path) -> None:
     assert not at.exception
     assert [m.label for m in at.metric][:2] == ["Questions", "Accuracy"]
     assert at.metric[0].value == "5"
+    assert len(at.get("plotly_chart")) == 2
+
+
+@pytest.mark.data
+def test_evaluate_page_explains_an_unsupported_mode(data_dir: Path) -> None:
+    at = _app()
+    at.switch_page("pages/3_Evaluate.py").run()
+    at.selectbox[0].set_value("cronquestions")
+    at.selectbox[1].set_value("replay")
+    at.button(key="tq_eval_go").click().run()
+    assert not at.exception
+    assert any("not in the shared data folder" in i.value for i in at.info)
 
 
 def test_ask_page_offers_samples_when_nothing_is_loaded() -> None:

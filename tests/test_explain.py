@@ -117,3 +117,16 @@ def test_strip_remote_resources_keeps_inline_code() -> None:
     page = ('<link rel="stylesheet" href="https://cdn.x/a.css"/><script src="../node_modules/v.js">'
             '</script><script type="text/javascript">draw()</script>')
     assert strip_remote_resources(page) == '<script type="text/javascript">draw()</script>'
+
+
+def test_values_behind_an_aggregate_are_listed_with_their_rows() -> None:
+    from trustuqa_core import load_graph
+    from trustuqa_core.ui.runs import aggregate_values, execute_text
+
+    g = load_graph(tables=[b"Name,Points\nAnn,10\nBob,10\nCid,3\n"])
+    run = execute_text("Query1: \"get_information(relation='Points')\"\n"
+                       "Query2: \"sum(set='output_of_query1')\"", g, None, origin="hand-written")
+    assert run.answer == ["23"]  # a bag: both 10s count
+    assert aggregate_values(run.trace, run.trace.steps[1]) == [
+        ("table1 row 1: 10", 10.0), ("table1 row 2: 10", 10.0), ("table1 row 3: 3", 3.0)]
+    assert aggregate_values(run.trace, run.trace.steps[0]) == []

@@ -1,56 +1,33 @@
-"""A small benchmark slice for the Evaluate page, without an LLM.
+"""A small benchmark slice for the Evaluate page, through the benchmark runner's Python API.
 
-*Replay* runs the TrustUQA authors' recorded GPT-3.5 queries (``trustuqa_prompts/``) through our
-parser, mapper and executor on the benchmark's own data and scores the answers: the best offline
-check of the whole non-LLM pipeline. When the LLM layer's benchmark runner is installed, the page
-uses it instead (see :func:`runner_available`).
+Modes (see :mod:`trustuqa_core.evaluate.runner`): ``ceiling`` runs gold programs (WikiSQL,
+MetaQA), ``replay`` runs the TrustUQA authors' recorded GPT-3.5 queries (WTQ, MetaQA, WebQSP),
+``answer`` runs the whole pipeline (offline writer, or the LLM configured in Settings). No
+report files are written: outcomes stay in the session.
 
->>> summarize([EvalRow("1", "q", ("a",), ("a",), True, None, 0.1),
-...            EvalRow("2", "q", ("b",), (), False, "map", 0.2)])["accuracy"]
-0.5
+>>> MODES["replay"].startswith("Replay")
+True
 """
 
 from __future__ import annotations
 
-import importlib.util
-import time
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from ..evaluate.datasets import Example, data_root, load, load_recorded_queries
-from ..evaluate.metrics import denotation_match, hits_at_1_any
-from ..execute import run_query
-from ..graph import build_graph
-from ..mapping.mapper import Mapper
-from ..translate import load_source
+from ..errors import TrustUQAError
+from ..evaluate.datasets import BENCHMARKS, data_root
+from ..evaluate.outcome import EVALUATOR_ERRORS, Outcome, Unavailable, summarise
+from ..evaluate.runner import build_evaluation
 
-__all__ = ["REPLAY", "EvalRow", "data_available", "replay", "summarize", "runner_available"]
+__all__ = ["MODES", "BENCHMARKS", "data_available", "evaluate_slice", "summary_of",
+           "outcome_rows", "Unavailable"]
 
-#: label -> (benchmark, split, recorded-query file key, metric)
-REPLAY: dict[str, tuple[str, str, str, str]] = {
-    "WikiTableQuestions, train split (recorded GPT-3.5 queries)": ("wtq", "train", "wtq",
-                                                                   "denotation"),
+MODES = {
+    "replay": "Replay the recorded GPT-3.5 queries (no LLM)",
+    "ceiling": "Gold programs: the executor's ceiling (no LLM)",
+    "answer": "Answer with the configured writer (offline, or the LLM from Settings)",
 }
-
-
-@dataclass(frozen=True)
-class EvalRow:
-    """One scored question."""
-
-    id: str
-    question: str
-    gold: tuple[str, ...]
-    predicted: tuple[str, ...]
-    correct: bool
-    failed_at: str | None
-    seconds: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "question": self.question, "gold": " | ".join(self.gold),
-                "predicted": " | ".join(self.predicted), "correct": self.correct,
-                "failed at": self.failed_at or "", "seconds": round(self.seconds, 3)}
+_CAUGHT: tuple[type[BaseException], ...] = (TrustUQAError, *EVALUATOR_ERRORS)
 
 
 def data_available() -> str | None:
@@ -62,41 +39,33 @@ def data_available() -> str | None:
     return None
 
 
-def runner_available() -> bool:
-    """True when ``trustuqa_core.evaluate.runner`` (the LLM layer's bench runner) exists."""
-    return importlib.util.find_spec("trustuqa_core.evaluate.runner") is not None
+def evaluate_slice(benchmark: str, mode: str, limit: int, *, writer: str = "offline",
+                   settings: Any = None) -> Iterator[tuple[int, int, Outcome]]:
+    """Yield ``(done, total, outcome)`` for the first ``limit`` questions.
+
+    Raises :class:`Unavailable` (with the reason) when the data cannot support the mode.
+    """
+    evaluation = build_evaluation(benchmark, mode, writer=writer, settings=settings)
+    items = evaluation.items(limit)
+    for i, (key, item) in enumerate(items, 1):
+        try:
+            outcome = evaluation.evaluate(item)
+        except _CAUGHT as exc:  # one failing question is an outcome, not a crash
+            outcome = Outcome(key, benchmark, str(getattr(item, "question", "")), False, "error",
+                              [], [str(a) for a in getattr(item, "answers", ())], 0.0,
+                              detail=f"{type(exc).__name__}: {exc}")
+        outcome.id = key
+        yield i, len(items), outcome
 
 
-def _score(metric: str, predicted: list[str], gold: tuple[str, ...]) -> bool:
-    if metric == "denotation":
-        return denotation_match(predicted, list(gold))
-    return hits_at_1_any(predicted, list(gold))
+def summary_of(outcomes: list[Outcome]) -> dict[str, Any]:
+    """The runner's summary (accuracy, failures by category, latency, ...)."""
+    return summarise(outcomes)
 
 
-def replay(label: str, limit: int) -> Iterator[tuple[int, int, EvalRow]]:
-    """Yield ``(done, total, row)`` per question that has a recorded query."""
-    bench, split, rec_key, metric = REPLAY[label]
-    recorded = load_recorded_queries(rec_key)
-    examples = [e for e in load(bench, split, limit=limit * 4) if e.question in recorded][:limit]
-    for i, ex in enumerate(examples, 1):
-        yield i, len(examples), _run_one(ex, recorded[ex.question], metric)
-
-
-def _run_one(ex: Example, query: str, metric: str) -> EvalRow:
-    t0 = time.perf_counter()
-    graph = build_graph([load_source(s.path, s.kind) for s in ex.sources])
-    trace = run_query(query, graph, Mapper(graph), question=ex.question)
-    predicted = trace.answer
-    return EvalRow(ex.id, ex.question, ex.answers, tuple(predicted),
-                   _score(metric, predicted, ex.answers),
-                   trace.error.stage if trace.error else ("empty" if not predicted else None),
-                   time.perf_counter() - t0)
-
-
-def summarize(rows: list[EvalRow]) -> dict[str, Any]:
-    """Accuracy, answered share, failures by stage, mean seconds."""
-    n = max(len(rows), 1)
-    return {"questions": len(rows), "accuracy": sum(r.correct for r in rows) / n,
-            "answered": sum(bool(r.predicted) for r in rows) / n,
-            "failures": dict(Counter(r.failed_at for r in rows if r.failed_at)),
-            "mean seconds": sum(r.seconds for r in rows) / n}
+def outcome_rows(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    """One table row per question."""
+    return [{"id": o.id, "question": o.question, "gold": " | ".join(map(str, o.gold[:5])),
+             "answer": " | ".join(map(str, o.answer[:5])), "correct": o.correct,
+             "category": o.category, "seconds": round(o.seconds, 3), "detail": o.detail[:200]}
+            for o in outcomes]

@@ -26,6 +26,7 @@ from ..export import SourceStamp, build_record
 from ..fallback import Fallback
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
+from ..ops import elem_text
 from ..results import Scalar
 from ..trace import ErrorInfo, StepTrace, Trace
 
@@ -140,24 +141,24 @@ def step_summary(trace: Trace) -> list[dict[str, Any]]:
 
 
 def aggregate_values(trace: Trace, step: StepTrace) -> list[tuple[str, float]]:
-    """The numeric values an aggregate step (count/sum/mean/max/min) was computed from."""
-    if step.func not in ("sum", "mean", "max", "min", "count", "average", "avg"):
+    """The numbers an aggregate step (sum/mean/max/min) was computed from, with their labels
+    (the row or entity each value belongs to when the graph knows it)."""
+    if step.func not in ("sum", "mean", "max", "min", "average", "avg") or not step.number:
         return []
     if trace.program is None:
         return []
-    refs = trace.program.query(step.number).call.refs() if step.number else ()
     g, out = trace.graph, []
-    for ref in refs:
+    for ref in trace.program.query(step.number).call.refs():
         src = next((s for s in trace.steps if s.number == ref), None)
         if src is None:
             continue
-        for e in src.output.elems[:200]:
-            if isinstance(e, Scalar):
-                if isinstance(e.value, float):
-                    out.append((e.text, e.value))
-            else:
-                x = g.numeric(e)
-                out.append((g.label(e), x if x is not None else 1.0))
+        for e, w in list(zip(src.output.elems, src.output.witnesses, strict=True))[:200]:
+            x = (e.value if isinstance(e.value, float) else None) if isinstance(e, Scalar) \
+                else g.numeric(e)
+            if x is None:
+                continue
+            owner = g.label(int(g.head[w[-1]])) if w else ""
+            out.append((f"{owner}: {elem_text(g, e)}" if owner else elem_text(g, e), x))
     return out
 
 
