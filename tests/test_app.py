@@ -167,8 +167,8 @@ def test_failed_step_says_which_step_and_why() -> None:
     assert "Query3" in message or "Query2" in message
     bad = at.session_state["tq_run"]
     bad_parse = "Query1: \"get_information(relation='Nation', tail_entity=)\""
-    at.text_area(key=f"tq_q{id(bad)}_text").set_value(bad_parse).run()
-    at.button(key=f"tq_q{id(bad)}_btn").click().run()
+    at.text_area(key=f"tq_q{bad.rid}_text").set_value(bad_parse).run()
+    at.button(key=f"tq_q{bad.rid}_btn").click().run()
     assert not at.exception
     assert any("reading the query" in e.value and "line 1" in e.value for e in at.error)
 
@@ -179,8 +179,8 @@ def test_query_edit_reruns_without_the_llm() -> None:
     run = at.session_state["tq_run"]
     assert run.answer == ["3"]
     edited = run.query.replace("'Italy'", "'Sweden'")
-    at.text_area(key=f"tq_q{id(run)}_text").set_value(edited).run()
-    at.button(key=f"tq_q{id(run)}_btn").click().run()
+    at.text_area(key=f"tq_q{run.rid}_text").set_value(edited).run()
+    at.button(key=f"tq_q{run.rid}_btn").click().run()
     assert not at.exception
     new = at.session_state["tq_run"]
     assert new.answer == ["2"] and new.origin == "edited"
@@ -197,7 +197,7 @@ def test_mapping_override_reruns_without_the_llm() -> None:
     at.button_group(key="tq_view").set_value("Mappings").run()
     assert not at.exception
     assert any("Weak mapping" in w.value for w in at.warning)
-    key = f"tq_m{id(run)}"
+    key = f"tq_m{run.rid}"
     assert at.selectbox(key=f"{key}_arg").value == "Q1.relation"
     at.radio(key=f"{key}_choice_Q1.relation").set_value("starred_actors").run()
     at.button(key=f"{key}_apply").click().run()
@@ -207,7 +207,7 @@ def test_mapping_override_reruns_without_the_llm() -> None:
     assert "Leonardo DiCaprio" in new.answer
     # typed label that does not exist: the mapping stage says so, nothing crashes
     at.button_group(key="tq_view").set_value("Mappings").run()
-    key = f"tq_m{id(new)}"
+    key = f"tq_m{new.rid}"
     at.radio(key=f"{key}_choice_Q1.relation").set_value("(type another label)").run()
     at.text_input(key=f"{key}_typed").set_value("no such relation").run()
     at.button(key=f"{key}_apply").click().run()
@@ -221,7 +221,7 @@ def test_confirming_a_mapping_marks_it() -> None:
     _ask(at, "how many italians finished in the top ten?")
     run = at.session_state["tq_run"]
     at.button_group(key="tq_view").set_value("Mappings").run()
-    at.button(key=f"tq_m{id(run)}_confirm").click().run()
+    at.button(key=f"tq_m{run.rid}_confirm").click().run()
     assert at.session_state["tq_run"].confirmed == {"Q1.relation"}
 
 
@@ -235,7 +235,7 @@ def test_thumbs_up_turns_the_answer_into_a_demonstration() -> None:
         "Query2: \"get_information(relation='Nation', head_entity='output_of_query1')\"").run()
     at.button(key="tq_hand_go").click().run()
     run = at.session_state["tq_run"]
-    at.feedback(key=f"tq_fb_{id(run)}").set_value(1).run()
+    at.feedback(key=f"tq_fb_{run.rid}").set_value(1).run()
     assert not at.exception
     assert at.session_state["tq_confirmed_demos"][0]["question"] == question
     _ask(at, "Which nation did Tina Maze ski for")
@@ -272,10 +272,10 @@ def test_data_values_are_escaped_in_markdown() -> None:
     at.button(key="tq_hand_go").click().run()
     assert at.session_state["tq_run"].answer == ["**bold**"]
     assert "\\*\\*bold\\*\\*" in at.success[0].value
-    at.text_area(key=f"tq_q{id(at.session_state['tq_run'])}_text").set_value(
+    at.text_area(key=f"tq_q{at.session_state['tq_run'].rid}_text").set_value(
         "Query1: \"get_information(relation='row_number', tail_entity='1')\"\n"
         "Query2: \"get_information(relation='Name', head_entity='output_of_query1')\"").run()
-    at.button(key=f"tq_q{id(at.session_state['tq_run'])}_btn").click().run()
+    at.button(key=f"tq_q{at.session_state['tq_run'].rid}_btn").click().run()
     assert "&lt;img" in at.success[0].value
     assert "<img" not in _texts(at)
 

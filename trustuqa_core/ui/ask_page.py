@@ -149,7 +149,7 @@ def _confirm(run: Run, arg: str) -> None:
 
 def feedback_box(run: Run) -> None:
     """Thumbs up/down: a confirmed answer becomes a demonstration for later questions."""
-    score = st.feedback("thumbs", key=f"tq_fb_{id(run)}")
+    score = st.feedback("thumbs", key=f"tq_fb_{run.rid}")
     if score is None or run.feedback is not None:
         if run.feedback == "up":
             st.caption("Confirmed: this question and query are now a demonstration.")
@@ -178,7 +178,7 @@ def run_tabs(run: Run) -> None:
     view = st.segmented_control("View", VIEWS, default="Steps", required=True, key="tq_view",
                                 label_visibility="collapsed")
     if view == "Steps":
-        new = query_editor(run, key=f"tq_q{id(run)}")
+        new = query_editor(run, key=f"tq_q{run.rid}")
         if new is not None:
             _rerun(run, query=new, origin="edited", overrides={})
         st.markdown("#### Execution, step by step")
@@ -186,10 +186,10 @@ def run_tabs(run: Run) -> None:
         st.markdown("#### Where the answer comes from")
         provenance_view(run.trace)
     elif view == "Mappings":
-        mapping_view(run, f"tq_m{id(run)}", lambda o: _rerun(run, overrides=o),
+        mapping_view(run, f"tq_m{run.rid}", lambda o: _rerun(run, overrides=o),
                      lambda arg: _confirm(run, arg))
     elif view == "Evidence graph":
-        evidence_view(run, key=f"tq_e{id(run)}")
+        evidence_view(run, key=f"tq_e{run.rid}")
     elif view == "What the LLM saw":
         llm_view(run)
     elif view == "Charts":

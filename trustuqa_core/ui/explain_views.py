@@ -48,7 +48,7 @@ def _legend() -> str:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _graph_html(_run: Run, key: tuple[int, int | None, str]) -> tuple[str, str]:
+def _graph_html(_run: Run, key: tuple[str, int | None]) -> tuple[str, str]:
     ev = evidence_graph(_run.trace)
     return render_html(ev, highlight_step=key[1]), ev.note() if ev.capped else ""
 
@@ -63,7 +63,7 @@ def evidence_view(run: Run, key: str) -> None:
     if not any(s.output for s in trace.steps):
         st.info("Nothing to draw: no step produced any result.")
     else:
-        page, note = _graph_html(run, (id(run), step, run.query))
+        page, note = _graph_html(run, (run.rid, step))
         st.markdown(_legend() + " · boxes are table rows · hover a node or an edge for details",
                     unsafe_allow_html=True)  # fixed text only, no data
         if note:

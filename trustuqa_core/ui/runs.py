@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -61,6 +62,7 @@ class Run:
     model: str | None = None
     feedback: str | None = None
     confirmed: set[str] = field(default_factory=set)
+    rid: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # widget keys, caches
 
     @property
     def answer(self) -> list[str]:
@@ -94,7 +96,7 @@ def rerun(run: Run, graph: ConditionGraph, mapper: Mapper | None, *, query: str 
                        overrides=run.overrides if overrides is None else overrides)
     return replace(run, query=new.query, trace=new.trace, overrides=new.overrides,
                    origin=new.origin, stage_seconds={**run.stage_seconds, **new.stage_seconds},
-                   feedback=None, confirmed=set())
+                   feedback=None, confirmed=set(), rid=new.rid)
 
 
 # ------------------------------------------------------------------------------ tables
