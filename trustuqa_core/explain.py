@@ -353,9 +353,8 @@ def _time_candidates(trace: Trace, number: int) -> list[int]:
     g = trace.graph
     assert trace.mapped is not None
     call = trace.mapped.program.query(number).call
-    rel = _ids(trace, call.arg("relation").value if call.arg("relation") else None)
-    heads = _ids(trace, call.arg("head_entity").value if call.arg("head_entity") else None)
-    tails = _ids(trace, call.arg("tail_entity").value if call.arg("tail_entity") else None)
+    rel, heads, tails = (_ids(trace, a.value if a is not None else None) for a in
+                         (call.arg("relation"), call.arg("head_entity"), call.arg("tail_entity")))
     if not rel:
         return []
     if heads:

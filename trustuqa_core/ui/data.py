@@ -142,9 +142,10 @@ def preview_frame(facts: SourceFacts, limit: int = 50) -> pd.DataFrame:
     if facts.kind == "table":
         by_row: dict[int, dict[str, str]] = {}
         for h, r, t in zip(facts.heads, facts.relations, facts.tails, strict=True):
-            if int(h) > limit:
+            row = int(str(h))  # table heads are row numbers
+            if row > limit:
                 break
-            by_row.setdefault(int(h), {})[r] = t
+            by_row.setdefault(row, {})[r] = t
         cols = [c for c in facts.columns]
         return pd.DataFrame([{c: by_row[i].get(c, "") for c in cols} for i in sorted(by_row)],
                             index=pd.Index(sorted(by_row), name="row"))

@@ -70,11 +70,11 @@ def uploader() -> None:
         choices = []
         for f in files:
             data = f.getvalue()
-            kinds = list(KIND_LABELS)
-            kind = st.selectbox(f"Read {f.name} as", kinds, index=kinds.index(guess_kind(f.name,
-                                                                                         data)),
-                                format_func=KIND_LABELS.get, key=f"tq_kind_{f.name}")
-            choices.append(Upload(f.name, kind, data))
+            kinds: list[str] = list(KIND_LABELS)
+            kind = st.selectbox(f"Read {f.name} as", kinds,
+                                index=kinds.index(guess_kind(f.name, data)),
+                                format_func=lambda k: KIND_LABELS[k], key=f"tq_kind_{f.name}")
+            choices.append(Upload(f.name, kind or "table", data))
         replace = st.toggle("Replace the data loaded now", value=False, key="tq_upload_replace")
         if st.button("Load these files", type="primary", key="tq_upload_go"):
             rep = load_all(choices)
