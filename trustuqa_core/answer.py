@@ -12,9 +12,9 @@ column and the fallback may send the values a step needs.
 
 >>> from trustuqa_core import load_graph
 >>> g = load_graph(tables=[b"Nation,Gold\\nItaly,4\\nSpain,0\\n"])
->>> a = answer("How many gold medals did Spain win?", g, writer="offline")
->>> a.answer, a.writer, a.samples[0].note[:30]
-(['0'], 'offline', "re-bound demo 'how many gold m")
+>>> a = answer("Which nation won 4 gold medals?", g, writer="offline")
+>>> a.answer, a.writer, a.confidence, a.samples[0].note[:31]
+(['Italy'], 'offline', 1.0, 'schema linking: table table1; c')
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@
 Each sample is parsed, mapped and executed (:func:`~trustuqa_core.execute.run_query`). Samples
 vote with their *normalised executed answer* (an answer set: order, case, spacing and number
 formats do not matter). A genuine answer of ``0`` or ``no`` is a vote like any other; an empty
-answer or a failed run is not a vote, but stays in the result with the reason it failed. When
-no sample yields an answer, new samples are written (up to ``retries`` more rounds).
+answer, a failed run, or a run with a literal that matched nothing in the data (best fuzzy or
+dense score below :data:`MIN_MAPPING_SCORE`) is not a vote, but stays in the result with the
+reason. When no sample yields an answer, new samples are written (up to ``retries`` more
+rounds).
 
 The confidence is the winner's share of the samples of the round that voted (every vote comes
 from that round: a retry happens only when a round produced none). Ties go to the answer first
@@ -32,10 +34,12 @@ from .mapping.mapper import Mapper
 from .trace import Trace
 
 __all__ = ["Sample", "VoteResult", "answer_key", "run", "tally", "self_consistency",
-           "SampleStatus"]
+           "SampleStatus", "MIN_MAPPING_SCORE"]
 
-SampleStatus = Literal["answered", "empty", "parse_error", "map_error", "rewrite_error",
-                       "execute_error", "unanswered", "writer_error"]
+SampleStatus = Literal["answered", "empty", "parse_error", "map_error", "unmapped",
+                       "rewrite_error", "execute_error", "unanswered", "writer_error"]
+#: a literal whose best match scores below this matched nothing: its sample is not a vote
+MIN_MAPPING_SCORE = 0.5
 
 Write = Callable[[int, int], Sequence[str]]
 Run = Callable[[str], Trace]
@@ -119,9 +123,21 @@ def _classify(sample: Sample, trace: Trace) -> None:
     elif not trace.answer:
         sample.status = "empty"
         sample.error = trace.explain_empty() or "the query found nothing"
+    elif (bad := _unmapped(trace)) is not None:
+        sample.status = "unmapped"
+        sample.error = bad
     else:
         sample.answer = trace.answer
         sample.status = "answered"
+
+
+def _unmapped(trace: Trace) -> str | None:
+    """Why a literal of the trace matched nothing in the data (None when all matched)."""
+    for m in trace.mapped.mappings if trace.mapped is not None else ():
+        if m.method in ("fuzzy", "dense", "none") and m.score < MIN_MAPPING_SCORE:
+            closest = f"closest: {m.labels[0]!r}, score {m.score:.2f}" if m.labels else "none"
+            return f"{m.key} {m.text!r} matches nothing in the data ({closest})"
+    return None
 
 
 def tally(samples: Sequence[Sample]) -> tuple[Sample | None, int, bool]:

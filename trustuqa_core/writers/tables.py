@@ -350,6 +350,10 @@ def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
     the question word (who / when / where), else the first free column."""
     cond_cols = {c.column for c in conds}
     free = {c: m for c, m in mentions.items() if c not in cond_cols}
+    focus = _focus(q)
+    at_focus = {c: m for c, m in free.items() if m[1] == focus}
+    if at_focus:
+        return max(at_focus, key=lambda c: at_focus[c][0])
     full = {c: m for c, m in free.items() if m[0] >= 1.0}
     rest = [c for c in table.columns if c not in cond_cols]
     if full:
@@ -371,6 +375,23 @@ _CUE_WORDS = {"total", "average", "number", "count", "sum", "max", "min", "highe
 def _hinted(column: str, hints: set[str]) -> bool:
     words = set(tokens(column))
     return bool(hints & (words | {_stem(w) for w in words}))
+
+
+_SKIP = {"is", "was", "are", "were", "the", "a", "an", "s", "did", "does", "do", "has", "have",
+         "had", "of", "me", "all", "tell", "name", "list", "give", "show"}
+
+
+def _focus(q: list[str]) -> int:
+    """Position of the word the question asks for (``what school ...`` -> ``school``)."""
+    for i, w in enumerate(q[:3]):
+        if w in ("what", "which", "name", "list", "tell", "give", "show"):
+            j = i + 1
+            while j < len(q) and q[j] in _SKIP:
+                j += 1
+            return j
+        if w == "how" and i + 1 < len(q) and q[i + 1] == "many":
+            return i + 2
+    return -1
 
 
 def _wh_column(q: list[str], columns: Sequence[str]) -> str | None:

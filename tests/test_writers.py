@@ -1,0 +1,216 @@
+"""Writers: template re-binding, table schema linking, SQL conversion, LLM writer messages."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from trustuqa_core import load_graph
+from trustuqa_core.answer import answer
+from trustuqa_core.demos import Demo, DemoPool, Retrieved, initial_demos
+from trustuqa_core.execute import run_query
+from trustuqa_core.llm.prompts import describe_schema
+from trustuqa_core.llm.settings import LLMSettings
+from trustuqa_core.mapping import HashingEncoder, Mapper
+from trustuqa_core.query import parse
+from trustuqa_core.writers import (
+    LLMWriter,
+    OfflineWriter,
+    WriteRequest,
+    link_table,
+    make_template,
+    plan_program,
+    rebind,
+    sql_to_program,
+)
+from trustuqa_core.writers.templates import mentions
+
+KG = (b"Kismet|directed_by|William Dieterle\nJuarez|directed_by|William Dieterle\n"
+      b"Dark Victory|directed_by|Edmund Goulding\nDark Victory|starred_actors|Bette Davis\n"
+      b"Juarez|starred_actors|Bette Davis\nJuarez|release_year|1939\n"
+      b"Dark Victory|release_year|1939\nKismet|release_year|1944\n")
+PLAYERS = (b"Player,No.,Nationality,Position,Years in Toronto,School/Club Team,Points\n"
+           b"Antonio Lang,21,United States,Guard-Forward,1999-2000,Duke,10\n"
+           b"Voshon Lenard,2,United States,Guard,2002-03,Minnesota,32\n"
+           b"Martin Lewis,32,United States,Guard-Forward,1996-97,Butler CC (KS),5\n"
+           b"Brad Lohaus,33,United States,Forward-Center,1996,Iowa,12\n")
+
+
+@pytest.fixture(scope="module")
+def pool() -> DemoPool:
+    return DemoPool(initial_demos(), HashingEncoder(), cache_dir=None)
+
+
+# -- templates ---------------------------------------------------------------------------
+def test_template_swaps_every_occurrence_and_keeps_apostrophes() -> None:
+    program = parse("Step1: Find the writer of [I Can't Sleep]\n"
+                    "Query1: \"get_information(relation='written_by', head_entity='I Can't Sleep')\"\n"
+                    "Query2: \"get_information(relation='written_by', tail_entity='output_of_query1')\"\n"
+                    "Query3: \"set_difference(set1='output_of_query2', set2='I Can't Sleep')\"")
+    t = make_template("who wrote the films of the writer of [I Can't Sleep]", program)
+    assert t is not None and t.key == "who wrote the films of the writer of {}"
+    values = t.match("Who wrote the films of the writer of [Some Mother's Son]?")
+    assert values == ("Some Mother's Son",)
+    text = rebind(t, values)
+    assert text.count("Some Mother's Son") == 3 and "Sleep" not in text
+    assert parse(text).query(3).call.args[1].value.value == "Some Mother's Son"
+
+
+def test_template_rejects_other_questions_and_keeps_constants() -> None:
+    program = parse("Query1: \"get_information(relation='row_number', tail_entity='1')\"\n"
+                    "Query2: \"get_information(relation='Nation', head_entity='output_of_query1')\"")
+    assert make_template("which nation is on top?", program) is None  # no literal in it
+    t = make_template("who directed [Kismet]", parse(
+        "Query1: \"get_information(relation='directed_by', head_entity='Kismet')\""))
+    assert t is not None
+    assert t.match("who wrote [Kismet]") is None
+    assert t.match("who directed") is None
+
+
+def test_mentions_find_bracketed_spans_or_graph_entities() -> None:
+    graph = load_graph(kgs=[KG])
+    entities = Mapper(graph).entities
+    assert mentions("who directed [Dark Victory]?", entities) == [
+        ("who directed {}", ("Dark Victory",))]
+    found = dict(mentions("which films with bette davis were directed by william dieterle",
+                          entities))
+    assert found["which films with {} were directed by {}"] == ("bette davis", "william dieterle")
+
+
+# -- offline writer ------------------------------------------------------------------------
+def test_offline_writer_rebinds_a_kg_demo(pool: DemoPool) -> None:
+    graph = load_graph(kgs=[KG])
+    result = answer("which films did [Edmund Goulding] direct?", graph, writer="offline",
+                    demos=pool)
+    assert result.answer == ["Dark Victory"] and result.writer == "offline"
+    assert "re-bound demo 'which films did [William Dieterle] direct?'" in result.prompt
+    assert "'William Dieterle' -> 'Edmund Goulding'" in result.samples[0].note
+
+
+def test_offline_writer_uses_a_similar_template_when_none_matches(pool: DemoPool) -> None:
+    graph = load_graph(kgs=[KG])
+    result = answer("what films did [Edmund Goulding] direct", graph, writer="offline",
+                    demos=pool)
+    assert result.answer == ["Dark Victory"]
+    assert "whose template is similar" in result.samples[0].note
+
+
+def test_offline_writer_never_uses_the_question_itself() -> None:
+    own = Demo("who directed [Juarez]?", "Query1: \"get_information(relation='release_year', "
+               "head_entity='Juarez')\"", (), "kg", "bench:train")  # deliberately wrong
+    pool = DemoPool([*initial_demos(), own], HashingEncoder(), cache_dir=None)
+    result = answer("Who directed [Juarez]?", load_graph(kgs=[KG]), writer="offline",
+                    demos=pool)
+    assert result.answer == ["William Dieterle"]
+    assert all("bench:train" not in s.note for s in result.samples)
+
+
+def test_offline_writer_respects_excluded_origins() -> None:
+    scored = Demo("who wrote [Juarez]?", "Query1: \"get_information(relation='directed_by', "
+                  "head_entity='Juarez')\"", (), "kg", "bench:dev")
+    pool = DemoPool([scored], HashingEncoder(), cache_dir=None)
+    graph = load_graph(kgs=[KG])
+    used = answer("who wrote [Kismet]?", graph, writer="offline", demos=pool)
+    assert used.answer == ["William Dieterle"]  # the (wrong) demo was used: proves the setup
+    hidden = answer("who wrote [Kismet]?", graph, writer="offline", demos=pool,
+                    exclude_origins=("bench:dev",))
+    assert hidden.answer == [] and "no query could be written" in (hidden.error or "")
+
+
+def test_offline_writer_makes_no_network_call(pool: DemoPool, monkeypatch) -> None:
+    def refuse(*args: object, **kw: object) -> None:
+        raise AssertionError("the offline writer opened a connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    graph = load_graph(tables=[PLAYERS])
+    result = answer("What school did player number 21 play for?", graph, writer="offline",
+                    demos=pool)
+    assert result.answer == ["Duke"]
+
+
+def test_offline_writer_retries_move_to_further_candidates(pool: DemoPool) -> None:
+    graph = load_graph(tables=[PLAYERS])
+    request = WriteRequest("what position does Brad Lohaus play?", graph, Mapper(graph),
+                           describe_schema(graph), [], pool)
+    writer = OfflineWriter()
+    everything = writer.candidates(request)
+    first, second = writer.write(request, 1, 0), writer.write(request, 1, 1)
+    assert first.texts == [everything[0][0]]
+    assert second.texts == [t for t, _ in everything[1:2]]
+    assert "offline writer (no LLM was called)" in str(first.prompt)
+
+
+# -- table schema linking -------------------------------------------------------------------
+@pytest.mark.parametrize(("question", "select", "agg", "conds", "answer_"), [
+    ("What position does the player who played for butler cc (ks) play?", "Position", "",
+     [("School/Club Team", "=", "Butler CC (KS)")], ["Guard-Forward"]),
+    ("How many players scored more than 10 points?", "Player", "count",
+     [("Points", ">", "10")], ["2"]),
+    ("What is the average points of players from the United States?", "Points", "mean",
+     [("Nationality", "=", "United States")], ["14.75"]),
+    ("Who is the player that wears number 33?", "Player", "", [("No.", "=", "33")],
+     ["Brad Lohaus"]),
+    ("What is the highest number of points for a guard?", "Points", "max",
+     [("Position", "=", "Guard")], ["32"]),
+])
+def test_schema_linking(question: str, select: str, agg: str, conds: list, answer_: list) -> None:
+    graph = load_graph(tables=[PLAYERS])
+    plan = link_table(question, graph)
+    assert (plan.select, plan.agg) == (select, agg)
+    assert [(c.column, c.cmp, c.value) for c in plan.conds] == conds
+    assert run_query(plan_program(plan) or "", graph).answer == answer_
+
+
+def test_sql_to_program_runs_like_the_sql() -> None:
+    header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
+              "School/Club Team", "Points"]
+    graph = load_graph(tables=[PLAYERS])
+    cases = [({"sel": 0, "agg": 0, "conds": [[3, 0, "Guard-Forward"], [6, 2, 11]]},
+              ["Antonio Lang", "Martin Lewis"]),
+             ({"sel": 6, "agg": 4, "conds": []}, ["59"]),
+             ({"sel": 1, "agg": 3, "conds": [[6, 1, 11]]}, ["2"]),
+             ({"sel": 6, "agg": 2, "conds": [[2, 0, "united states"]]}, ["5"])]
+    for sql, expected in cases:
+        assert run_query(sql_to_program(sql, header), graph).answer == expected, sql
+
+
+# -- LLM writer ------------------------------------------------------------------------------
+class StubClient:
+    """Stands in for LLMClient: records the messages, returns canned texts."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.settings = LLMSettings("http://127.0.0.1:9/v1", "stub-model")
+        self.texts = texts
+        self.sent: list[list[dict[str, str]]] = []
+
+    def complete(self, messages, n=1, temperature=None):  # noqa: ANN001, ANN201
+        self.sent.append(messages)
+        return self.texts[:n]
+
+
+def test_llm_writer_messages_have_demos_schema_and_retry_note(pool: DemoPool) -> None:
+    graph = load_graph(tables=[PLAYERS])
+    question = "Who wears number 2?"
+    got = pool.retrieve(question, k=2, m=5, kinds=("table",))
+    request = WriteRequest(question, graph, Mapper(graph), describe_schema(graph, question),
+                           got.demos, pool)
+    client = StubClient(["x", "y"])
+    writer = LLMWriter(client)  # type: ignore[arg-type]
+    assert writer.name == "llm:stub-model"
+    written = writer.write(request, 2)
+    msgs = written.prompt
+    assert written.texts == ["x", "y"] and client.sent == [msgs]
+    assert [m["role"] for m in msgs] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert msgs[-1]["content"].endswith("Question: Who wears number 2?")
+    assert "Columns (name: example value)" in msgs[-1]["content"]
+    assert msgs[-2]["content"] == got.demos[0].demo.query  # most similar demo last
+    assert "Table medals.csv" in msgs[1]["content"] or "Table races.csv" in msgs[1]["content"]
+    retry = writer.messages(request, attempt=1, failed_stage="map")
+    assert "Attempt 2" in retry[-1]["content"] and "map stage" in retry[-1]["content"]
+
+
+def test_retrieved_demos_keep_their_order() -> None:
+    demo = initial_demos()[0]
+    r = [Retrieved(demo, 0.9, True, "retrieved")]
+    assert r[0].similarity == 0.9
