@@ -209,6 +209,9 @@ class ExecutionVerifier:
 class DemoPool:
     """Demos with their question embeddings, searchable by cosine similarity.
 
+    Demos are kept grouped by kind (``demos`` is in that order), so a search for one kind
+    multiplies only that kind's block of the matrix.
+
     Args:
         demos: the pool (initial demos are also used to fill up).
         encoder: encodes questions; embeddings of each origin group are cached on disk
@@ -221,14 +224,20 @@ class DemoPool:
     def __init__(self, demos: Sequence[Demo], encoder: Encoder, *,
                  cache_dir: Path | None | str = "default", vectors: np.ndarray | None = None,
                  verifier: Verifier | None = None) -> None:
-        self.demos = list(demos)
+        order = sorted(range(len(demos)), key=lambda i: demos[i].kind)  # stable
+        self.demos = [demos[i] for i in order]  # grouped by kind: one block per kind
         self.encoder = encoder
         directory = default_cache_dir() if cache_dir == "default" else cache_dir
         self.cache_dir = Path(directory) if directory is not None else None
         self.verifier: Verifier = verifier or ExecutionVerifier()
-        self.matrix = vectors if vectors is not None else self._encode()
-        if self.matrix.shape[0] != len(self.demos):
+        if vectors is not None and vectors.shape[0] != len(self.demos):
             raise ValueError("vectors must have one row per demo")
+        self.matrix = (np.ascontiguousarray(vectors[order], dtype=np.float32)
+                       if vectors is not None else self._encode())
+        self._blocks: dict[str, slice] = {}
+        for i, d in enumerate(self.demos):
+            start = self._blocks[d.kind].start if d.kind in self._blocks else i
+            self._blocks[d.kind] = slice(start, i + 1)
         self._norm = [normalize_question(d.question) for d in self.demos]
         self._by_norm: dict[str, list[int]] = {}
         for i, key in enumerate(self._norm):
@@ -289,7 +298,14 @@ class DemoPool:
         """The ``m`` most similar allowed demos as ``(position, cosine)``, best first."""
         if not self.demos or m <= 0:
             return []
-        scores = self.matrix @ self.encode_query(question)
+        query = self.encode_query(question)
+        if kinds:  # only the blocks of the wanted kinds are multiplied
+            scores = np.full(len(self.demos), -np.inf, dtype=np.float32)
+            for kind in set(kinds) & set(self._blocks):
+                block = self._blocks[kind]
+                scores[block] = self.matrix[block] @ query
+        else:
+            scores = self.matrix @ query
         scores = np.where(self.allowed(kinds, exclude_origins), scores, -np.inf)
         scores[self.same_question(question)] = -np.inf
         m = min(m, len(scores))
