@@ -99,8 +99,10 @@ def write_html(summary: Mapping[str, Any], outcomes: Sequence[Outcome], run: Map
     dim = next(iter(summary["groups"]), None)
     groups = summary["groups"].get(dim, {}) if dim else {}
     title = f"accuracy by {dim}" if dim else "accuracy"
+    p99 = 1000 * summary["latency"].get("p99", 0.0)
     fig = make_subplots(rows=3, cols=1, subplot_titles=(title, "failure categories",
-                                                        "latency per question (ms)"),
+                                                        f"latency per question (ms, up to "
+                                                        f"p99 = {p99:.1f} ms)"),
                         vertical_spacing=0.12)
     names = list(groups) or [run["benchmark"]]
     values = [groups[g]["accuracy"] or 0 for g in groups] or [summary["accuracy"] or 0]
@@ -109,8 +111,8 @@ def write_html(summary: Mapping[str, Any], outcomes: Sequence[Outcome], run: Map
                          name="accuracy"), row=1, col=1)
     fig.add_trace(go.Bar(x=list(summary["failures"]), y=list(summary["failures"].values()),
                          name="failures"), row=2, col=1)
-    fig.add_trace(go.Histogram(x=[1000 * o.seconds for o in outcomes], nbinsx=60,
-                               name="latency"), row=3, col=1)
+    fig.add_trace(go.Histogram(x=[1000 * o.seconds for o in outcomes if 1000 * o.seconds <= p99],
+                               nbinsx=60, name="latency"), row=3, col=1)
     fig.update_yaxes(range=[0, 1], row=1, col=1)
     fig.update_layout(height=1100, showlegend=False,
                       title=f"{run['benchmark']} ({run['split']}, {run['mode']}): "
