@@ -48,12 +48,13 @@ def question_box() -> None:
     question = st.text_input("Question", key=_Q, placeholder="e.g. who ranked next after "
                              "federica brignone?")
     c1, c2 = st.columns([1, 5])
-    go = c1.button("Answer", type="primary", key="tq_ask", disabled=not (question or "").strip())
+    go = c1.button("Answer", type="primary", key="tq_ask")
     force = c2.button("Let the writer try", key="tq_ask_writer",
-                      disabled=not (question or "").strip(),
                       help="Ignore verified queries for this exact question and let the "
                            "configured writer (offline or LLM) write new ones.")
-    if go or force:
+    if (go or force) and not (question or "").strip():
+        st.warning("Type a question first (or pick an example).")
+    elif go or force:
         _answer(question.strip(), force)
 
 
@@ -106,7 +107,10 @@ def hand_query_box() -> None:
         text = st.text_area("Query", key="tq_hand", height=150,
                             placeholder="Query1: \"get_information(relation='Nation', "
                                         "tail_entity='Italy')\"")
-        if st.button("Run query", key="tq_hand_go", disabled=not text.strip()):
+        if st.button("Run query", key="tq_hand_go"):
+            if not text.strip():
+                st.warning("Write a query first.")
+                return
             rep = state.report()
             assert rep is not None
             question = st.session_state.get(_Q) or None

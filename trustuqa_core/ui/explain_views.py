@@ -88,11 +88,7 @@ def llm_view(run: Run) -> None:
         st.markdown("**Retrieved demonstrations** (most similar first)")
         st.dataframe(pd.DataFrame(run.demos), hide_index=True)
     if run.prompt:
-        st.markdown("**How the offline writer built the query**" if offline else
-                    f"**The exact prompt** ({len(run.prompt)} messages)")
-        for i, m in enumerate(run.prompt, 1):
-            with st.expander(f"{i}. {m.get('role', '?')}", expanded=i == len(run.prompt)):
-                st.code(m.get("content", ""), language=None, wrap_lines=True)
+        _prompt_view(run.prompt, offline)
     else:
         st.caption("No prompt was sent for this run.")
     if run.samples:
@@ -102,9 +98,31 @@ def llm_view(run: Run) -> None:
                   "why not": s.get("error") or ""} for i, s in enumerate(run.samples)]
         st.dataframe(pd.DataFrame(table), hide_index=True)
         st.plotly_chart(vote_figure(run.samples), key="tq_votes")
-        for i, s in enumerate(run.samples, 1):
-            with st.expander(f"Sample {i} query"):
-                st.code(str(s.get("query", "")), language=None, wrap_lines=True)
+        pick = st.selectbox("Show the query written in sample", range(1, len(run.samples) + 1),
+                            key=f"tq_sample_pick_{run.rid}")
+        st.code(str(run.samples[(pick or 1) - 1].get("query", "")), language=None,
+                wrap_lines=True)
+
+
+def _prompt_view(prompt: list[dict[str, str]], offline: bool) -> None:
+    """The prompt as sent: instructions, demonstration pairs, and the final message."""
+    if offline:
+        st.markdown("**How the offline writer built the query**")
+        for m in prompt:
+            st.code(m.get("content", ""), language=None, wrap_lines=True)
+        return
+    st.markdown(f"**The exact prompt** ({len(prompt)} messages)")
+    system = [m for m in prompt[:1] if m.get("role") == "system"]
+    middle, last = prompt[len(system):-1], prompt[-1]
+    if system:
+        with st.expander("System message (instructions)"):
+            st.code(system[0].get("content", ""), language=None, wrap_lines=True)
+    if middle:
+        with st.expander(f"Demonstrations as sent ({len(middle) // 2} question/query pairs)"):
+            st.code("\n\n".join(f"[{m.get('role', '?')}]\n{m.get('content', '')}"
+                                 for m in middle), language=None, wrap_lines=True)
+    st.caption(f"Final message ({last.get('role', '?')}): the question and the schema")
+    st.code(last.get("content", ""), language=None, wrap_lines=True)
 
 
 def charts_view(run: Run) -> None:

@@ -50,7 +50,8 @@ def answer_card(run: Run) -> None:
     cols[1].metric("Steps", len(trace.steps))
     cols[2].metric("Evidence facts", len({f for s in trace.steps for f in
                                           s.output.all_witnesses()}))
-    st.caption(f"Query source: {ORIGINS.get(run.origin, run.origin)}. " + md_escape(run.note))
+    who = ORIGINS.get(run.origin, run.origin) + (f" ({run.model})" if run.model else "")
+    st.caption(f"Query source: {md_escape(who)}. " + md_escape(run.note))
     if trace.inferred:
         st.warning("Some step was answered by the LLM fallback: **LLM-inferred, not verified** "
                    "against the data.")
@@ -179,9 +180,11 @@ def mapping_view(run: Run, key: str, on_override: Callable[[dict[str, str]], Non
     if c1.button("Confirm this mapping", key=f"{key}_confirm"):
         on_confirm(arg)
     target = typed.strip() if choice == "(type another label)" else choice
-    if c2.button("Apply override and re-run", key=f"{key}_apply", type="primary",
-                 disabled=not target):
-        on_override({**run.overrides, arg: target})
+    if c2.button("Apply override and re-run", key=f"{key}_apply", type="primary"):
+        if target:
+            on_override({**run.overrides, arg: target})
+        else:
+            st.warning("Type the label to map this argument to.")
     if run.overrides and c3.button("Clear all overrides", key=f"{key}_clear"):
         on_override({})
     if run.overrides:
