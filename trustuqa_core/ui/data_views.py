@@ -71,7 +71,7 @@ def uploader() -> None:
         for f in files:
             data = f.getvalue()
             kinds: list[str] = list(KIND_LABELS)
-            kind = st.selectbox(f"Read {f.name} as", kinds,
+            kind = st.selectbox(f"Read {md_escape(f.name)} as", kinds,
                                 index=kinds.index(guess_kind(f.name, data)),
                                 format_func=lambda k: KIND_LABELS[k], key=f"tq_kind_{f.name}")
             choices.append(Upload(f.name, kind or "table", data))
@@ -107,7 +107,7 @@ def loaded_overview() -> None:
         state.set_uploads([u for u in state.uploads() if u.name not in set(remove)])
         st.rerun()
     st.markdown("#### Preview")
-    tabs = st.tabs([f.name for f in rep.facts])
+    tabs = st.tabs([md_escape(f.name) for f in rep.facts])
     for tab, facts in zip(tabs, rep.facts, strict=True):
         with tab:
             st.dataframe(preview_frame(facts), height=300)

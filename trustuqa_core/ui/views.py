@@ -172,7 +172,8 @@ def mapping_view(run: Run, key: str, on_override: Callable[[dict[str, str]], Non
     arg = st.selectbox("Argument", [r["argument"] for r in rows], key=f"{key}_arg",
                        index=rows.index(next((r for r in rows if r["argument"] in weak), rows[0])))
     options = candidates_of(run, arg) + ["(type another label)"]
-    choice = st.radio("Map it to", options, key=f"{key}_choice_{arg}", horizontal=True)
+    choice = st.radio("Map it to", options, key=f"{key}_choice_{arg}", horizontal=True,
+                      format_func=md_escape)  # option labels are Markdown: escape data
     typed = ""
     if choice == "(type another label)":
         typed = st.text_input("Exact label of a node or relation in the data", key=f"{key}_typed")
