@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -42,8 +43,9 @@ class Upload:
     kind: str
     data: bytes = field(repr=False)
 
-    @property
+    @cached_property
     def stamp(self) -> SourceStamp:
+        """Name, kind, SHA-256 and size (hashed once per upload)."""
         return SourceStamp(self.name, self.kind, fingerprint(self.data), len(self.data))
 
 

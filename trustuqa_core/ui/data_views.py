@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from ..errors import SourceError
@@ -91,6 +92,11 @@ def _overview(key: tuple[tuple[str, str, str], ...], _graph: ConditionGraph) -> 
     return render_html(ev, height=460, hub_labels=True), ev.note()
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _stats(key: tuple[tuple[str, str, str], ...], _graph: ConditionGraph) -> pd.DataFrame:
+    return relation_stats(_graph)
+
+
 def loaded_overview() -> None:
     """What is loaded: sources, warnings, previews, relation statistics, an overview graph."""
     rep = state.report()
@@ -113,7 +119,7 @@ def loaded_overview() -> None:
             st.dataframe(preview_frame(facts), height=300)
             st.caption(f"First rows of {len(facts)} facts, exactly as read.")
     st.markdown("#### Relations and columns")
-    stats = relation_stats(g)
+    stats = _stats(data_key(state.uploads()), g)
     st.dataframe(stats, hide_index=True, height=min(38 + 35 * len(stats), 420))
     st.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
     if st.toggle("Show an overview graph (around the best-connected node of each source)",
