@@ -151,3 +151,18 @@ def test_value_is_looked_up_in_the_key_relation() -> None:
     maps, _ = mapping(g, text)
     assert maps["Q1.value"].scope == "values of 'Tier'"
     assert maps["Q1.tail_entity"].scope == "values of 'Place'"
+
+
+def test_far_literals_bind_nothing_and_the_step_says_so() -> None:
+    from trustuqa_core import run_query
+
+    g = build_graph([load_source(b"Team,Points\nDuke,10\nKansas,5\n", "table", "t.csv")])
+    text = (
+        "## Target type: {Points}\n"
+        "Query1: \"get_information(relation='Team', tail_entity='Nowhere')\""
+    )
+    t = run_query(text, g, Mapper(g))
+    m = t.steps[0].mappings[1]
+    assert m.ids == () and m.method == "none" and m.weak and m.candidates  # still listed
+    assert t.answer == [] and t.empty_step == 1
+    assert "matched no value of 'Team'" in t.explain_empty()

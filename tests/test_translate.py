@@ -87,10 +87,10 @@ def test_json_records_and_columns() -> None:
         (b"[1, 2", "bad.json", "table", "invalid JSON", 1),
         (b"[1, 2]", "num.json", "table", "list of records", None),
         (b"A\tr\tB\nC\tr\n", "kg.tsv", "kg", "expected 3 columns, got 2", 2),
-        (b"A\tr\tB\n\tr\tC\n", "kg.tsv", "kg", "empty head", 2),
+        (b"\tr\tC\n", "kg.tsv", "kg", "no usable facts: line 1: empty head", None),
         (b"a\x00b\tc\td\n", "bin.tsv", "kg", "NUL", 1),
-        (b"A\tr\tB\t1990\t1980\n", "t.tsv", "tkg", "after end", 1),
-        (b"A\tr\tB\tsoon\t1980\n", "t.tsv", "tkg", "not a year", 1),
+        (b"A\tr\tB\t1990\t1980\n", "t.tsv", "tkg", "line 1: start '1990' is after end", None),
+        (b"A\tr\tB\tsoon\t1980\n", "t.tsv", "tkg", "line 1: not a year", None),
         (b"x", "w.xlsx", "table", "not a readable .xlsx", None),
         (b"a,b\n", "k.csv", "nonsense", "unknown source kind", None),
     ],
@@ -162,3 +162,20 @@ def test_graph_has_same_rows_whatever_the_reader_path(tmp_path) -> None:
     a = load_source(tmp_path / "k.txt", "kg")
     b = load_source(io.BytesIO(data).getvalue(), "kg", "k.txt")
     assert list(a.heads) == list(b.heads) and a.path is not None and b.path is None
+
+
+def test_bad_fact_lines_are_left_out_with_a_warning() -> None:
+    kg = load_source(b"A\tr\tB\n\tr\tC\nD\tr\tE\n", "kg", "k.tsv")
+    assert list(kg.heads) == ["A", "D"] and list(kg.lines) == [1, 3]
+    assert kg.warnings == ["k.tsv: 1 line(s) left out: line 2 (empty head)"]
+    tkg = load_source(
+        b"A\tr\tB\t1990\t1991\nC\tr\t\t1990\t1991\nE\tr\tF\t1995\t1990\nG\tr\tH\t2000\t2001\n",
+        "tkg",
+        "t.tsv",
+    )
+    assert list(tkg.heads) == ["A", "G"] and list(tkg.lines) == [1, 4]
+    assert list(tkg.starts) == [1990.0, 2000.0]
+    assert (
+        "line 2 (empty tail)" in tkg.warnings[0]
+        and "line 3 (start '1995' is after end" in tkg.warnings[0]
+    )

@@ -10,6 +10,7 @@ keeps its original text and its witnesses.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -72,24 +73,32 @@ def fn_set_negation(ctx: Context, op: Op) -> Result:
 
 
 def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tuple[int, ...]]]:
-    """Numeric values of a bag; text that only reads as a quantity (units, durations, dates)
-    is used when it all reads the same way, with a note. Unreadable values are left out."""
+    """Numeric values of a bag. When plain numbers are missing, values are read loosely
+    (ordinals, units, durations, dates) and the most common reading is used, with a note;
+    values that do not read that way are left out, also with a note."""
     strict = [(numeric(ctx.graph, e), e, w) for e, w in zip(r.elems, r.witnesses, strict=True)]
     out = [(x, e, w) for x, e, w in strict if x is not None]
     if len(out) < len(strict):
         loose = [(quantity(ctx.graph, e), e, w) for _, e, w in strict]
-        kinds = {q[1] for q, _, _ in loose if q is not None} - {"number"}
-        if len(kinds) == 1 and sum(q is not None for q, _, _ in loose) > len(out):
-            out = [(q[0], e, w) for q, e, w in loose if q is not None]
-            ctx.notes.append(f"{what}: values read as {kinds.pop()}")
+        counts = Counter(q[1] for q, _, _ in loose if q is not None and q[1] != "number")
+        if counts:
+            kind, n = counts.most_common(1)[0]
+            if n + len(out) > len(out) and n >= len(out):
+                out = [
+                    (q[0], e, w) for q, e, w in loose if q is not None and q[1] in (kind, "number")
+                ]
+                ctx.notes.append(f"{what}: values read as {kind}")
     if len(out) < len(strict):
         used = {elem_key(e) for _, e, _ in out}
         bad = [e for _, e, _ in strict if elem_key(e) not in used]
         shown = ", ".join(repr(elem_text(ctx.graph, e)) for e in bad[:3])
         if not out:
-            raise ctx.fail(f"{what} needs numbers, but the values are not numeric ({shown})")
+            raise ctx.fail(
+                f"{what} needs numbers, and these values do not read as numbers ({shown})"
+            )
         ctx.notes.append(
-            f"{len(strict) - len(out)} non-numeric value(s) left out of {what}: {shown}"
+            f"{len(strict) - len(out)} value(s) that do not read as numbers were "
+            f"left out of {what}: {shown}"
         )
     return out
 

@@ -76,7 +76,8 @@ def resolve_set(ctx: Context, value: object) -> Result:
         if value.role == "relation":
             raise ctx.fail(f"{value.text!r} is a relation name where a set was expected")
         if not value.ids:
-            raise ctx.fail(f"{value.text!r} matched nothing in the data")
+            ctx.notes.append(f"{value.text!r} matched nothing in the data closely enough")
+            return Result.empty()
         return Result.of(value.ids)
     if isinstance(value, ListValue):
         parts = [resolve_set(ctx, v) for v in value.items]
@@ -136,6 +137,10 @@ def op_select(ctx: Context, op: Op) -> Result:
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
     if isinstance(value, Bound):
+        if not value.ids:
+            ctx.notes.append(
+                f"{value.text!r} matched no value of {_rel_name(ctx, rel)!r} closely enough"
+            )
         return _select_nodes(ctx, rel, np.asarray(value.ids, dtype=np.int64), {})
     if isinstance(value, Text):
         node = g.entity(value.value)

@@ -56,6 +56,7 @@ _TIME_WORDS = {
 _ACCEPT_FUZZY = 0.85
 _WEAK_SCORE = 0.75
 _WEAK_MARGIN = 0.05
+MIN_SCORE = 0.4
 _SPECIAL = {"most", "least"}
 
 
@@ -127,6 +128,8 @@ class Mapper:
         encoder: dense encoder for the last cascade stage (None: lexical only).
         cache_dir: where node embeddings are cached (default ``~/.cache/trustuqa``).
         top_k: how many candidates each mapping keeps.
+        min_score: below this fuzzy/dense score nothing is bound (the candidates are still
+            listed, so a user can pick one as an override).
     """
 
     def __init__(
@@ -135,11 +138,13 @@ class Mapper:
         encoder: Encoder | None = None,
         cache_dir: Path | None = None,
         top_k: int = 5,
+        min_score: float = MIN_SCORE,
     ) -> None:
         self.graph = graph
         self.encoder = encoder
         self.cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
         self.top_k = top_k
+        self.min_score = min_score
         self._lock = threading.Lock()
         self._entities: LexicalPool | None = None
         self._relations = LexicalPool(range(len(graph.relation_names)), graph.relation_names)
@@ -500,6 +505,21 @@ class Mapper:
         if method in ("exact", "normalized", "numeric", "contains"):
             chosen = [c for c in cands if c.method in (method, "numeric")]
             rest = [c for c in cands if c.method not in (method, "numeric")]
+        elif top < self.min_score:  # too far from everything: bind nothing, keep candidates
+            return Mapping(
+                key,
+                query,
+                arg,
+                text,
+                role,
+                (),
+                (),
+                "none",
+                top,
+                tuple(cands[: self.top_k]),
+                0.0,
+                scope,
+            )
         else:
             chosen, rest = cands[:1], cands[1:]
         runner = rest[0].score if rest else 0.0

@@ -50,10 +50,34 @@ def read_triples(
 ) -> SourceFacts:
     """Read a triple file (TSV / CSV / ``h|r|t``) into facts with their line numbers."""
     name = name or (Path(source).name if not isinstance(source, bytes) else "kg")
-    lines, (heads, rels, tails) = split_columns(read_text(source, name, max_bytes), name, width=3)
-    facts = SourceFacts(name=name, kind="kg", heads=heads, relations=rels, tails=tails, lines=lines)
+    skipped: list[tuple[int, str]] = []
+    lines, (heads, rels, tails) = split_columns(
+        read_text(source, name, max_bytes), name, width=3, skipped=skipped
+    )
+    facts = SourceFacts(
+        name=name,
+        kind="kg",
+        heads=heads,
+        relations=rels,
+        tails=tails,
+        lines=lines,
+        warnings=skipped_warning(name, skipped),
+    )
     facts.path = None if isinstance(source, bytes) else str(source)
     return facts
+
+
+def skipped_warning(name: str, skipped: list[tuple[int, str]]) -> list[str]:
+    """One readable warning for the lines that were left out (empty when none were).
+
+    >>> skipped_warning("kg.tsv", [(4, "empty tail"), (9, "empty head")])
+    ['kg.tsv: 2 line(s) left out: line 4 (empty tail), line 9 (empty head)']
+    """
+    if not skipped:
+        return []
+    shown = ", ".join(f"line {n} ({why})" for n, why in skipped[:5])
+    more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+    return [f"{name}: {len(skipped)} line(s) left out: {shown}{more}"]
 
 
 def from_triples(
@@ -73,7 +97,11 @@ def from_triples(
 
 
 def split_columns(
-    text: str, name: str, width: int, min_width: int | None = None
+    text: str,
+    name: str,
+    width: int,
+    min_width: int | None = None,
+    skipped: list[tuple[int, str]] | None = None,
 ) -> tuple[list[int], list[Sequence[str]]]:
     """Split delimited lines into line numbers and ``width`` columns (missing ones as ``""``).
 
@@ -82,6 +110,8 @@ def split_columns(
     ``min_width`` allows shorter lines (e.g. a TKG line with one time instead of two).
     A first line naming the columns is skipped. Large clean files take a fast path through
     pandas' C parser; anything unusual goes through a line-by-line path that reports the line.
+    A line with an empty head, relation or tail is an error, or, when a ``skipped`` list is
+    given, is left out and recorded there as ``(line, problem)``.
 
     >>> split_columns("h\\tr\\tt\\nA\\tB\\tC\\n\\nD\\tE\\tF", "x", 3)
     ([2, 4], [['A', 'D'], ['B', 'E'], ['C', 'F']])
@@ -97,13 +127,26 @@ def split_columns(
     if not rows:
         raise SourceError(name, "no facts found")
     min_width = width if min_width is None else min_width
+    kept = []
     for number, fields in rows:
         if not min_width <= len(fields) <= width:
             expected = str(width) if min_width == width else f"{min_width} to {width}"
             raise SourceError(name, f"expected {expected} columns, got {len(fields)}", number)
-        for k, what in enumerate(("head", "relation", "tail")):
-            if not fields[k].strip():
-                raise SourceError(name, f"empty {what}", number)
+        empty = next(
+            (w for k, w in enumerate(("head", "relation", "tail")) if not fields[k].strip()), None
+        )
+        if empty is None:
+            kept.append((number, fields))
+        elif skipped is None:
+            raise SourceError(name, f"empty {empty}", number)
+        else:
+            skipped.append((number, f"empty {empty}"))
+    if not kept:
+        raise SourceError(
+            name,
+            "no usable facts: " + "; ".join(f"line {n}: {why}" for n, why in (skipped or [])[:3]),
+        )
+    rows = kept
     columns: list[Sequence[str]] = [
         [f[k] if k < len(f) else "" for _, f in rows] for k in range(width)
     ]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import SourceError
 from ..sources import SourceFacts
-from .kg import split_columns
+from .kg import skipped_warning, split_columns
 from .text import DEFAULT_MAX_BYTES, read_text
 
 __all__ = ["read_quintuples", "parse_year"]
@@ -49,28 +49,41 @@ def read_quintuples(
 ) -> SourceFacts:
     """Read a TKG file (tab/pipe/comma separated, 4 or 5 columns) into facts with intervals."""
     name = name or (Path(source).name if not isinstance(source, bytes) else "tkg")
-    lines, (heads, rels, tails, start_text, end_text) = split_columns(
-        read_text(source, name, max_bytes), name, width=5, min_width=4
+    skipped: list[tuple[int, str]] = []
+    lines, columns = split_columns(
+        read_text(source, name, max_bytes), name, width=5, min_width=4, skipped=skipped
     )
-    starts, ends = [], []
-    for number, s_text, e_text in zip(lines, start_text, end_text, strict=True):
+    keep: list[int] = []
+    starts: list[float | None] = []
+    ends: list[float | None] = []
+    for i, (number, s_text, e_text) in enumerate(zip(lines, columns[3], columns[4], strict=True)):
         try:
             start = parse_year(s_text)
             end = parse_year(e_text) if e_text != "" else start
         except ValueError as exc:
-            raise SourceError(name, str(exc), number) from None
+            skipped.append((number, str(exc)))
+            continue
         if start is not None and end is not None and start > end:
-            raise SourceError(name, f"start {s_text!r} is after end {e_text!r}", number)
+            skipped.append((number, f"start {s_text!r} is after end {e_text!r}"))
+            continue
+        keep.append(i)
         starts.append(start)
         ends.append(end)
+    if not keep:
+        raise SourceError(
+            name,
+            "no usable facts: " + "; ".join(f"line {n}: {why}" for n, why in sorted(skipped)[:3]),
+        )
+    heads, rels, tails = ([col[i] for i in keep] for col in columns[:3])
     return SourceFacts(
         name=name,
         kind="tkg",
         heads=heads,
         relations=rels,
         tails=tails,
-        lines=lines,
+        lines=[lines[i] for i in keep],
         starts=starts,
         ends=ends,
+        warnings=skipped_warning(name, sorted(skipped)),
         path=None if isinstance(source, bytes) else str(source),
     )
