@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
+from .errors import ParseError
 from .execute import run_query
 from .graph import ConditionGraph
 from .llm.cache import ResponseCache
@@ -40,6 +41,7 @@ from .llm.settings import LLMSettings, load_settings
 from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
 from .mapping.lexical import normalize
 from .mapping.mapper import Mapper
+from .query import parse, render_program
 from .trace import Trace
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
@@ -205,9 +207,15 @@ def answer(
         stages[attempt] = Counter()
         return written.texts
 
+    done: dict[str, Trace] = {}
+
     def execute(text: str) -> Trace:
         t = time.perf_counter()
-        trace = run_query(text, graph, mapper, fallback=fallback, question=question)
+        key = _program_key(text)
+        trace = done.get(key)
+        if trace is None:  # samples that write the same program share one run
+            trace = done[key] = run_query(text, graph, mapper, fallback=fallback,
+                                          question=question)
         timings["execute"] += time.perf_counter() - t
         stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
         stages[max(stages)][stage] += 1
@@ -223,6 +231,15 @@ def answer(
         prompts[0] if prompts else "", result.samples, chosen.name, retrieval.demos,
         retrieval.rejected, _error(result.samples, result.answer), list(fallback.calls),
         result.rounds, result.tie, privacy, timings, prompts)
+
+
+def _program_key(text: str) -> str:
+    """The program without its step descriptions (two samples differing only in those run
+    the same calls); the text itself when it does not parse."""
+    try:
+        return render_program(parse(text), with_steps=False)
+    except ParseError:
+        return text
 
 
 def mentioned_last(values: list[str], question: str) -> list[str]:

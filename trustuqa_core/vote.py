@@ -120,14 +120,16 @@ def _classify(sample: Sample, trace: Trace) -> None:
         unanswered = any(s.status == "unanswered" for s in trace.steps)
         sample.status = "unanswered" if unanswered else f"{stage}_error"  # type: ignore[assignment]
         sample.error = trace.error.message
-    elif not trace.answer:
+        return
+    found = trace.answer  # computed once: a property that renders every element
+    if not found:
         sample.status = "empty"
         sample.error = trace.explain_empty() or "the query found nothing"
     elif (bad := _unmapped(trace)) is not None:
         sample.status = "unmapped"
         sample.error = bad
     else:
-        sample.answer = trace.answer
+        sample.answer = found
         sample.status = "answered"
 
 

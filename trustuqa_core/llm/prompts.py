@@ -150,6 +150,15 @@ def describe_schema(
 
 
 def _table_block(graph: ConditionGraph, index: int, columns: Sequence[str], examples: bool) -> str:
+    """One table's schema line (cached per graph: it does not depend on the question)."""
+    cache = _per_graph(graph)
+    key = ("table", index, examples)
+    if key not in cache:
+        cache[key] = _table_text(graph, index, columns, examples)
+    return str(cache[key])
+
+
+def _table_text(graph: ConditionGraph, index: int, columns: Sequence[str], examples: bool) -> str:
     name = graph.sources[index].name
     what = "example value" if examples else "kind of values"
     cells = []
