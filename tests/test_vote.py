@@ -52,7 +52,7 @@ def test_empty_answers_and_failures_are_not_votes_but_are_kept() -> None:
     assert statuses[:2] == ["empty", "parse_error"] and statuses[3] == "execute_error"
     assert statuses[2] in ("empty", "unmapped")  # the mapper binds nothing, or weakly
     assert "Zebra" in (result.samples[2].error or "")
-    assert "not numeric" in (result.samples[3].error or "")
+    assert "sum needs numbers" in (result.samples[3].error or "")
     assert result.answer == ["1"] and result.confidence == pytest.approx(1 / 5)
     assert all(s.error for s in result.samples[:4])
     assert [s.votes for s in result.samples] == [0, 0, 0, 0, 1]
