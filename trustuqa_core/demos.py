@@ -343,7 +343,7 @@ class DemoPool:
             return []
         sims = self.matrix[idx] @ self.encode_query(question)
         order = idx[np.argsort(-sims, kind="stable")]
-        out = []
+        out: list[Retrieved] = []
         for pos in order:
             demo = self.demos[int(pos)]
             if demo.id not in have and len(out) < need:
@@ -469,10 +469,10 @@ def wtq_demos(*, root: str | Path | None = None, scored: Iterable[str] = (),
         examples.setdefault(ex.question, ex)
     out = []
     for q, text in load_recorded_queries("wtq", root=root).items():
-        ex = examples.get(q)
-        sources = ((DemoSource("table", ex.sources[0].path.name, str(ex.sources[0].path)),)
-                   if ex is not None else ())
-        out.append(Demo(q, text, tuple(ex.answers) if ex is not None else (), "table",
+        found = examples.get(q)
+        sources = ((DemoSource("table", found.sources[0].path.name,
+                                str(found.sources[0].path)),) if found is not None else ())
+        out.append(Demo(q, text, tuple(found.answers) if found is not None else (), "table",
                         _origin(q, "wtq:train", keys, scored_origin), sources))
     return out
 
@@ -530,7 +530,7 @@ def benchmark_pool(benchmark: str, split: str, encoder: Encoder, *,
     elif benchmark == "wikisql":
         every = [e for e in load_wikisql("dev", root=root) if e.answers]
         demos = [d for h in "ab" for d in wikisql_demos(
-            [e for e in every if table_half(e.metadata["table_id"]) == h],
+            [e for e in every if table_half(str(e.metadata["table_id"])) == h],
             f"wikisql:dev-half-{h}")]
         pool = DemoPool(init + demos, encoder)
         if split != "dev":

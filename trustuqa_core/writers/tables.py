@@ -298,6 +298,7 @@ def _comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int,
     for col, (_, start, end) in mentions.items():
         if not table.numeric.get(col):
             continue
+        d: float
         if end <= cue:
             d = cue - end
         elif start > pos:

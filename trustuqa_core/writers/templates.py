@@ -101,7 +101,7 @@ def _literals(program: Program) -> list[str]:
 def make_template(question: str, program: Program) -> Template | None:
     """The template of a demo, or None when none of its literals occurs in its question."""
     text = question_key(question)
-    found = []
+    found: list[str] = []
     for lit in sorted(_literals(program), key=len, reverse=True):
         needle = question_key(lit)
         if not needle:
@@ -224,7 +224,7 @@ def mentions(question: str, entities: LexicalPool | None,
                     spans.append((i, text))
                     taken |= set(range(i, i + n))
     spans.sort()
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for _, span in spans:
         out.append((_slotted(question_key(question), [span]), (span,)))
     if len(spans) > 1:
