@@ -187,14 +187,17 @@ def store_demo(question: str, query: str, answer: list[str], kind: str) -> None:
 
 
 def _import_llm_layer() -> None:
-    if importlib.util.find_spec("trustuqa_core.answer") is not None:
-        importlib.import_module("trustuqa_core.answer")
+    for name in ("networkx", "pyvis.network", "trustuqa_core.ui.ask_page",
+                 "trustuqa_core.answer"):
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
 
 
 @st.cache_resource(show_spinner=False)
 def warm_up() -> threading.Thread:
-    """Import the LLM layer (openai etc., ~2 s) once per process in a background thread, so
-    the first written answer does not wait for it. Nothing is loaded from the network."""
+    """Import the Ask page's modules, the graph drawing libraries and the LLM layer (openai
+    etc., ~2 s) once per process in a background thread, so the first answer does not wait
+    for them. Nothing is loaded from the network; the sentence model is not loaded."""
     thread = threading.Thread(target=_import_llm_layer, name="trustuqa-warm-up", daemon=True)
     thread.start()
     return thread
