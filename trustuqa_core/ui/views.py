@@ -66,14 +66,24 @@ def query_editor(run: Run, key: str) -> str | None:
     return None
 
 
+def _witness_text(trace: Trace, fact: int) -> str:
+    """One witness fact, short: ``Nation = Italy (t.csv row 2)`` or ``A —r→ B (kg line 3)``."""
+    g = trace.graph
+    head, rel, tail = g.fact_text(fact)
+    where = str(g.provenance(fact))
+    if g.is_row(int(g.head[fact])):
+        return f"{rel} = {tail} ({where})"
+    return f"{head} —{rel}→ {tail} ({where})"
+
+
 def _elements_frame(trace: Trace, step: StepTrace) -> pd.DataFrame:
     g, d = trace.graph, step.output.distinct()
     rows = []
     for e, w in list(zip(d.elems, d.witnesses, strict=True))[:200]:
         kind = "computed" if isinstance(e, Scalar) else "row" if g.is_row(e) else "value"
-        where = "; ".join(str(g.provenance(f)) for f in w[:3]) + (" …" if len(w) > 3 else "")
+        shown = list(dict.fromkeys(_witness_text(trace, f) for f in reversed(w)))  # newest first
         rows.append({"element": elem_text(g, e), "kind": kind, "witness facts": len(w),
-                     "from": where})
+                     "because of": "; ".join(shown[:3]) + (" …" if len(shown) > 3 else "")})
     return pd.DataFrame(rows)
 
 
