@@ -251,8 +251,16 @@ def test_every_view_of_a_run_renders(view: str) -> None:
     at.button_group(key="tq_view").set_value(view).run()
     assert not at.exception
     if view == "Evidence graph":
-        assert at.get("iframe") or at.markdown  # the graph is drawn in an iframe
+        page = at.get("iframe")[0].proto.srcdoc  # the graph is drawn in an iframe
+        assert "Francesco Coco" in page and "vis.Network" in page and "cdn.jsdelivr" not in page
         assert any("Timeline" in m.value for m in at.markdown)
+        assert len(at.get("plotly_chart")) == 1
+        at.selectbox(key=f"tq_e{at.session_state['tq_run'].rid}_step").set_value("Query1").run()
+        assert not at.exception and at.get("iframe")[0].proto.srcdoc != page
+    if view == "Charts":
+        assert len(at.get("plotly_chart")) >= 1
+    if view == "Export":
+        assert len(at.get("download_button")) == 3
     if view == "What the LLM saw":
         assert any("nothing left this machine" in i.value for i in at.info)
 
@@ -444,8 +452,10 @@ def test_llm_unreachable_server_is_reported() -> None:
         assert not at.exception
         shown = _texts(at)
         assert "sk-wrong-000000" not in shown
-        run = at.session_state.get("tq_run") if "tq_run" in at.session_state else None
-        assert run is None or not run.answer
+        run = at.session_state["tq_run"]
+        assert not run.answer and run.writer_error
+        assert {s["status"] for s in run.samples} == {"writer_error"}
+        assert any(e.value.startswith("No query was written") for e in at.error)
 
 
 def test_let_the_writer_try_a_bundled_question() -> None:

@@ -114,8 +114,10 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
                       "origin": r.demo.origin, "verified": r.verified, "how": r.how,
                       "query": r.demo.query} for r in a.demos],
               stage_seconds=dict(a.timings), model=a.writer.removeprefix("llm:") if llm else None)
-    if a.trace is None:
+    if a.trace is None and trace.steps:
         run.note = f"No sample yielded an answer: {a.error}. Shown: the first sample's run."
+    elif a.trace is None:
+        run.writer_error = a.error or "no query was written"
     elif a.tie:
         run.note = "The vote was a tie; the answer produced first was kept."
     for call in a.fallback_calls:

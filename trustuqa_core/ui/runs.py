@@ -63,6 +63,7 @@ class Run:
     feedback: str | None = None
     confirmed: set[str] = field(default_factory=set)
     rid: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # widget keys, caches
+    writer_error: str | None = None  # no query could be written (e.g. the LLM was unreachable)
 
     @property
     def answer(self) -> list[str]:

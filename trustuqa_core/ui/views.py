@@ -31,7 +31,9 @@ def answer_card(run: Run) -> None:
     """The answer, its confidence and where the query came from; failures say where and why."""
     trace = run.trace
     st.subheader("Answer")
-    if trace.answer:
+    if run.writer_error:
+        st.error(f"No query was written: {md_escape(run.writer_error)}")
+    elif trace.answer:
         shown = trace.answer[:30]
         more = f" … and {len(trace.answer) - 30} more" if len(trace.answer) > 30 else ""
         st.success("**" + "**, **".join(md_escape(a) for a in shown) + "**" + more)
