@@ -366,7 +366,9 @@ def test_export_and_rerun_without_the_llm() -> None:
     at.file_uploader(key="tq_import").set_value(("run.json", exported, "application/json")).run()
     at.button(key="tq_import_run").click().run()
     assert not at.exception
-    assert "data differs" in at.session_state["tq_run"].note
+    assert "data differs" in at.session_state["tq_run"].warnings[0]
+    assert any("ranking.csv: used by the exported run but not loaded now" in w.value
+               for w in at.warning)
 
 
 def test_broken_export_is_rejected_with_a_message() -> None:

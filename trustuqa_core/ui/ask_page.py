@@ -130,12 +130,14 @@ def _on_import(record: dict[str, Any], diffs: list[str]) -> None:
     run = execute_text(record["query"], rep.graph, state.mapper(), origin="imported",
                        question=record.get("question"), overrides=record["overrides"])
     old = record.get("answer", [])
-    same = sorted(old) == sorted(run.answer)
-    run.note = ("Re-ran an exported run on the data loaded now. " +
-                ("The data differs from the export: " + "; ".join(diffs) + ". " if diffs else
-                 "The data is identical to the export's. ") +
-                ("Same answer as exported." if same else
-                 f"The exported answer was: {', '.join(map(str, old)) or '(none)'}."))
+    same = sorted(map(str, old)) == sorted(run.answer)
+    run.note = ("Re-ran an exported run on the data loaded now. "
+                + ("The data is identical to the export's. " if not diffs else "")
+                + ("Same answer as exported." if same else
+                   f"The exported answer was: {', '.join(map(str, old)) or '(none)'}."))
+    if diffs:
+        run.warnings.append("The data differs from the exported run's: " + "; ".join(diffs)
+                            + ". The answer below is computed on the data loaded now.")
     state.set_run(run)
 
 

@@ -64,6 +64,7 @@ class Run:
     confirmed: set[str] = field(default_factory=set)
     rid: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # widget keys, caches
     writer_error: str | None = None  # no query could be written (e.g. the LLM was unreachable)
+    warnings: list[str] = field(default_factory=list)  # shown above the answer
 
     @property
     def answer(self) -> list[str]:

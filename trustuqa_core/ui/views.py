@@ -31,6 +31,8 @@ def answer_card(run: Run) -> None:
     """The answer, its confidence and where the query came from; failures say where and why."""
     trace = run.trace
     st.subheader("Answer")
+    for w in run.warnings:
+        st.warning(md_escape(w))
     if run.writer_error:
         st.error(f"No query was written: {md_escape(run.writer_error)}")
     elif trace.answer:
