@@ -130,3 +130,18 @@ def test_values_behind_an_aggregate_are_listed_with_their_rows() -> None:
     assert aggregate_values(run.trace, run.trace.steps[1]) == [
         ("table1 row 1: 10", 10.0), ("table1 row 2: 10", 10.0), ("table1 row 3: 3", 3.0)]
     assert aggregate_values(run.trace, run.trace.steps[0]) == []
+
+
+def test_computed_answers_are_drawn_from_their_facts(cross) -> None:
+    ev = evidence_graph(cross)
+    year = next(n for n in ev.nodes if n.id < 0)
+    assert (year.label, year.role) == ("2002", "answer")
+    dashed = [e for e in ev.edges if e.computed]
+    labels = {n.id: n.label for n in ev.nodes}
+    assert [labels[e.head] for e in dashed] == ["Mel Brooks"]
+    assert '"dashes": true' in render_html(ev)
+    count = evidence_graph(_trace("slalom-1"))
+    sources = sorted(labels for labels in (
+        {n.id: n.label for n in count.nodes}[e.head] for e in count.edges if e.computed))
+    assert sources == ["giant_slalom.csv row 2", "giant_slalom.csv row 4",
+                       "giant_slalom.csv row 6"]

@@ -66,6 +66,7 @@ class EvidenceEdge:
     source: str
     interval: tuple[float, float] | None = None
     steps: set[int] = field(default_factory=set)
+    computed: bool = False  # a dashed edge to a computed answer (count, sum, year...)
 
 
 @dataclass
@@ -134,7 +135,37 @@ def evidence_graph(trace: Trace, max_nodes: int = MAX_NODES) -> EvidenceGraph:
              for n in order[:max_nodes]]
     edges = [_edge(g, f, fact_steps[f]) for f in sorted(fact_steps)
              if int(g.head[f]) in kept and int(g.tail[f]) in kept]
-    return EvidenceGraph(nodes, edges, len(roles), len(fact_steps), [s.number for s in steps])
+    last = steps[-1].number if steps else 0
+    for node, edge in _computed_answers(trace, kept, last):
+        nodes.append(node)
+        edges.extend(edge)
+    return EvidenceGraph(nodes, edges, len(roles) + sum(n.id < 0 for n in nodes),
+                         len(fact_steps), [s.number for s in steps])
+
+
+def _computed_answers(trace: Trace, kept: set[int],
+                      step: int) -> list[tuple[EvidenceNode, list[EvidenceEdge]]]:
+    """Computed answer values (a count, a sum, a year) as extra nodes (negative ids), with
+    dashed edges from the nodes of the facts they were computed from."""
+    if trace.final is None:
+        return []
+    g, out = trace.graph, []
+    final = trace.final.distinct()
+    scalars = [(e, w) for e, w in zip(final.elems, final.witnesses, strict=True)
+               if isinstance(e, Scalar)]
+    for i, (e, w) in enumerate(scalars[:10], 1):
+        node = EvidenceNode(-i, e.text, "answer", {step})
+        sources: list[int] = []
+        for f in reversed(w):  # newest facts first: the ones the value was computed from
+            n = int(g.head[f]) if int(g.head[f]) in kept else int(g.tail[f])
+            if n in kept and n not in sources:
+                sources.append(n)
+            if len(sources) >= 8:
+                break
+        edges = [EvidenceEdge(-1, n, -i, "computed", "computed by the query", None, {step},
+                              computed=True) for n in sources]
+        out.append((node, edges))
+    return out
 
 
 def overview_graph(graph: ConditionGraph, max_facts: int = 90) -> EvidenceGraph:
@@ -254,13 +285,14 @@ def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: in
     for e in ev.edges:
         lit = highlight_step is None or highlight_step in e.steps
         span = f" ({_years(e.interval)})" if e.interval else ""
+        dashes = {"dashes": True} if e.computed else {}
         title = f"{e.relation}{span}\nsource: {e.source}"
         edge_label = " " if hub_labels and len(ev.nodes) > 40 else _short(e.relation + span, 32)
         net.add_edge(e.head, e.tail, label=_esc(edge_label),
                      title=_esc(title), color="#52606d" if lit else "#e4e7eb",
                      width=2.5 if lit and highlight_step is not None else 1,
                      font={"size": 11, "color": "#52606d" if lit else "#c5ccd3",
-                           "strokeWidth": 3, "align": "middle"})
+                           "strokeWidth": 3, "align": "middle"}, **dashes)
     net.toggle_physics(False)
     net.set_options('{"interaction": {"hover": true, "tooltipDelay": 120, "navigationButtons":'
                     ' false}, "physics": {"enabled": false}, "edges": {"smooth": false}}')
