@@ -93,7 +93,7 @@ def timeline_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
                       **{**_LAYOUT, "height": 140 + 26 * len(rows)})
     years = [y for r in rows for y in (r["start"], r["end"]) if y is not None]
     if years and max(years) - min(years) < 8:
-        fig.update_xaxes(dtick=1)
+        fig.update_xaxes(dtick=1, range=[min(years) - 2, max(years) + 3])
     fig.update_yaxes(autorange="reversed")
     return fig
 
