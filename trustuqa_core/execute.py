@@ -23,7 +23,7 @@ from .fallback import Fallback, FallbackRequest
 from .functions import FUNCTIONS
 from .graph import ConditionGraph
 from .mapping.mapper import MappedProgram, Mapper
-from .ops import GRAPH_OPS, Context, _project, elem_text, resolve_set
+from .ops import GRAPH_OPS, Context, elem_text, project, resolve_set
 from .query.ast import Bound, Program, Query, Ref
 from .query.parse import KNOWN_FUNCTIONS, parse
 from .query.render import render_call, render_program
@@ -235,7 +235,7 @@ def _project_target(trace: Trace, ctx: Context, mapped: MappedProgram) -> None:
     row_part = Result(tuple(final.elems[i] for i in rows), tuple(final.witnesses[i] for i in rows))
     rest = [i for i in range(len(final)) if i not in set(rows)]
     ctx.step, ctx.notes = 0, []
-    projected = _project(ctx, target.ids[0], row_part)
+    projected = project(ctx, target.ids[0], row_part)
     rel = g.relation_names[target.ids[0]]
     trace.final = Result(
         tuple(final.elems[i] for i in rest) + projected.elems,

@@ -18,7 +18,7 @@ import numpy as np
 from .fallback import FallbackRequest
 from .graph import EMPTY
 from .numbers import parse_number
-from .ops import Context, _intersect, _project, _union, elem_text, numeric, quantity, resolve_set
+from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
 from .query.ast import Text
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
@@ -39,7 +39,7 @@ def _one_set(ctx: Context, op: Op) -> Result:
 
 def fn_set_union(ctx: Context, op: Op) -> Result:
     """Elements in any of the sets (each once)."""
-    return _union(_sets(ctx, op))
+    return union(_sets(ctx, op))
 
 
 def fn_set_intersection(ctx: Context, op: Op) -> Result:
@@ -47,7 +47,7 @@ def fn_set_intersection(ctx: Context, op: Op) -> Result:
     sets = _sets(ctx, op)
     if len(sets) < 2:
         raise ctx.fail("set_intersection() needs at least two sets")
-    return _intersect(sets)
+    return intersect(sets)
 
 
 def fn_set_difference(ctx: Context, op: Op) -> Result:
@@ -161,13 +161,13 @@ def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -
             f"{op.name}() over rows needs values: read a column of the rows first "
             "(or give a ## Target type)"
         )
-    values = _project(ctx, rel, s.distinct())
+    values = project(ctx, rel, s.distinct())
     items = _numbers(ctx, values, f"{op.name}()")
     if not items:
         raise ctx.fail(f"{op.name}(): the rows have no {g.relation_names[rel]!r} value")
     best = pick(x for x, _, _ in items)
     facts = {w[-1] for x, _, w in items if x == best and w}
-    heads = {int(g.heads_of(f)) for f in facts}
+    heads = {g.head_of(f) for f in facts}
     rows = [int(e) for e in s.elems if not isinstance(e, Scalar)]
     keep = [i for i, e in enumerate(rows) if e in heads]
     ctx.notes.append(
@@ -176,7 +176,7 @@ def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -
     return Result(
         tuple(s.elems[i] for i in keep),
         tuple(
-            tuple(s.witnesses[i]) + tuple(sorted(f for f in facts if int(g.heads_of(f)) == rows[i]))
+            tuple(s.witnesses[i]) + tuple(sorted(f for f in facts if g.head_of(f) == rows[i]))
             for i in keep
         ),
     ).distinct()

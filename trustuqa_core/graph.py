@@ -290,6 +290,14 @@ class ConditionGraph:
         """Tail node of each fact."""
         return self.tail[facts]
 
+    def head_of(self, fact: int) -> int:
+        """Head node of one fact."""
+        return int(self.head[int(fact)])
+
+    def tail_of(self, fact: int) -> int:
+        """Tail node of one fact."""
+        return int(self.tail[int(fact)])
+
     def rels_of(self, facts: np.ndarray) -> np.ndarray:
         """Relation id of each fact."""
         return self.rel[facts]

@@ -1,0 +1,149 @@
+"""Shared pieces of the operations: the per-execution :class:`Context`, element helpers
+(text, numbers), resolving set parameters, and set arithmetic on bags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ExecutionError
+from ..fallback import Fallback
+from ..graph import ConditionGraph
+from ..numbers import parse_number, parse_quantity
+from ..query.ast import Bound, ListValue, Ref, Text
+from ..results import Elem, Result, Scalar, elem_key
+
+
+@dataclass
+class Context:
+    """Per-execution state (never stored on the graph)."""
+
+    graph: ConditionGraph
+    step: int = 0
+    env: dict[int, Result] = field(default_factory=dict)
+    local: dict[str, Result] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    fallback: Fallback | None = None
+    fallback_notes: list[str] = field(default_factory=list)
+    question: str | None = None
+    call_text: str = ""
+    description: str = ""
+    target_relation: int | None = None
+
+    def fail(self, message: str) -> ExecutionError:
+        return ExecutionError(message, self.step)
+
+
+# ------------------------------------------------------------------ helpers
+def elem_text(g: ConditionGraph, e: Elem) -> str:
+    """Display text of an element."""
+    return e.text if isinstance(e, Scalar) else g.label(e)
+
+
+def numeric(g: ConditionGraph, e: Elem) -> float | None:
+    """Numeric value of an element (intervals: their start)."""
+    if isinstance(e, Scalar):
+        return e.value if isinstance(e.value, float) else parse_number(e.value)
+    return g.numeric(e)
+
+
+def quantity(g: ConditionGraph, e: Elem) -> tuple[float, str] | None:
+    """Loose numeric reading (units, ordinals, durations, dates), for where plain numbers fail."""
+    x = numeric(g, e)
+    if x is not None:
+        return x, "number"
+    return parse_quantity(elem_text(g, e))
+
+
+def resolve_set(ctx: Context, value: object) -> Result:
+    """A set-valued parameter: a reference, a plan local, mapped literal(s) or a list."""
+    if isinstance(value, Ref):
+        if value.step not in ctx.env:
+            raise ctx.fail(f"output_of_query{value.step} has no result")
+        return ctx.env[value.step]
+    if isinstance(value, str) and value.startswith("$"):
+        return ctx.local[value]
+    if isinstance(value, Bound):
+        if value.role == "relation":
+            raise ctx.fail(f"{value.text!r} is a relation name where a set was expected")
+        if not value.ids:
+            ctx.notes.append(f"{value.text!r} matched nothing in the data closely enough")
+            return Result.empty()
+        return Result.of(value.ids)
+    if isinstance(value, ListValue):
+        parts = [resolve_set(ctx, v) for v in value.items]
+        return Result(
+            tuple(e for p in parts for e in p.elems), tuple(w for p in parts for w in p.witnesses)
+        )
+    if isinstance(value, Text):
+        number = parse_number(value.value)
+        if number is not None:
+            return Result.of([Scalar.number(number)])
+        raise ctx.fail(f"{value.value!r} is not a known value, entity or earlier result")
+    raise ctx.fail(f"expected a set, got {value!r}")
+
+
+def relation_param(ctx: Context, value: object) -> int:
+    if isinstance(value, Bound) and value.role == "relation" and value.ids:
+        return value.ids[0]
+    shown = value.text if isinstance(value, Bound) else str(value)
+    raise ctx.fail(f"relation {shown!r} matched no relation of the data")
+
+
+def rel_name(ctx: Context, rel: int) -> str:
+    return ctx.graph.relation_names[rel]
+
+
+def distinct_heads(
+    g: ConditionGraph,
+    nodes: np.ndarray,
+    facts: np.ndarray,
+    base: dict[int, tuple[int, ...]] | None = None,
+) -> Result:
+    """Distinct nodes (in fact order), each witnessed by its facts (and ``base`` witnesses)."""
+    order = np.argsort(facts, kind="stable")
+    return Result.from_facts(
+        nodes[order], facts[order], [base.get(int(n), ()) for n in nodes[order]] if base else None
+    ).distinct()
+
+
+def witness_map(r: Result) -> dict[int, tuple[int, ...]]:
+    out: dict[int, tuple[int, ...]] = {}
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        if not isinstance(e, Scalar) and int(e) not in out:
+            out[int(e)] = w
+    return out
+
+
+# ------------------------------------------------------------- selections
+
+
+def as_nodes(ctx: Context, r: Result) -> list[int]:
+    out = []
+    for e in r.elems:
+        if isinstance(e, Scalar):
+            node = ctx.graph.entity(e.text)
+            if node is not None:
+                out.append(node)
+        else:
+            out.append(int(e))
+    return out
+
+
+def union(parts: list[Result]) -> Result:
+    return Result(
+        tuple(e for p in parts for e in p.elems), tuple(w for p in parts for w in p.witnesses)
+    ).distinct()
+
+
+def intersect(parts: list[Result]) -> Result:
+    if not parts:
+        return Result.empty()
+    common = set.intersection(*(p.keys() for p in parts))
+    merged = union(parts)
+    keep = [i for i, e in enumerate(merged.elems) if elem_key(e) in common]
+    return Result(tuple(merged.elems[i] for i in keep), tuple(merged.witnesses[i] for i in keep))
+
+
+# ------------------------------------------------------------------- time

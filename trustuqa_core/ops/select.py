@@ -1,0 +1,258 @@
+"""Selections: heads whose relation value matches, compares, or is the most frequent / extreme."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..fallback import FallbackRequest
+from ..graph import EMPTY
+from ..numbers import parse_number, parse_quantity
+from ..query.ast import Bound, Text
+from ..results import Result, Scalar
+from ..rewrite import Op
+from .base import (
+    Context,
+    distinct_heads,
+    intersect,
+    numeric,
+    quantity,
+    rel_name,
+    relation_param,
+    resolve_set,
+    union,
+    witness_map,
+)
+from .project import project
+
+
+def op_select(ctx: Context, op: Op) -> Result:
+    """Heads whose ``relation`` value matches (``=``) or compares (``< > <= >=``) with ``value``."""
+    g, rel, value = ctx.graph, relation_param(ctx, op.param("relation")), op.param("value")
+    if op.cmp == "!=":
+        equal = op_select(ctx, Op("select", op.params, "="))
+        facts = np.sort(g.facts_rel(rel))
+        drop = equal.keys()
+        keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
+        return distinct_heads(g, g.heads_of(keep), keep)
+    if op.cmp != "=":
+        return _select_cmp(ctx, rel, op.cmp, value)
+    if isinstance(value, Bound):
+        if not value.ids:
+            ctx.notes.append(
+                f"{value.text!r} matched no value of {rel_name(ctx, rel)!r} closely enough"
+            )
+        return _select_nodes(ctx, rel, np.asarray(value.ids, dtype=np.int64), {})
+    if isinstance(value, Text):
+        node = g.entity(value.value)
+        number = parse_number(value.value)
+        facts = g.facts_rel_tail(rel, node) if node is not None else EMPTY
+        if number is not None:
+            facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
+        return distinct_heads(g, g.heads_of(facts), facts)
+    source = resolve_set(ctx, value)
+    rows = [e for e in source.elems if not isinstance(e, Scalar) and g.is_row(e)]
+    if rows and len(rows) == len(source):
+        ctx.notes.append(
+            f"the earlier result holds rows, not values of {rel_name(ctx, rel)!r}: "
+            f"read {rel_name(ctx, rel)!r} of those rows instead"
+        )
+        return project(ctx, rel, source)
+    nodes = np.asarray(source.nodes(), dtype=np.int64)
+    result = _select_nodes(ctx, rel, nodes, witness_map(source))
+    numbers = {
+        x for e in source.elems if isinstance(e, Scalar) and (x := numeric(g, e)) is not None
+    }
+    if numbers:
+        facts = np.concatenate([g.facts_rel_cmp(rel, "=", x) for x in numbers])
+        extra = distinct_heads(g, g.heads_of(facts), facts)
+        result = union([result, extra])
+    return result
+
+
+def _select_nodes(
+    ctx: Context, rel: int, nodes: np.ndarray, base: dict[int, tuple[int, ...]]
+) -> Result:
+    g = ctx.graph
+    facts = g.facts_rel_tails(rel, nodes)
+    numbers = {x for n in nodes.tolist() if (x := g.numeric(n)) is not None}
+    if numbers:  # "1" also matches "1.0" and "01"
+        extra = [g.facts_rel_cmp(rel, "=", x) for x in numbers]
+        facts = np.union1d(facts, np.concatenate(extra)) if extra else facts
+    tails = g.tails_of(facts)
+    wit: dict[int, tuple[int, ...]] = {}
+    if base:
+        for t, f in zip(tails.tolist(), facts.tolist(), strict=True):
+            wit.setdefault(g.head_of(f), base.get(t, ()))
+    return distinct_heads(g, g.heads_of(facts), facts, wit or None)
+
+
+def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
+    """Numeric comparison through the sorted index; values that are not plain numbers are read
+    loosely (units, durations, dates) when that reads more of them, with a note."""
+    g = ctx.graph
+    thresholds = _thresholds(ctx, value)
+    n_numeric, n_all = g.numeric_fact_count(rel), len(g.facts_rel(rel))
+    if thresholds is not None and n_numeric >= 0.9 * n_all:
+        facts = np.concatenate([g.facts_rel_cmp(rel, cmp, x) for x in thresholds] or [EMPTY])
+        if n_numeric < n_all:
+            ctx.notes.append(
+                f"{n_all - n_numeric} non-numeric value(s) of "
+                f"{rel_name(ctx, rel)!r} were not compared"
+            )
+        return distinct_heads(g, g.heads_of(facts), np.unique(facts))
+    loose = _loose_thresholds(ctx, value)
+    if loose is not None:
+        result = _select_cmp_loose(ctx, rel, cmp, loose, n_numeric)
+        if result is not None:
+            return result
+    if thresholds is not None and n_numeric:
+        facts = np.concatenate([g.facts_rel_cmp(rel, cmp, x) for x in thresholds] or [EMPTY])
+        ctx.notes.append(
+            f"{n_all - n_numeric} non-numeric value(s) of {rel_name(ctx, rel)!r} were not compared"
+        )
+        return distinct_heads(g, g.heads_of(facts), np.unique(facts))
+    return _llm_compare(ctx, rel, cmp, value)
+
+
+def _loose_thresholds(ctx: Context, value: object) -> list[tuple[float, str]] | None:
+    g = ctx.graph
+    if isinstance(value, Text):
+        q = parse_quantity(value.value)
+        return None if q is None else [q]
+    elems = (
+        Result.of(value.ids).elems
+        if isinstance(value, Bound)
+        else (resolve_set(ctx, value).distinct().elems)
+    )
+    qs = [quantity(g, e) for e in elems]
+    return None if not qs or None in qs else [q for q in qs if q is not None]
+
+
+def _select_cmp_loose(
+    ctx: Context, rel: int, cmp: str, thresholds: list[tuple[float, str]], n_numeric: int
+) -> Result | None:
+    """Compare values read loosely (units, durations, dates); None when that reads no more
+    values than the plain numbers or mixes kinds of reading."""
+    g = ctx.graph
+    facts, vals, how_read = g.quantity_index(rel)
+    kinds = set(how_read.tolist()) - {""} | {h for _, h in thresholds}
+    n_read = int((~np.isnan(vals)).sum())
+    if n_read <= n_numeric and thresholds[0][1] == "number" or len(kinds - {"number"}) > 1:
+        return None
+    ops = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
+    mask = np.zeros(len(facts), dtype=bool)
+    for x, _ in thresholds:
+        mask |= ops[cmp](vals, x)
+    how = ", ".join(sorted(kinds - {"number"})) or "numbers"
+    ctx.notes.append(
+        f"values of {rel_name(ctx, rel)!r} compared as {how}"
+        + (
+            f"; {int(np.isnan(vals).sum())} value(s) could not be read"
+            if np.isnan(vals).any()
+            else ""
+        )
+    )
+    keep = facts[mask]
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _thresholds(ctx: Context, value: object) -> list[float] | None:
+    g = ctx.graph
+    if isinstance(value, Text):
+        x = parse_number(value.value)
+        return None if x is None else [x]
+    if isinstance(value, Bound):
+        xs = [g.numeric(i) for i in value.ids]
+        return None if not xs or None in xs else [x for x in xs if x is not None]
+    source = resolve_set(ctx, value)
+    xs = [numeric(g, e) for e in source.distinct().elems]
+    if not xs or None in xs:
+        return None
+    return [x for x in xs if x is not None]
+
+
+def _llm_compare(ctx: Context, rel: int, cmp: str, value: object) -> Result:
+    g = ctx.graph
+    shown = value.text if isinstance(value, Bound) else str(value)
+    if ctx.fallback is None:
+        raise ctx.fail(
+            f"cannot compare {rel_name(ctx, rel)!r} {cmp} {shown!r}: not a number "
+            "(an LLM fallback could judge it, but none is configured)"
+        )
+    tails = g.relation_tails(rel)
+    labels = [g.label(t) for t in tails]
+    req = FallbackRequest(
+        "compare",
+        ctx.step,
+        ctx.call_text,
+        ctx.description,
+        {"relation": [rel_name(ctx, rel)]},
+        labels,
+        ctx.question,
+        cmp,
+        shown,
+    )
+    answer = ctx.fallback(req)
+    ctx.fallback_notes.append(answer.note or "LLM-inferred comparison, not verified")
+    if answer.values is None:
+        raise ctx.fail(f"the LLM fallback could not compare {rel_name(ctx, rel)!r} {cmp} {shown!r}")
+    chosen = np.array(
+        [t for t, lab in zip(tails, labels, strict=True) if lab in set(answer.values)],
+        dtype=np.int64,
+    )
+    facts = g.facts_rel_tails(rel, chosen)
+    return distinct_heads(g, g.heads_of(facts), facts)
+
+
+def op_select_frequent(ctx: Context, op: Op) -> Result:
+    """Heads whose ``relation`` value is the most (or least) frequent value of that relation."""
+    g, rel = ctx.graph, relation_param(ctx, op.param("relation"))
+    facts = np.sort(g.facts_rel(rel))
+    if len(facts) == 0:
+        return Result.empty()
+    values, counts = np.unique(g.tails_of(facts), return_counts=True)
+    best = counts.max() if op.param("which") == "most" else counts.min()
+    chosen = values[counts == best]
+    keep = facts[np.isin(g.tails_of(facts), chosen)]
+    ctx.notes.append(
+        f"{op.param('which')} frequent value(s) of {rel_name(ctx, rel)!r}: "
+        + ", ".join(repr(g.label(v)) for v in chosen[:5])
+        + f" ({int(best)} times)"
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def op_select_extreme(ctx: Context, op: Op) -> Result:
+    """Heads whose ``relation`` value is the largest (``max``) or smallest (``min``) number.
+
+    Values are read loosely (units, durations, dates) through the graph's cached quantity
+    index; when most values are plain numbers, only plain numbers take part.
+    """
+    g, rel, which = ctx.graph, relation_param(ctx, op.param("relation")), op.param("which")
+    facts, vals, how = g.quantity_index(rel)
+    kinds = set(how.tolist()) - {""}
+    if not kinds:
+        raise ctx.fail(f"no value of {rel_name(ctx, rel)!r} is a number, so none is the {which}")
+    if len(kinds) > 1 and (how == "number").sum() * 2 > len(how):
+        vals = np.where(how == "number", vals, np.nan)
+        kinds = {"number"}
+    best = np.nanmax(vals) if which == "max" else np.nanmin(vals)
+    keep = facts[vals == best]
+    ctx.notes.append(
+        f"the {which} of {rel_name(ctx, rel)!r} is {g.label(g.tail_of(keep[0]))!r}"
+        + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def op_filter_heads(ctx: Context, op: Op) -> Result:
+    """The given heads that also satisfy ``relation <cmp> value``."""
+    heads = resolve_set(ctx, op.param("heads"))
+    selected = op_select(
+        ctx,
+        Op("select", (("relation", op.param("relation")), ("value", op.param("value"))), op.cmp),
+    )
+    return intersect([heads.distinct(), selected])
+
+
+# ------------------------------------------------------------- projections
