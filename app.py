@@ -41,4 +41,3 @@ with st.sidebar:
         st.caption("Writer: offline (no LLM configured or used)")
 
 page.run()
-state.warm_up()  # after the page: imports the LLM layer in the background, once per process

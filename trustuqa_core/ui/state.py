@@ -8,9 +8,6 @@ The API key is kept only in this session's memory: never written to disk, logs o
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,7 +23,7 @@ from .runs import Run
 __all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
            "loaded_names", "llm_settings", "confirmed_demos", "add_confirmed_demo", "demo_pool",
-           "store_demo", "warm_up"]
+           "store_demo"]
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
@@ -185,19 +182,3 @@ def store_demo(question: str, query: str, answer: list[str], kind: str) -> None:
 
     UserDemoStore().add(Demo(question, query, tuple(answer), kind, "user"))
 
-
-def _import_llm_layer() -> None:
-    for name in ("networkx", "pyvis.network", "trustuqa_core.ui.ask_page",
-                 "trustuqa_core.answer"):
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
-
-
-@st.cache_resource(show_spinner=False)
-def warm_up() -> threading.Thread:
-    """Import the Ask page's modules, the graph drawing libraries and the LLM layer (openai
-    etc., ~2 s) once per process in a background thread, so the first answer does not wait
-    for them. Nothing is loaded from the network; the sentence model is not loaded."""
-    thread = threading.Thread(target=_import_llm_layer, name="trustuqa-warm-up", daemon=True)
-    thread.start()
-    return thread
