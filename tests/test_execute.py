@@ -417,3 +417,15 @@ def test_cross_source_table_to_kg_to_tkg() -> None:
     assert t.answer == ["2001"]
     sources = {e["source"] for s in t.to_dict()["steps"] for e in s["evidence"]}
     assert sources == {"clubs.csv", "tkg.tsv"}
+
+
+def test_time_answers_keep_provenance_through_earlier_steps() -> None:
+    table = load_source(b"Club,Founder\nReds FC,Ann Smith\n", "table", "clubs.csv")
+    g = build_graph([table, load_source(TKG, "tkg", "tkg.tsv")])
+    t = run_query(q("get_information(relation='Club', tail_entity='Reds FC')",
+                    "get_information(relation='Founder', head_entity='output_of_query1')",
+                    "get_information(head_entity='output_of_query2', relation='member of sports team', "
+                    "tail_entity='Greens FC', key='start_time')"), g, Mapper(g))
+    (prov,) = t.answer_provenance()
+    assert [(e["source"], e["relation"]) for e in prov["evidence"]] == [
+        ("clubs.csv", "Club"), ("clubs.csv", "Founder"), ("tkg.tsv", "member of sports team")]

@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..graph import ConditionGraph
 from ..numbers import parse_number
 from ..query.ast import Bound, Text
-from ..results import Result, Scalar
+from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
-from .base import Context, as_nodes, distinct_heads, numeric, relation_param, resolve_set
+from .base import Context, as_nodes, numeric, relation_param, resolve_set, witness_map
 
 
-def _candidate_facts(ctx: Context, op: Op) -> np.ndarray:
+def _candidate_facts(ctx: Context, op: Op) -> tuple[np.ndarray, dict[int, tuple[int, ...]]]:
+    """Facts matching the given head/relation/tail, and the witnesses that brought each head or
+    tail node here (so time answers keep their provenance back through earlier steps)."""
     g = ctx.graph
     rel = relation_param(ctx, op.param("relation")) if op.param("relation") is not None else None
-    heads = op.param("head")
-    tails = op.param("tail")
-    head_nodes = as_nodes(ctx, resolve_set(ctx, heads)) if heads is not None else None
-    tail_nodes = as_nodes(ctx, resolve_set(ctx, tails)) if tails is not None else None
+    heads = resolve_set(ctx, op.param("head")) if op.param("head") is not None else None
+    tails = resolve_set(ctx, op.param("tail")) if op.param("tail") is not None else None
+    head_nodes = as_nodes(ctx, heads) if heads is not None else None
+    tail_nodes = as_nodes(ctx, tails) if tails is not None else None
+    base = {
+        **(witness_map(tails) if tails is not None else {}),
+        **(witness_map(heads) if heads is not None else {}),
+    }
     if head_nodes is not None and rel is not None:
         facts = g.facts_heads_rel(np.asarray(head_nodes, dtype=np.int64), rel)
     elif tail_nodes is not None and rel is not None:
@@ -32,7 +39,13 @@ def _candidate_facts(ctx: Context, op: Op) -> np.ndarray:
         facts = facts[np.isin(g.tails_of(facts), tail_nodes)]
     if head_nodes is not None:
         facts = facts[np.isin(g.heads_of(facts), head_nodes)]
-    return np.sort(facts)
+    return np.sort(facts), base
+
+
+def _inherited(g: ConditionGraph, base: dict[int, tuple[int, ...]], fact: int) -> tuple[int, ...]:
+    """Earlier witnesses of a fact's head or tail, then the fact itself."""
+    earlier = base.get(g.head_of(fact)) or base.get(g.tail_of(fact)) or ()
+    return (*earlier[: MAX_WITNESSES - 1], fact)
 
 
 def _key(op: Op) -> str:
@@ -45,7 +58,8 @@ def op_fact_times(ctx: Context, op: Op) -> Result:
     a year."""
     g, key = ctx.graph, _key(op)
     elems, wits, missing = [], [], 0
-    for f in _candidate_facts(ctx, op).tolist():
+    facts, base = _candidate_facts(ctx, op)
+    for f in facts.tolist():
         span = g.interval(f)
         if span is None:
             missing += 1
@@ -61,7 +75,7 @@ def op_fact_times(ctx: Context, op: Op) -> Result:
             missing += 1
             continue
         elems.append(value)
-        wits.append((f,))
+        wits.append(_inherited(g, base, f))
     if missing:
         ctx.notes.append(f"{missing} matching fact(s) have no known {key}")
     return Result.of(elems, wits)
@@ -71,12 +85,11 @@ def op_select_at_time(ctx: Context, op: Op) -> Result:
     """Tails (given a head) or heads (given a tail) of facts valid at the given time."""
     g, key = ctx.graph, _key(op)
     spans = _time_values(ctx, op.param("time"))
-    keep = [
-        f for f in _candidate_facts(ctx, op).tolist() if _time_ok(g.interval(f), key, op.cmp, spans)
-    ]
+    candidates, base = _candidate_facts(ctx, op)
+    keep = [f for f in candidates.tolist() if _time_ok(g.interval(f), key, op.cmp, spans)]
     facts = np.asarray(keep, dtype=np.int64)
     nodes = g.tails_of(facts) if op.param("head") is not None else g.heads_of(facts)
-    return distinct_heads(g, nodes, facts)
+    return Result.from_facts(nodes, facts, [_inherited(g, base, f)[:-1] for f in keep]).distinct()
 
 
 def _time_values(ctx: Context, value: object) -> list[tuple[float, float]]:
