@@ -225,21 +225,10 @@ class Mapper:
             return self.map_entity(text, key, query, arg)
         pool = self.relation_values(rel)
         scope = f"values of {self.graph.relation_names[rel]!r}"
-        for method, ids, score in (
-            ("exact", pool.exact(text), 1.0),
-            ("normalized", pool.normalized(text), 0.95),
-        ):
-            if ids:
-                cands = [Candidate(i, self.graph.label(i), score, method) for i in ids]
-                return self._mapping(
-                    key,
-                    query,
-                    arg,
-                    text,
-                    "value",
-                    (method, cands + self._numeric_equal(text, pool, ids)),
-                    scope,
-                )
+        if lexical := self._lexical(text, pool):
+            method, cands = lexical
+            cands += self._numeric_equal(text, pool, tuple(c.id for c in cands))
+            return self._mapping(key, query, arg, text, "value", (method, cands), scope)
         numeric = self._numeric_equal(text, pool, ())
         if numeric:
             return self._mapping(key, query, arg, text, "value", ("numeric", numeric), scope)
@@ -250,16 +239,8 @@ class Mapper:
         if fuzzy and fuzzy[0][2] >= _ACCEPT_FUZZY:
             cands = [Candidate(i, lab, s, "fuzzy") for i, lab, s in fuzzy]
             return self._mapping(key, query, arg, text, "value", ("fuzzy", cands), scope)
-        glob = self.entities
-        for method, ids, score in (
-            ("exact", glob.exact(text), 1.0),
-            ("normalized", glob.normalized(text), 0.95),
-        ):
-            if ids:
-                cands = [Candidate(i, self.graph.label(i), score, method) for i in ids]
-                return self._mapping(
-                    key, query, arg, text, "value", (method, cands), "all entities"
-                )
+        if lexical := self._lexical(text, self.entities):
+            return self._mapping(key, query, arg, text, "value", lexical, "all entities")
         found = self._cascade(text, pool, self.entity_index(), self._positions(pool.ids))
         return self._mapping(key, query, arg, text, "value", found, scope)
 
@@ -463,15 +444,25 @@ class Mapper:
     def _positions(self, ids: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.entities.ids, ids)
 
-    def _cascade(
-        self, text: str, pool: LexicalPool, dense: EmbeddingIndex | None, subset: np.ndarray | None
-    ) -> tuple[str, list[Candidate]]:
+    def _lexical(self, text: str, pool: LexicalPool) -> tuple[str, list[Candidate]] | None:
+        """Exact, then normalised matches in ``pool`` (None when neither finds anything)."""
         for method, ids, score in (
             ("exact", pool.exact(text), 1.0),
             ("normalized", pool.normalized(text), 0.95),
         ):
             if ids:
                 return method, [Candidate(i, self.graph_label(pool, i), score, method) for i in ids]
+        return None
+
+    def _cascade(
+        self,
+        text: str,
+        pool: LexicalPool,
+        dense: EmbeddingIndex | None,
+        subset: np.ndarray | None,
+    ) -> tuple[str, list[Candidate]]:
+        if lexical := self._lexical(text, pool):
+            return lexical
         cands = {i: Candidate(i, lab, s, "fuzzy") for i, lab, s in pool.fuzzy(text, self.top_k)}
         best = max((c.score for c in cands.values()), default=0.0)
         if dense is not None and best < _ACCEPT_FUZZY:
