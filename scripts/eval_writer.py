@@ -98,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
             hits[name] += ok
             counted[name] += 1
         statuses["answered" if result.answer else "no answer"] += 1
+        if len(per_question) % 500 == 0:
+            main_metric = next(iter(counted))
+            sys.stderr.write(f"{len(per_question)}/{len(examples)} {main_metric} "
+                             f"{hits[main_metric] / counted[main_metric]:.4f}\n")
         if not next(iter(scores.values())) and len(errors) < args.show_errors:
             errors.append((ex.question, result.answer[:3], list(ex.answers)[:3],
                            result.error, result.trace.query_text if result.trace else ""))
