@@ -110,11 +110,11 @@ class Result:
 
     def distinct(self) -> Result:
         """Each element once (first-seen order), with the witnesses of all its copies."""
-        index: dict[tuple, int] = {}
+        index: dict[object, int] = {}
         elems: list[Elem] = []
         wits: list[list[int]] = []
         for e, w in zip(self.elems, self.witnesses, strict=True):
-            k = elem_key(e)
+            k = e if type(e) is int else elem_key(e)  # node ids key themselves (fast path)
             i = index.get(k)
             if i is None:
                 index[k] = len(elems)

@@ -12,7 +12,7 @@ from ..fallback import Fallback
 from ..graph import ConditionGraph
 from ..numbers import parse_number, parse_quantity
 from ..query.ast import Bound, ListValue, Ref, Text
-from ..results import Elem, Result, Scalar, elem_key
+from ..results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 
 
 @dataclass
@@ -101,11 +101,30 @@ def distinct_heads(
     facts: np.ndarray,
     base: dict[int, tuple[int, ...]] | None = None,
 ) -> Result:
-    """Distinct nodes (in fact order), each witnessed by its facts (and ``base`` witnesses)."""
+    """Distinct nodes (in fact order), each witnessed by its facts (after ``base`` witnesses).
+
+    Grouping is done with numpy, so large selections cost one pass, not a Python loop per fact.
+    """
     order = np.argsort(facts, kind="stable")
-    return Result.from_facts(
-        nodes[order], facts[order], [base.get(int(n), ()) for n in nodes[order]] if base else None
-    ).distinct()
+    nodes, facts = nodes[order], facts[order]
+    uniq, first, inverse, counts = np.unique(
+        nodes, return_index=True, return_inverse=True, return_counts=True
+    )
+    groups = np.argsort(first, kind="stable")  # first-seen order
+    elems = uniq[groups].tolist()
+    if len(uniq) == len(nodes) and not base:  # each node once, no earlier witnesses
+        return Result(tuple(elems), tuple((f,) for f in facts[first[groups]].tolist()))
+    grouped = facts[np.argsort(inverse, kind="stable")].tolist()
+    bounds = np.concatenate(([0], np.cumsum(counts))).tolist()
+    order_list = groups.tolist()
+    if base:
+        wits = [
+            (*base.get(n, ()), *grouped[bounds[i] : bounds[i + 1]])[:MAX_WITNESSES]
+            for n, i in zip(elems, order_list, strict=True)
+        ]
+    else:
+        wits = [tuple(grouped[bounds[i] : bounds[i + 1]][:MAX_WITNESSES]) for i in order_list]
+    return Result(tuple(elems), tuple(wits))
 
 
 def witness_map(r: Result) -> dict[int, tuple[int, ...]]:
