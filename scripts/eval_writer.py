@@ -75,10 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--encoder", choices=["minilm", "hashing"], default="minilm")
     p.add_argument("--n", type=int, default=5)
+    p.add_argument("--threads", type=int, default=1, help="torch threads for the encoder")
     p.add_argument("--json", action="store_true")
     p.add_argument("--show-errors", type=int, default=0)
     args = p.parse_args(argv)
-    encoder = default_encoder() if args.encoder == "minilm" else HashingEncoder()
+    encoder = HashingEncoder()
+    if args.encoder == "minilm":
+        import torch
+
+        torch.set_num_threads(args.threads)  # parallel runs must not oversubscribe the cores
+        encoder = default_encoder()
     t0 = time.perf_counter()
     pool, exclude_for = benchmark_pool(args.benchmark, SPLITS[args.benchmark], encoder)
     examples = examples_for(args.benchmark, args.limit, args.seed)
