@@ -153,10 +153,14 @@ def _computed_answers(trace: Trace, kept: set[int],
     final = trace.final.distinct()
     scalars = [(e, w) for e, w in zip(final.elems, final.witnesses, strict=True)
                if isinstance(e, Scalar)]
+    # witnesses inherited from earlier steps explain how the inputs were found, not what the
+    # value was computed from: draw dashed edges from the facts this step added, if any
+    earlier = {f for s in trace.steps[:-1] for w in s.output.witnesses for f in w}
     for i, (e, w) in enumerate(scalars[:10], 1):
         node = EvidenceNode(-i, e.text, "answer", {step})
         sources: list[int] = []
-        for f in reversed(w):  # newest facts first: the ones the value was computed from
+        own = [f for f in w if f not in earlier] or list(w)
+        for f in reversed(own):  # newest facts first: the ones the value was computed from
             n = int(g.head[f]) if int(g.head[f]) in kept else int(g.tail[f])
             if n in kept and n not in sources:
                 sources.append(n)
