@@ -16,6 +16,8 @@ the vote then picks the answer most candidates agree on.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..demos import Demo
@@ -24,11 +26,20 @@ from ..mapping.lexical import normalize
 from ..numbers import parse_number
 from ..query.ast import Text
 from ..query.parse import parse
+from ..query.render import render_program
 from .base import WriteRequest, Written
 from .tables import link_table, plan_program
 from .templates import Template, make_template, mentions, rebind, template_index
 
 __all__ = ["OfflineWriter"]
+
+
+def _calls(text: str) -> str:
+    """A program without its step descriptions (what two demos must share to agree)."""
+    try:
+        return render_program(parse(text), with_steps=False)
+    except ParseError:
+        return text
 
 
 class OfflineWriter:
@@ -139,7 +150,13 @@ class OfflineWriter:
         return self._similar_candidates(request)
 
     def _exact_candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
-        out = []
+        """Re-bound demos with the question's template, the program most of them write first.
+
+        Benchmark demos carry no answer to re-verify them with, but demos sharing a template
+        check each other: the program written by most of them goes first (most similar
+        demo first among equals), so a demo whose recorded query is wrong is outvoted.
+        """
+        found = []
         for demo, template, sim in self._template_demos(request):
             if template is None:
                 try:
@@ -151,12 +168,15 @@ class OfflineWriter:
             values = template.match(request.question)
             if values is None or not self._fits(request, template, values):
                 continue
+            text = rebind(template, values)
             swaps = ", ".join(f"{a!r} -> {b!r}" for a, b in zip(template.literals, values,
                                                                strict=True))
-            note = (f"re-bound demo {demo.question!r} ({demo.origin}, similarity {sim:.2f}): "
-                    f"{swaps}")
-            out.append((rebind(template, values), note))
-        return out
+            found.append((text, _calls(text), f"re-bound demo {demo.question!r} "
+                                               f"({demo.origin}, similarity {sim:.2f}): {swaps}"))
+        support = Counter(calls for _, calls, _ in found)
+        found.sort(key=lambda f: -support[f[1]])
+        return [(text, f"{note}; {support[calls]} of {len(found)} matching demos write this "
+                              "program") for text, calls, note in found]
 
     def _fits(self, request: WriteRequest, template: Template, values: tuple[str, ...]) -> bool:
         """Relations exist in the graph and the new literals name graph values (or numbers)."""
