@@ -106,6 +106,21 @@ def test_offline_writer_never_uses_the_question_itself() -> None:
     assert all("bench:train" not in s.note for s in result.samples)
 
 
+def test_demos_sharing_a_template_outvote_a_wrong_one() -> None:
+    def demo(topic: str, relation: str) -> Demo:
+        return Demo(f"who directed [{topic}]?", f"Query1: \"get_information(relation="
+                    f"'{relation}', head_entity='{topic}')\"", (), "kg", "bench:train")
+
+    wrong = demo("Juarez 2", "release_year")  # the most similar to the question below
+    pool = DemoPool([wrong, demo("Kismet", "directed_by"), demo("Dark Victory", "directed_by")],
+                    HashingEncoder(), cache_dir=None)
+    result = answer("who directed [Juarez]?", load_graph(kgs=[KG]), writer="offline",
+                    demos=pool, n=1)
+    assert result.demos[0].demo is wrong  # retrieval alone would have used it
+    assert result.answer == ["William Dieterle"]
+    assert "2 of 3 matching demos write this program" in result.samples[0].note
+
+
 def test_offline_writer_respects_excluded_origins() -> None:
     scored = Demo("who wrote [Juarez]?", "Query1: \"get_information(relation='directed_by', "
                   "head_entity='Juarez')\"", (), "kg", "bench:dev")
