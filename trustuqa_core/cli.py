@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -196,6 +197,12 @@ def _print(text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    package_log = logging.getLogger("trustuqa_core")
+    if not package_log.handlers:  # long one-off steps (embedding a big graph) say so on stderr
+        package_log.addHandler(handler)
+        package_log.setLevel(logging.INFO)
     try:
         return int(args.handler(args))
     except TrustUQAError as exc:

@@ -15,6 +15,7 @@ content hash of the labels and the encoder name. Search is a numpy dot product (
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
 import threading
@@ -25,6 +26,8 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import ModelUnavailableError
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Encoder",
@@ -186,6 +189,13 @@ class EmbeddingIndex:
                     return vectors
             except (OSError, ValueError):
                 pass  # a damaged cache file is recomputed and replaced below
+        if len(self.labels) > 1000:
+            log.info(
+                "computing %s embeddings of %d names once (cached in %s)",
+                self.encoder.name,
+                len(self.labels),
+                self._cache_dir or "memory only",
+            )
         vectors = (
             self.encoder.encode(self.labels) if self.labels else np.zeros((0, 1), dtype=np.float32)
         )
