@@ -1,0 +1,266 @@
+"""Finding a table's parts in a question: column names, cell values, comparison cues.
+
+Used by :mod:`.tables` (schema linking). Everything works on lower-cased word tokens; column
+names may be mentioned partly, in another order, or with a verb form (``affiliated`` names
+``Affiliation``).
+
+>>> tokens("Owner(s) (2009), No. 1,000")
+['owner', 's', '2009', 'number', '1,000']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..graph import ConditionGraph
+from ..numbers import parse_number
+
+__all__ = ["Cond", "Table", "read_table", "tokens", "stem", "STOP", "header_mentions",
+           "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
+           "Mentions"]
+
+Mentions = dict[str, tuple[float, int, int]]
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+", re.UNICODE)
+STOP = {"the", "a", "an", "of", "for", "in", "on", "at", "to", "is", "was", "and", "or", "s",
+        "by", "with", "what", "which", "who", "when", "where", "how", "name", "did", "does",
+        "do", "are", "were", "has", "have", "had", "that", "as", "be", "being", "it", "its"}
+_SYNONYMS = {"no": "number", "num": "number", "nos": "number", "pos": "position",
+             "pts": "points", "yr": "year", "yrs": "years", "pct": "percentage",
+             "avg": "average", "pop": "population", "apps": "appearances", "gp": "games"}
+_GT = ("more recent than", "newer than", "since",
+       "greater than", "more than", "larger than", "higher than", "bigger than", "over",
+       "above", "later than", "after", "exceeds", "exceeding", "at least", "greater",
+       "more", "larger", "higher", "bigger", "later")
+_LT = ("less than", "fewer than", "smaller than", "lower than", "below", "under",
+       "earlier than", "before", "prior to", "older than", "at most", "less", "fewer",
+       "smaller", "lower", "earlier", "lesser than", "lesser")
+_TIME_CUES = {"after", "later", "later than", "before", "earlier", "earlier than",
+              "more recent than", "older than", "newer than", "since", "prior to"}
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case word and number tokens (accents stripped, ``no.`` -> ``number``).
+
+    >>> tokens("Owner(s) (2009), No. 1,000 Élan")
+    ['owner', 's', '2009', 'number', '1,000', 'elan']
+    """
+    text = unicodedata.normalize("NFKD", str(text))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    out = [_SYNONYMS.get(t, t) for t in _TOKEN.findall(text.replace("#", " number "))]
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude stem: plural ``s``, ``es``, ``ed``, ``ing`` and a final ``e`` removed."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
+
+
+
+
+@dataclass(frozen=True)
+class Cond:
+    """One condition: ``column <cmp> value`` found at question tokens ``span``."""
+
+    column: str
+    cmp: str
+    value: str
+    span: tuple[int, int]
+
+
+
+
+@dataclass
+class Table:
+    name: str
+    columns: list[str]
+    cells: dict[tuple[str, ...], list[tuple[str, str]]]  # token tuple -> [(column, cell label)]
+    numeric: dict[str, bool]
+    max_len: int
+    ranges: dict[str, tuple[float, float]]
+
+
+def read_table(graph: ConditionGraph, index: int) -> Table:
+    source = graph.sources[index]
+    cells: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    numeric: dict[str, bool] = {}
+    ranges: dict[str, tuple[float, float]] = {}
+    longest = 1
+    for col in source.columns:
+        rel = graph.relation(col)
+        if rel is None:
+            continue
+        labels = [graph.label(t) for t in graph.relation_tails(rel)]
+        numeric[col] = bool(labels) and sum(parse_number(x) is not None for x in labels) >= (
+            0.5 * len(labels))
+        values = [v for v in (parse_number(x) for x in labels) if v is not None]
+        if numeric[col] and values:
+            ranges[col] = (min(values), max(values))
+        for label in labels:
+            key = tuple(tokens(label))
+            if key and len(key) <= 12:
+                cells.setdefault(key, []).append((col, label))
+                longest = max(longest, len(key))
+    return Table(source.name, list(source.columns), cells, numeric, longest, ranges)
+
+
+def _same(a: str, b: str) -> bool:
+    """Two stemmed words match: equal, or long and sharing most of their beginning."""
+    if a == b:
+        return True
+    short = min(len(a), len(b))
+    if short < 5:
+        return False
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= max(5, int(0.8 * short))
+
+
+def header_mentions(q: list[str], columns: Sequence[str]) -> dict[str, tuple[float, int, int]]:
+    """column -> (score, start, end) of its best mention in the question tokens.
+
+    The score is the share of the column name's content words found as one run of question
+    words, plus a small bonus per word so that longer names win ties.
+    """
+    stems = [stem(t) for t in q]
+    found: dict[str, tuple[float, int, int]] = {}
+    for col in columns:
+        words = [stem(t) for t in tokens(col)]
+        content = [w for w in words if w not in STOP] or words
+        if not content:
+            continue
+        best = (0.0, -1, -1)
+        for n in range(len(words), 0, -1):
+            for i in range(len(words) - n + 1):
+                part = words[i:i + n]
+                if all(w in STOP for w in part):
+                    continue
+                for j in range(len(stems) - n + 1):
+                    if all(_same(a, b) for a, b in zip(stems[j:j + n], part, strict=True)):
+                        hits = sum(w not in STOP for w in part)
+                        score = min(hits / len(content), 1.0) + 0.01 * hits
+                        if score > best[0]:
+                            best = (score, j, j + n)
+            if best[0] >= 1.0:
+                break
+        if best[0] < 1.0 and len(content) > 1:
+            best = max(best, _scattered(stems, content))
+        if best[0] > 0:
+            found[col] = best
+    return found
+
+
+def _scattered(stems: list[str], content: list[str], window: int = 7) -> tuple[float, int, int]:
+    """All content words of a name found within a few question words, in any order
+    (``score of the home team`` names ``Home team score``)."""
+    spots = []
+    for w in content:
+        hits = [i for i, t in enumerate(stems) if _same(t, w)]
+        if not hits:
+            return (0.0, -1, -1)
+        spots.append(hits)
+    best = (0.0, -1, -1)
+    for first in spots[0]:
+        near = [min(h, key=lambda i: abs(i - first)) for h in spots]
+        lo, hi = min(near), max(near) + 1
+        if hi - lo <= window and len(set(near)) == len(near):
+            score = 1.0 + 0.01 * len(content) - 0.001 * (hi - lo)
+            best = max(best, (score, lo, hi))
+    return best
+
+
+def find_values(q: list[str], table: Table, blocked: set[int],
+            mentions: dict[str, tuple[float, int, int]]) -> list[Cond]:
+    """Cell values occurring in the question, longest first, without overlaps.
+
+    A value lying wholly inside a full mention of a column name is taken as that name, not as
+    a value. When several columns hold the value, the column named closest to it wins.
+    """
+    headers = [(m[1], m[2]) for m in mentions.values() if m[0] >= 1.0]
+    hits: list[tuple[int, int, list[tuple[str, str]]]] = []
+    for n in range(min(table.max_len, len(q)), 0, -1):
+        for i in range(len(q) - n + 1):
+            key = tuple(q[i:i + n])
+            if key not in table.cells or blocked & set(range(i, i + n)):
+                continue
+            if (n == 1 and key[0] in STOP) or any(a <= i and i + n <= b for a, b in headers):
+                continue
+            hits.append((i, i + n, table.cells[key]))
+    taken: set[int] = set()
+    conds = []
+    for start, end, options in hits:
+        if taken & set(range(start, end)):
+            continue
+        taken |= set(range(start, end))
+        col, label = min(options, key=lambda o: _distance((start, end), mentions.get(o[0])))
+        conds.append(Cond(col, "=", label, (start, end)))
+    return conds
+
+
+def _distance(span: tuple[int, int], mention: tuple[float, int, int] | None) -> int:
+    """Tokens between a value and a column-name mention (99 when not mentioned); partial
+    mentions count as farther."""
+    if mention is None:
+        return 99
+    score, a, b = mention
+    gap = max(span[0] - b, a - span[1], 0) if b <= span[0] or a >= span[1] else 50
+    return gap + round(10 * (1 - score))
+
+
+def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int]]:
+    """(cmp, number, token position of the number, position of the cue) for cues like
+    ``more than 12``."""
+    out = []
+    for i, tok in enumerate(q):
+        if parse_number(tok) is None:
+            continue
+        before = " " + " ".join(q[max(0, i - 3):i])
+        for cues, cmp in ((_GT, ">"), (_LT, "<")):
+            cue = next((c for c in cues if before.endswith(" " + c)), None)
+            if cue is not None:
+                out.append((cmp, parse_number(tok) or 0.0, i, i - len(cue.split())))
+                break
+    return out
+
+
+def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, int]],
+                       table: Table) -> str | None:
+    """The numeric column named just before the cue (``grid less than 14``) or just after the
+    number (``more than 12 wins``)."""
+    best, dist = None, 99.0
+    for col, (_, start, end) in mentions.items():
+        if not table.numeric.get(col):
+            continue
+        d: float
+        if end <= cue:
+            d = cue - end
+        elif start > pos:
+            d = start - pos - 1 + 0.5
+        else:
+            continue
+        if d < dist:
+            best, dist = col, d
+    return best if dist <= 4 else None
+
+
+def comparison_fallback(number: float, cue: str, table: Table,
+                         mentions: dict[str, tuple[float, int, int]]) -> str | None:
+    """No column named near the cue: a year column for time cues, else the only numeric
+    column not mentioned elsewhere whose values span the number."""
+    if cue in _TIME_CUES and 1000 <= number <= 2100:
+        years = [c for c in table.columns if table.numeric.get(c) and stem("year") in
+                 [stem(t) for t in tokens(c)]]
+        if years:
+            return years[0]
+    fits = [c for c, (lo, hi) in table.ranges.items() if lo <= number <= hi and c not in mentions]
+    return fits[0] if len(fits) == 1 else None
+
