@@ -29,17 +29,16 @@ from ..query.parse import parse
 from ..query.render import render_program
 from .base import WriteRequest, Written
 from .tables import link_table, plan_program
-from .templates import Template, make_template, mentions, rebind, template_index
+from .templates import (
+    Template,
+    make_template,
+    mentions,
+    rebind,
+    rebound_program,
+    template_index,
+)
 
 __all__ = ["OfflineWriter"]
-
-
-def _calls(text: str) -> str:
-    """A program without its step descriptions (what two demos must share to agree)."""
-    try:
-        return render_program(parse(text), with_steps=False)
-    except ParseError:
-        return text
 
 
 class OfflineWriter:
@@ -110,9 +109,8 @@ class OfflineWriter:
             demo = pool.demos[int(p)]
             if demo.id in seen or pool.verifier(demo) is False:
                 continue
-            found.append((demo, index.templates[int(p)], float(pool.matrix[p] @
-                                                                 pool.encode_query(
-                                                                     request.question))))
+            sim = float(pool.matrix[p] @ pool.encode_query(request.question))
+            found.append((demo, index.templates[int(p)], sim))
         return found
 
     def _similar_candidates(self, request: WriteRequest, limit: int = 10) -> list[tuple[str, str]]:
@@ -168,11 +166,12 @@ class OfflineWriter:
             values = template.match(request.question)
             if values is None or not self._fits(request, template, values):
                 continue
-            text = rebind(template, values)
+            program = rebound_program(template, values)
             swaps = ", ".join(f"{a!r} -> {b!r}" for a, b in zip(template.literals, values,
                                                                strict=True))
-            found.append((text, _calls(text), f"re-bound demo {demo.question!r} "
-                                               f"({demo.origin}, similarity {sim:.2f}): {swaps}"))
+            note = f"re-bound demo {demo.question!r} ({demo.origin}, similarity {sim:.2f}): {swaps}"
+            found.append((render_program(program), render_program(program, with_steps=False),
+                          note))
         support = Counter(calls for _, calls, _ in found)
         found.sort(key=lambda f: -support[f[1]])
         return [(text, f"{note}; {support[calls]} of {len(found)} matching demos write this "

@@ -30,7 +30,8 @@ from ..query.parse import parse
 from ..query.render import render_program
 from ..rewrite import MAX_WORDS, MIN_WORDS
 
-__all__ = ["Template", "make_template", "rebind", "question_key", "TemplateIndex",
+__all__ = ["Template", "make_template", "rebind", "rebound_program", "question_key",
+           "TemplateIndex",
            "template_index", "mention_keys", "mentions"]
 
 _LITERAL_ARGS = {"head_entity", "tail_entity", "value"}
@@ -147,6 +148,11 @@ def _swap_value(value: Value, mapping: dict[str, str]) -> Value:
 
 def rebind(template: Template, values: Sequence[str]) -> str:
     """The template's program with each literal replaced by the matching new text."""
+    return render_program(rebound_program(template, values))
+
+
+def rebound_program(template: Template, values: Sequence[str]) -> Program:
+    """:func:`rebind` as a program (not rendered)."""
     mapping = dict(zip(template.literals, values, strict=True))
     queries = []
     for q in template.program.queries:
@@ -155,7 +161,7 @@ def rebind(template: Template, values: Sequence[str]) -> str:
                              _swap(q.description, template.literals, values)))
     target = template.program.target_type
     target = _swap(target, template.literals, values) if target else target
-    return render_program(Program(tuple(queries), target))
+    return Program(tuple(queries), target)
 
 
 class TemplateIndex:
