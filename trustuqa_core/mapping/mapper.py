@@ -199,20 +199,7 @@ class Mapper:
         if allow_time and self.graph.is_temporal:
             time_key = _TIME_WORDS.get(normalize(text)) or (text if text in TIME_KEYS else None)
             if time_key:
-                return Mapping(
-                    key,
-                    query,
-                    arg,
-                    text,
-                    "time_key",
-                    (),
-                    (time_key,),
-                    "time_key",
-                    1.0,
-                    (),
-                    1.0,
-                    "time keys",
-                )
+                return _time_key(key, query, arg, text, time_key, "time_key", "time keys")
         pool = self._relations
         found = self._cascade(text, pool, self._relation_index(), None)
         return self._mapping(key, query, arg, text, "relation", found, "relation names")
@@ -399,20 +386,7 @@ class Mapper:
         label = overrides[key]
         if role == "relation":
             if label in TIME_KEYS and self.graph.is_temporal:
-                return Mapping(
-                    key,
-                    query,
-                    arg,
-                    text,
-                    "time_key",
-                    (),
-                    (label,),
-                    "override",
-                    1.0,
-                    (),
-                    1.0,
-                    "user override",
-                )
+                return _time_key(key, query, arg, text, label, "override", "user override")
             rid = self.graph.relation(label)
             if rid is None:
                 raise MappingError(f"override {key}: no relation named {label!r}", key)
@@ -528,6 +502,13 @@ class Mapper:
             round(top - runner, 6),
             scope,
         )
+
+
+def _time_key(
+    key: str, query: int, arg: str, text: str, label: str, method: str, scope: str
+) -> Mapping:
+    """A ``key`` argument read as one of the time keys of a temporal graph."""
+    return Mapping(key, query, arg, text, "time_key", (), (label,), method, 1.0, (), 1.0, scope)
 
 
 def _merge(key: str, query: int, arg: str, text: str, parts: list[Mapping]) -> Mapping | None:
