@@ -210,3 +210,25 @@ def test_build_evaluation_defaults(data_dir):
     assert build_evaluation("webqsp", "replay", root=data_dir).split == "dev"
     with pytest.raises(Unavailable, match="train"):
         build_evaluation("wtq", "replay", "dev", root=data_dir)
+
+
+@pytest.mark.data
+def test_answer_mode_never_uses_demos_from_the_scored_split(data_dir):
+    seen: list[dict] = []
+
+    def record(question, graph, demos=None, exclude_origins=(), **kwargs):
+        seen.append({"demos": demos, "exclude_origins": exclude_origins})
+        return _Answer([])
+
+    evaluation = AnswerEvaluation("metaqa-1hop", "dev", "offline", root=data_dir,
+                                  answer_fn=record, encoder="hashing")
+    examples = [e for _, e in evaluation.items(3)]
+    for e in examples:
+        evaluation.evaluate(e)
+    pool = seen[0]["demos"]
+    assert all(k["demos"] is pool for k in seen)  # built once
+    assert all(tuple(k["exclude_origins"]) == ("metaqa-1hop:dev",) for k in seen)
+    relabelled = {d.question for d in pool.demos if d.origin == "metaqa-1hop:dev"}
+    assert relabelled, "recorded train demos that occur in dev must carry the dev origin"
+    with pytest.raises(Unavailable, match="encoder"):
+        AnswerEvaluation("metaqa-1hop", "dev", root=data_dir, answer_fn=record, encoder="bert")

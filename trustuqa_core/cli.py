@@ -93,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=["ceiling", "replay", "answer"], default="replay")
     run.add_argument("--writer", choices=["offline", "openai"], default="offline")
     run.add_argument("--limit", type=int, default=None)
+    run.add_argument("--encoder", choices=["minilm", "hashing"], default="minilm",
+                     help="demo retrieval encoder for --mode answer (hashing: no model)")
     run.add_argument("--json", action="store_true")
     run.add_argument("--no-progress", action="store_true")
     run.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")

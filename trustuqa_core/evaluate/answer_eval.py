@@ -13,12 +13,19 @@ cronquestions   Hits@1 for time answers (years); entity answers are Wikidata ids
                 name map, so they are ``not_evaluable`` and left out of the accuracy
 =============== ====================================================================
 
+Demonstrations come from :func:`trustuqa_core.demos.benchmark_pool` (built once, on first
+use): recorded TrustUQA queries and gold programs of the benchmark, with every demo from the
+split being scored excluded for each question (WikiSQL: dev split by table, each half answered
+with demos from the other half). ``encoder`` picks the retrieval encoder: ``"minilm"`` (the
+app's) or ``"hashing"`` (no model to load; template matching barely depends on it).
+
 LLM calls wait on the network, so the runner evaluates these in a thread pool.
 """
 
 from __future__ import annotations
 
 import inspect
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,7 +43,10 @@ from .replay import table_half
 from .replay_webqsp import gold_keys, pred_key
 from .wikisql_gold import AGG_NAMES, wikisql_match
 
-__all__ = ["AnswerEvaluation", "load_answer_function", "answer_texts", "DEFAULT_ANSWER_SPLITS"]
+__all__ = ["AnswerEvaluation", "load_answer_function", "answer_texts", "DEFAULT_ANSWER_SPLITS",
+           "ENCODERS"]
+
+ENCODERS = ("minilm", "hashing")
 
 _MAX_DROPPED = 100
 DEFAULT_ANSWER_SPLITS = {"wikisql": "dev", "wtq": "random-split-1-dev", "metaqa-1hop": "dev",
@@ -121,12 +131,29 @@ class AnswerEvaluation:
 
     def __init__(self, benchmark: str, split: str | None = None, writer: str = "offline",
                  settings: Any = None, root: Path | str | None = None,
-                 answer_fn: Callable[..., Any] | None = None) -> None:
+                 answer_fn: Callable[..., Any] | None = None, encoder: str = "minilm") -> None:
+        if encoder not in ENCODERS:
+            raise Unavailable(f"unknown encoder {encoder!r}; valid: {', '.join(ENCODERS)}")
         self.benchmark, self.writer, self.settings, self.root = benchmark, writer, settings, root
         self.split = split or DEFAULT_ANSWER_SPLITS[benchmark]
+        self.encoder = encoder
         self.answer_fn = answer_fn or load_answer_function()
         params = inspect.signature(self.answer_fn).parameters
         self._takes_mapper = "mapper" in params
+        self._takes_demos = "demos" in params and "exclude_origins" in params
+        self._pool: tuple[Any, Callable[[Example], Any]] | None = None
+        self._pool_lock = threading.Lock()
+
+    def demo_pool(self) -> tuple[Any, Callable[[Example], Any]]:
+        """(pool, origins to exclude for an example), built once (thread-safe)."""
+        with self._pool_lock:
+            if self._pool is None:
+                from ..demos import benchmark_pool
+                from ..mapping import HashingEncoder, default_encoder
+
+                enc = HashingEncoder() if self.encoder == "hashing" else default_encoder()
+                self._pool = benchmark_pool(self.benchmark, self.split, enc, root=self.root)
+            return self._pool
 
     def items(self, limit: int | None = None) -> list[tuple[str, Any]]:
         return [(e.id, e) for e in load(self.benchmark, self.split, limit, root=self.root)]
@@ -147,6 +174,9 @@ class AnswerEvaluation:
         kwargs: dict[str, Any] = {"writer": self.writer, "settings": self.settings}
         if self._takes_mapper:
             kwargs["mapper"] = mapper
+        if self._takes_demos:
+            pool, exclude_for = self.demo_pool()
+            kwargs.update(demos=pool, exclude_origins=exclude_for(e))
         t0 = time.perf_counter()
         try:
             result = self.answer_fn(e.question, graph, **kwargs)

@@ -58,7 +58,7 @@ _NO_REPLAY = {
 
 def build_evaluation(benchmark: str, mode: str, split: str | None = None,
                      writer: str = "offline", settings: Any = None,
-                     root: Path | str | None = None) -> Evaluation:
+                     root: Path | str | None = None, encoder: str = "minilm") -> Evaluation:
     """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not."""
     if benchmark not in BENCHMARKS:
         raise Unavailable(f"unknown benchmark {benchmark!r}; valid: {', '.join(BENCHMARKS)}")
@@ -85,7 +85,7 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
     if mode == "answer":
         from .answer_eval import AnswerEvaluation
 
-        return AnswerEvaluation(benchmark, split, writer, settings, root)
+        return AnswerEvaluation(benchmark, split, writer, settings, root, encoder=encoder)
     raise Unavailable(f"unknown mode {mode!r}; valid: ceiling, replay, answer")
 
 
@@ -143,8 +143,9 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
     if len(set(keys)) != len(keys):
         raise ValueError(f"{evaluation.benchmark}: question ids are not unique")
     version = code_version()
+    encoder = str(getattr(evaluation, "encoder", "")) if writer else ""
     cache = ResultsCache(cache_file(out_dir / "cache", evaluation.benchmark, evaluation.split,
-                                   evaluation.mode, writer, model, version))
+                                   evaluation.mode, writer, model, encoder, version))
     done = {k: o for k, o in cache.load().items() if k in set(keys)}
     todo = [(k, it) for k, it in items if k not in done]
     resumed, interrupted = len(done), False
@@ -167,13 +168,14 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
     outcomes = [done[k] for k in keys if k in done]
     run = {"benchmark": evaluation.benchmark, "split": evaluation.split,
            "mode": evaluation.mode, "writer": writer,
-           "model": model, "limit": limit, "code_version": version, "command": command,
+           "model": model, "encoder": encoder, "limit": limit, "code_version": version,
+           "command": command,
            "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "cache": str(cache.path)}
     summary = summarise(outcomes)
     result = RunResult(run, summary, outcomes, {"cache": cache.path}, resumed, interrupted)
     if report and not interrupted:
         parts = (evaluation.benchmark, evaluation.split, evaluation.mode, writer,
-                 f"limit{limit}" if limit else "")
+                 encoder if encoder != "minilm" else "", f"limit{limit}" if limit else "")
         stem = "-".join(p for p in parts if p)
         result.paths.update(write_report(summary, outcomes, run, out_dir, stem))
         summary_path = out_dir / f"{stem}.json"
@@ -220,7 +222,8 @@ def run_cli(args: argparse.Namespace) -> int:
     split = args.split
     try:
         settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
-        evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings)
+        evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
+                                      encoder=getattr(args, "encoder", "minilm"))
     except Unavailable as exc:
         if args.json:
             out.write(json.dumps({"benchmark": args.benchmark, "split": split,
@@ -253,6 +256,8 @@ def _command(args: argparse.Namespace) -> str:
              f"--mode {args.mode}"]
     parts += [f"--split {args.split}"] if args.split else []
     parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
+    encoder = getattr(args, "encoder", "minilm")
+    parts += [f"--encoder {encoder}"] if args.mode == "answer" and encoder != "minilm" else []
     parts += [f"--limit {args.limit}"] if args.limit is not None else []
     parts += [f"--out {args.out}"] if args.out else []
     return " ".join(parts)
