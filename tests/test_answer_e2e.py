@@ -77,6 +77,7 @@ def test_n_samples_are_voted_and_the_prompt_is_the_one_sent(serve, graph, pool) 
     assert [s.status for s in result.samples] == ["answered", "answered", "parse_error",
                                                   "answered", "answered"]
     assert [s.votes for s in result.samples] == [3, 1, 0, 3, 3]
+    assert result.votes_cast == 4 and result.to_dict()["votes_cast"] == 4
     assert srv.chat_calls == 1 and srv.chat_requests[0].json["n"] == 5
     assert srv.chat_requests[0].json["messages"] == result.prompt
     assert result.prompt[-1]["content"].endswith(f"Question: {QUESTION}")

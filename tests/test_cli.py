@@ -91,3 +91,13 @@ def test_bench_perf_figures_on_kb_partial(data_dir) -> None:
     assert figures["three_hop_answer"] == "English | Norwegian"
     for key in ("build_s", "three_hop_ms", "range_ms"):
         assert figures[key] > 0
+
+
+def test_ask_offline_with_a_single_query_claims_no_confidence(tmp_path, capsys) -> None:
+    table = tmp_path / "staff.csv"
+    table.write_text("Name,Salary\nAnn,100\nBob,200\n", encoding="utf-8")
+    code = main(["ask", "--table", str(table), "--question", "what is the salary of Bob?",
+                 "--writer", "offline"])
+    out = capsys.readouterr().out
+    assert code == 0 and "writer: offline" in out and "answer: 200" in out
+    assert "no vote, no confidence" in out and "confidence 1.00" not in out

@@ -75,6 +75,12 @@ class Answer:
         return bool(self.answer)
 
     @property
+    def votes_cast(self) -> int:
+        """How many samples of the deciding round voted (answered); with fewer than two the
+        confidence is not a vote share worth showing."""
+        return sum(1 for x in self.samples if x.key is not None and x.round == self.rounds - 1)
+
+    @property
     def inferred(self) -> bool:
         """True when the winning trace has an LLM-inferred (unverified) step."""
         return self.trace is not None and self.trace.inferred
@@ -84,6 +90,7 @@ class Answer:
         trace = self.trace.to_dict() if self.trace is not None else None
         return {
             "question": self.question, "answer": self.answer, "confidence": self.confidence,
+            "votes_cast": self.votes_cast,
             "writer": self.writer, "privacy": self.privacy, "error": self.error,
             "inferred": self.inferred, "rounds": self.rounds, "tie": self.tie,
             "prompt": self.prompt, "query": self.trace.query_text if self.trace else None,
@@ -293,8 +300,9 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
             out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
     if result.ok:
         flag = "  (contains an LLM-inferred, unverified step)" if result.inferred else ""
-        out.write(f"answer: {' | '.join(result.answer)}  "
-                  f"(confidence {result.confidence:.2f}){flag}\n")
+        share = (f"confidence {result.confidence:.2f}, {result.votes_cast} votes"
+                 if result.votes_cast > 1 else "one query ran: no vote, no confidence")
+        out.write(f"answer: {' | '.join(result.answer)}  ({share}){flag}\n")
     else:
         out.write(f"no answer: {result.error}\n")
     return 0 if result.ok else 1

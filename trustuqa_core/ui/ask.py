@@ -109,7 +109,7 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
         [{"role": "offline writer", "content": a.prompt}] if a.prompt else None)
     run = Run(question, trace.query_text, trace, "llm" if llm else "offline", prompt=prompt,
               data_sent=_data_sent(a, llm), samples=[s.to_dict() for s in a.samples],
-              confidence=a.confidence if a.samples else None,
+              confidence=a.confidence if a.votes_cast > 1 else None,
               demos=[{"question": r.demo.question, "similarity": round(r.similarity, 3),
                       "origin": r.demo.origin, "verified": r.verified, "how": r.how,
                       "query": r.demo.query} for r in a.demos],

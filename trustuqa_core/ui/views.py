@@ -50,7 +50,7 @@ def answer_card(run: Run) -> None:
     cols = st.columns(3)
     cols[0].metric("Confidence", "n/a" if run.confidence is None else f"{run.confidence:.0%}",
                    help="Share of the LLM samples that voted for this answer (self-consistency)."
-                   " n/a when a single query was run.")
+                   " n/a when fewer than two queries voted (e.g. the offline writer wrote one).")
     cols[1].metric("Steps", len(trace.steps))
     cols[2].metric("Evidence facts", len({f for s in trace.steps for f in
                                           s.output.all_witnesses()}))
