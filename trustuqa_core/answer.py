@@ -215,10 +215,11 @@ def answer(
         return written.texts
 
     done: dict[str, Trace] = {}
+    keys: dict[str, str] = {}  # sample text -> program key (identical samples parse once)
 
     def execute(text: str) -> Trace:
         t = time.perf_counter()
-        key = _program_key(text)
+        key = keys.get(text) or keys.setdefault(text, _program_key(text))
         trace = done.get(key)
         if trace is None:  # samples that write the same program share one run
             trace = done[key] = run_query(text, graph, mapper, fallback=fallback,
