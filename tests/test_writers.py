@@ -168,6 +168,12 @@ def test_offline_writer_retries_move_to_further_candidates(pool: DemoPool) -> No
      ["Brad Lohaus"]),
     ("What is the highest number of points for a guard?", "Points", "max",
      [("Position", "=", "Guard")], ["32"]),
+    # a demonym finds the country's cells
+    ("How many Americans scored more than 10 points?", "Player", "count",
+     [("Points", ">", "10"), ("Nationality", "=", "United States")], ["2"]),
+    # "top three" / "first 3": the rows up to that position
+    ("What is the lowest number of points among the top three?", "Points", "min",
+     [("row_number", "<=", "3")], ["5"]),
 ])
 def test_schema_linking(question: str, select: str, agg: str, conds: list, answer_: list) -> None:
     graph = load_graph(tables=[PLAYERS])

@@ -14,13 +14,15 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from ..graph import ConditionGraph
 from ..numbers import parse_number
 
 __all__ = ["Cond", "Table", "read_table", "tokens", "stem", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
-           "Mentions"]
+           "Mentions", "find_top_n", "demonyms"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
@@ -42,15 +44,54 @@ _TIME_CUES = {"after", "later", "later than", "before", "earlier", "earlier than
               "more recent than", "older than", "newer than", "since", "prior to"}
 
 
+def _words(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKD", str(text))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return [_SYNONYMS.get(t, t) for t in _TOKEN.findall(text.replace("#", " number "))]
+
+
+@cache
+def demonyms() -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Demonym tokens -> country tokens, from ``demonyms.tsv`` (plurals added).
+
+    >>> demonyms()[("germans",)], demonyms()[("south", "korean")]
+    (('germany',), ('south', 'korea'))
+    """
+    table: dict[tuple[str, ...], tuple[str, ...]] = {}
+    text = Path(__file__).with_name("demonyms.tsv").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        country, forms = line.split("\t")
+        target = tuple(_words(country))
+        for form in forms.split(","):
+            words = tuple(_words(form))
+            table.setdefault(words, target)
+            table.setdefault(words[:-1] + (words[-1] + "s",), target)
+    return table
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-case word and number tokens (accents stripped, ``no.`` -> ``number``).
+    """Lower-case word and number tokens (accents stripped, ``no.`` -> ``number``, a
+    demonym -> its country, so "Germans" in a question finds a cell "Germany").
 
     >>> tokens("Owner(s) (2009), No. 1,000 Élan")
     ['owner', 's', '2009', 'number', '1,000', 'elan']
+    >>> tokens("How many Germans and South Koreans?")
+    ['how', 'many', 'germany', 'and', 'south', 'korea']
     """
-    text = unicodedata.normalize("NFKD", str(text))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    out = [_SYNONYMS.get(t, t) for t in _TOKEN.findall(text.replace("#", " number "))]
+    words, table, out, i = _words(text), demonyms(), [], 0
+    while i < len(words):
+        pair = tuple(words[i:i + 2])
+        if len(pair) == 2 and pair in table:
+            out.extend(table[pair])
+            i += 2
+        elif (words[i],) in table:
+            out.extend(table[(words[i],)])
+            i += 1
+        else:
+            out.append(words[i])
+            i += 1
     return out
 
 
@@ -214,6 +255,30 @@ def _distance(span: tuple[int, int], mention: tuple[float, int, int] | None) -> 
     score, a, b = mention
     gap = max(span[0] - b, a - span[1], 0) if b <= span[0] or a >= span[1] else 50
     return gap + round(10 * (1 - score))
+
+
+_NUMBER_WORDS = {w: i for i, w in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"))}
+
+
+def find_top_n(q: list[str]) -> Cond | None:
+    """"top ten" / "first 5" -> the rows up to that position (``row_number <= N``).
+
+    >>> find_top_n(tokens("how many italians finished in the top ten?"))
+    Cond(column='row_number', cmp='<=', value='10', span=(5, 7))
+    >>> find_top_n(tokens("who finished first?")) is None
+    True
+    """
+    for i, word in enumerate(q[:-1]):
+        if word not in ("top", "first"):
+            continue
+        nxt = q[i + 1]
+        n = _NUMBER_WORDS.get(nxt) if not nxt.isdigit() else int(nxt)
+        if n is not None and 1 < n <= 1000:
+            return Cond("row_number", "<=", str(n), (i, i + 2))
+    return None
 
 
 def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int]]:

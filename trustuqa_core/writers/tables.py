@@ -24,6 +24,7 @@ from .linking import (
     comparison_column,
     comparison_fallback,
     find_comparisons,
+    find_top_n,
     find_values,
     header_mentions,
     read_table,
@@ -85,7 +86,10 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
         if col is not None:
             conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))
             used_mentions.add(col)
-    blocked = {c.span[0] for c in conds}
+    top = find_top_n(q)
+    if top is not None and not any(top.span[0] <= c.span[0] < top.span[1] for c in conds):
+        conds.append(top)
+    blocked = {i for c in conds for i in range(*c.span)}
     for c in find_values(q, table, blocked, mentions):
         conds.append(c)
     covered = {i for c in conds for i in range(*c.span)}
