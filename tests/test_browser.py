@@ -131,6 +131,9 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
                 f"(of which launching the test browser: {launch_s:.2f} s)\n")
 
             expect(page.get_by_text("Query source: the bundled reference query")).to_be_visible()
+            metrics = page.locator("[data-testid='stMetricValue']")
+            expect(metrics.nth(0)).to_have_text("n/a")  # a reference query: no vote was taken
+            expect(metrics.nth(1)).to_have_text("4")  # four steps
             _shot(page, "answer.png")
 
             page.locator(".st-key-tq_view").get_by_text("Evidence graph", exact=True).click()

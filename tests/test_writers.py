@@ -183,6 +183,14 @@ def test_schema_linking(question: str, select: str, agg: str, conds: list, answe
     assert run_query(plan_program(plan) or "", graph).answer == answer_
 
 
+def test_top_n_that_is_a_cell_value_stays_a_value() -> None:
+    graph = load_graph(tables=[b"Week,Theme,Result\nTop 10,1960s,Eliminated\n"
+                               b"Top 3,Billboard,Advanced\n"])
+    plan = link_table("What was the result of the Top 3 week?", graph)
+    assert [(c.column, c.cmp, c.value) for c in plan.conds] == [("Week", "=", "Top 3")]
+    assert run_query(plan_program(plan) or "", graph).answer == ["Advanced"]
+
+
 def test_sql_to_program_runs_like_the_sql() -> None:
     header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
               "School/Club Team", "Points"]

@@ -86,12 +86,13 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
         if col is not None:
             conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))
             used_mentions.add(col)
-    top = find_top_n(q)
-    if top is not None and not any(top.span[0] <= c.span[0] < top.span[1] for c in conds):
-        conds.append(top)
-    blocked = {i for c in conds for i in range(*c.span)}
+    blocked = {c.span[0] for c in conds}
     for c in find_values(q, table, blocked, mentions):
         conds.append(c)
+    top = find_top_n(q)  # unless "top 3" is itself a cell value (an episode, a chart name)
+    if top is not None and not ({i for c in conds for i in range(*c.span)}
+                                & set(range(*top.span))):
+        conds.append(top)
     covered = {i for c in conds for i in range(*c.span)}
     covered |= {i for m in mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
     agg = _aggregate([t if i not in covered else "_" for i, t in enumerate(q)])
