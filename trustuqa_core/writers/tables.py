@@ -55,6 +55,10 @@ class TablePlan:
     conds: list[Cond]
     source: str
     why: list[str] = field(default_factory=list)
+    #: ("extreme", column) -- the rows whose column is highest/lowest (``agg``), then
+    #: ``select`` of them; ("frequent", column) -- the rows holding the most/least frequent
+    #: value of ``select``. None: ``agg`` applies to the selected values.
+    ranking: tuple[str, str] | None = None
 
     def explain(self) -> str:
         return "; ".join(self.why)
@@ -97,19 +101,54 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     covered |= {i for m in mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
     agg = _aggregate([t if i not in covered else "_" for i, t in enumerate(q)])
     select = _select(q, mentions, conds, table, agg)
+    ranking = _ranking(q, mentions, conds, table, select, agg)
     why = [f"table {table.name}"]
     why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
             for c in conds]
     why.append(f"selected column {select!r}" + (f", aggregate {agg}" if agg else ""))
-    return TablePlan(select, agg, conds, table.name, why)
+    if ranking is not None and ranking[0] == "extreme":
+        why.append(f"the rows with the {agg} {ranking[1]!r}")
+    elif ranking is not None:
+        why.append(f"the {'most' if agg == 'max' else 'least'} frequent {select!r}")
+    return TablePlan(select, agg, conds, table.name, why, ranking)
+
+
+_FREQUENCY_WORDS = {"most", "least", "fewest"}
+
+
+def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
+             table: Table, select: str | None, agg: str) -> tuple[str, str] | None:
+    """Does the question ask *which row* ranks first rather than for the extreme value?
+
+    ``which nation won the most silver medals`` -> ("extreme", "Silver"): the asked-for column
+    (Nation) is named where the question word points, and another, numeric, column is named.
+    ``which nation has the most athletes`` (no such column) -> ("frequent", "Nation").
+    """
+    if agg not in ("max", "min") or select is None:
+        return None
+    focus = _focus(q)
+    at = q[focus] if 0 <= focus < len(q) else ""
+    asked = (select in mentions and mentions[select][1] == focus) or bool(
+        _FOCUS_SYNONYMS.get(at, set()) & set(tokens(select))) or (bool(q) and q[0] == "who")
+    if not asked:
+        return None
+    cond_cols = {c.column for c in conds}
+    compared = [c for c, m in mentions.items() if c != select and c not in cond_cols
+                and table.numeric.get(c) and m[0] >= 0.5]
+    if compared:
+        return "extreme", max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
+    if _FREQUENCY_WORDS & set(q) and not table.numeric.get(select):
+        return "frequent", select
+    return None
 
 
 def _aggregate(q: list[str]) -> str:
+    """The aggregate of the first cue in the question (``the highest number of`` -> max,
+    ``how many ... highest`` -> count); at one position the longer cue wins."""
     text = " " + " ".join(q) + " "
-    for cue, agg in _AGG_CUES:
-        if f" {cue} " in text:
-            return agg
-    return ""
+    found = [(text.find(f" {cue} "), -len(cue), agg) for cue, agg in _AGG_CUES
+             if f" {cue} " in text]
+    return min(found)[2] if found else ""
 
 
 _WH_HINTS = {
@@ -136,6 +175,11 @@ def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
     at_focus = {c: m for c, m in free.items() if m[1] == focus}
     if at_focus:
         return max(at_focus, key=lambda c: at_focus[c][0])
+    if 0 <= focus < len(q) and q[focus] in _FOCUS_SYNONYMS:
+        words = _FOCUS_SYNONYMS[q[focus]]
+        named = [c for c in table.columns if c not in cond_cols and words & set(tokens(c))]
+        if named:
+            return named[0]
     full = {c: m for c, m in free.items() if m[0] >= 1.0}
     rest = [c for c in table.columns if c not in cond_cols]
     if full:
@@ -149,6 +193,15 @@ def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
         return max(free, key=lambda c: (free[c][0], -free[c][1]))
     return rest[0] if rest else (table.columns[0] if table.columns else None)
 
+
+#: the word a question asks for -> column-name words meaning the same thing
+_FOCUS_SYNONYMS = {
+    "country": {"nation", "nationality", "country"}, "nation": {"country", "nationality"},
+    "nationality": {"nation", "country"}, "team": {"club", "franchise"}, "club": {"team"},
+    "song": {"title", "single"}, "film": {"title", "movie"}, "movie": {"title", "film"},
+    "album": {"title"}, "book": {"title"}, "athlete": {"name"}, "player": {"name"},
+    "person": {"name"}, "city": {"location", "venue", "town"}, "year": {"season", "date"},
+}
 
 _CUE_WORDS = {"total", "average", "number", "count", "sum", "max", "min", "highest", "lowest",
               "maximum", "minimum", "mean", "amount"}
@@ -204,6 +257,8 @@ def plan_program(plan: TablePlan) -> str | None:
         refs = ", ".join(f"set{i}='output_of_query{i}'" for i in range(1, len(steps) + 1))
         steps.append(("Keep the rows found by every condition", f"set_intersection({refs})"))
     sel, rows = plan.select, len(steps)
+    if plan.ranking is not None:
+        return program_text(sel, steps + _ranking_steps(plan, rows))
     if plan.agg == "count" and rows:
         steps.append((f"Count output_of_query{rows}", f"count(set='output_of_query{rows}')"))
         return program_text(f"number of {sel}", steps)
@@ -215,3 +270,34 @@ def plan_program(plan: TablePlan) -> str | None:
         steps.append((f"Apply {plan.agg} to output_of_query{last}",
                       f"{plan.agg}(set='output_of_query{last}')"))
     return program_text(sel, steps)
+
+
+def _ranking_steps(plan: TablePlan, rows: int) -> list[tuple[str, str]]:
+    """Steps after the condition steps (``rows`` of them) that pick the top-ranked rows and
+    read the selected column of them."""
+    kind, col = plan.ranking or ("", "")
+    sel, word = plan.select, "highest" if plan.agg == "max" else "lowest"
+    steps: list[tuple[str, str]] = []
+    if kind == "frequent":
+        which = "most" if plan.agg == "max" else "least"
+        steps.append((f"Find the rows holding the {which} frequent {sel}",
+                      f"get_information(relation='{sel}', tail_entity='{which}')"))
+    elif not rows:
+        cmp = ">=" if plan.agg == "max" else "<="
+        steps.append((f"Find the rows with the {word} {col}",
+                      f"get_information(relation='{col}', tail_entity{cmp}'{word}')"))
+    else:
+        n = rows
+        steps += [
+            (f"Get the {col} of those rows",
+             f"get_information(relation='{col}', head_entity='output_of_query{n}')"),
+            (f"Take the {word} of them", f"{plan.agg}(set='output_of_query{n + 1}')"),
+            (f"Find the rows with that {col}",
+             f"get_information(relation='{col}', tail_entity='output_of_query{n + 2}')"),
+            ("Keep those among the rows found by the conditions",
+             f"set_intersection(set1='output_of_query{n}', set2='output_of_query{n + 3}')"),
+        ]
+    last = rows + len(steps)
+    steps.append((f"Get the {sel} of those rows",
+                  f"get_information(relation='{sel}', head_entity='output_of_query{last}')"))
+    return steps
