@@ -191,6 +191,30 @@ def test_top_n_that_is_a_cell_value_stays_a_value() -> None:
     assert run_query(plan_program(plan) or "", graph).answer == ["Advanced"]
 
 
+MEDALS = b"Nation,Gold,Silver\nItaly,3,16\nSpain,5,2\nItaly,1,1\nKenya,0,4\nPeru,2,9\n"
+
+
+@pytest.mark.parametrize(("question", "ranking", "answer_"), [
+    # the asked-for column is named (or a synonym of it), another numeric one is compared
+    ("which nation won the most silver medals?", ("extreme", "Silver"), ["Italy"]),
+    ("what country won the fewest gold medals?", ("extreme", "Gold"), ["Kenya"]),
+    # conditions first, then the top-ranked rows among them
+    ("which nation won more than 1 gold and the most silver?", ("extreme", "Silver"),
+     ["Italy"]),
+    ("which nation with more than 2 gold won the least silver?", ("extreme", "Silver"),
+     ["Spain"]),
+    # no other column: the most frequent value
+    ("which nation has the most entries?", ("frequent", "Nation"), ["Italy"]),
+    # the extreme value itself is asked for: no ranking
+    ("what is the highest number of silver medals?", None, ["16"]),
+])
+def test_schema_linking_ranks_rows(question: str, ranking, answer_: list) -> None:
+    graph = load_graph(tables=[MEDALS])
+    plan = link_table(question, graph)
+    assert plan.ranking == ranking
+    assert run_query(plan_program(plan) or "", graph).answer == answer_
+
+
 def test_sql_to_program_runs_like_the_sql() -> None:
     header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
               "School/Club Team", "Points"]
