@@ -101,6 +101,10 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     covered |= {i for m in mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
     agg = _aggregate([t if i not in covered else "_" for i, t in enumerate(q)])
     select = _select(q, mentions, conds, table, agg)
+    if (agg == "count" and select is not None and table.numeric.get(select) and conds
+            and all(c.cmp == "=" and c.column != "row_number" for c in conds)
+            and select in mentions and mentions[select][1] == _focus(q)):
+        agg = ""  # "how many runs did Ted Tyler score": the number is in the Runs column
     ranking = _ranking(q, mentions, conds, table, select, agg)
     why = [f"table {table.name}"]
     why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
