@@ -40,7 +40,8 @@ _AGG_CUES: tuple[tuple[str, str], ...] = (
     ("how many", "count"), ("number of", "count"), ("total number", "count"), ("count", "count"),
     ("highest", "max"), ("largest", "max"), ("maximum", "max"), ("greatest", "max"),
     ("most", "max"), ("biggest", "max"), ("top", "max"), ("latest", "max"), ("max", "max"),
-    ("lowest", "min"), ("smallest", "min"), ("minimum", "min"), ("least", "min"),
+    ("longest", "max"), ("tallest", "max"), ("heaviest", "max"),
+    ("lowest", "min"), ("smallest", "min"), ("shortest", "min"), ("lightest", "min"), ("minimum", "min"), ("least", "min"),
     ("fewest", "min"), ("earliest", "min"), ("min", "min"),
     ("sum", "sum"), ("total", "sum"),
 )
