@@ -267,7 +267,7 @@ def find_top_n(q: list[str]) -> Cond | None:
     """"top ten" / "first 5" -> the rows up to that position (``row_number <= N``).
 
     >>> find_top_n(tokens("how many italians finished in the top ten?"))
-    Cond(column='row_number', cmp='<=', value='10', span=(5, 7))
+    Cond(column='row_number', cmp='<=', value='10', span=(6, 8))
     >>> find_top_n(tokens("who finished first?")) is None
     True
     """
@@ -284,17 +284,34 @@ def find_top_n(q: list[str]) -> Cond | None:
 def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int]]:
     """(cmp, number, token position of the number, position of the cue) for cues like
     ``more than 12``."""
-    out = []
+    out: list[tuple[str, float, int, int]] = []
+    taken: set[int] = set()
     for i, tok in enumerate(q):
-        if parse_number(tok) is None:
+        number = parse_number(tok)
+        if number is None or i in taken:
+            continue
+        if i > 0 and q[i - 1] == "between" and i + 2 < len(q) and q[i + 1] == "and" and (
+                (upper := parse_number(q[i + 2])) is not None):
+            out += [(">=", number, i, i - 1), ("<=", upper, i + 2, i - 1)]  # inclusive
+            taken.add(i + 2)
             continue
         before = " " + " ".join(q[max(0, i - 3):i])
-        for cues, cmp in ((_GT, ">"), (_LT, "<")):
+        after = " ".join(q[i + 1:i + 3])
+        if after in _OR_MORE or after in _OR_LESS:
+            out.append((">=" if after in _OR_MORE else "<=", number, i, i))
+            continue
+        for cues, cmp in ((_AT_LEAST, ">="), (_AT_MOST, "<="), (_GT, ">"), (_LT, "<")):
             cue = next((c for c in cues if before.endswith(" " + c)), None)
             if cue is not None:
-                out.append((cmp, parse_number(tok) or 0.0, i, i - len(cue.split())))
+                out.append((cmp, number, i, i - len(cue.split())))
                 break
     return out
+
+
+_AT_LEAST = ("at least", "no less than", "no fewer than", "a minimum of")
+_AT_MOST = ("at most", "no more than", "a maximum of", "up to")
+_OR_MORE = {"or more", "or greater", "or higher", "or above", "or over", "or later"}
+_OR_LESS = {"or less", "or fewer", "or lower", "or below", "or under", "or earlier"}
 
 
 def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, int]],

@@ -41,7 +41,8 @@ _AGG_CUES: tuple[tuple[str, str], ...] = (
     ("highest", "max"), ("largest", "max"), ("maximum", "max"), ("greatest", "max"),
     ("most", "max"), ("biggest", "max"), ("top", "max"), ("latest", "max"), ("max", "max"),
     ("longest", "max"), ("tallest", "max"), ("heaviest", "max"),
-    ("lowest", "min"), ("smallest", "min"), ("shortest", "min"), ("lightest", "min"), ("minimum", "min"), ("least", "min"),
+    ("lowest", "min"), ("smallest", "min"), ("shortest", "min"), ("lightest", "min"),
+    ("minimum", "min"), ("least", "min"),
     ("fewest", "min"), ("earliest", "min"), ("min", "min"),
     ("sum", "sum"), ("total", "sum"),
 )
@@ -86,6 +87,8 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     used_mentions: set[str] = set()
     for cmp, number, pos, cue in comps:
         col = comparison_column(pos, cue, mentions, table)
+        if col is not None and not _plausible(number, table.ranges.get(col)):
+            col = None  # "won ... between 1992 and 2005": 1992 is no number of wins
         if col is None:
             col = comparison_fallback(number, " ".join(q[cue:pos]), table, mentions)
         if col is not None:
@@ -145,6 +148,19 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
     if _FREQUENCY_WORDS & set(q) and not table.numeric.get(select):
         return "frequent", select
     return None
+
+
+def _plausible(number: float, span: tuple[float, float] | None) -> bool:
+    """Within an order of magnitude of a column's values.
+
+    >>> _plausible(1992, (0, 12)), _plausible(30, (0, 12)), _plausible(2, (1990, 2010))
+    (False, True, False)
+    """
+    if span is None:
+        return True
+    lo, hi = span
+    return min(lo, 0) - 1 <= number <= max(abs(hi), 1) * 10 + 1 and (
+        lo <= 0 or number >= lo / 10 - 1)
 
 
 def _aggregate(q: list[str]) -> str:
@@ -254,12 +270,24 @@ def plan_program(plan: TablePlan) -> str | None:
     if plan.select is None:
         return None
     steps: list[tuple[str, str]] = []
-    for c in plan.conds:
+    groups: dict[tuple[str, str], list[int]] = {}  # a row has one value per column: "=" on
+    for c in plan.conds:                            # one column twice means either of them
         value = c.value.replace("\n", " ")
         steps.append((f"Find the rows whose {c.column} {c.cmp} {value}",
                       f"get_information(relation='{c.column}', tail_entity{c.cmp}'{value}')"))
-    if len(steps) > 1:
-        refs = ", ".join(f"set{i}='output_of_query{i}'" for i in range(1, len(steps) + 1))
+        key = (c.column, "=") if c.cmp == "=" else (c.column, f"{c.cmp}{len(steps)}")
+        groups.setdefault(key, []).append(len(steps))
+    parts = []
+    for (column, _), numbers in groups.items():
+        if len(numbers) > 1:
+            refs = ", ".join(f"set{j}='output_of_query{n}'" for j, n in enumerate(numbers, 1))
+            steps.append((f"Keep the rows having any of these {column} values",
+                          f"set_union({refs})"))
+            parts.append(len(steps))
+        else:
+            parts.append(numbers[0])
+    if len(parts) > 1:
+        refs = ", ".join(f"set{j}='output_of_query{n}'" for j, n in enumerate(parts, 1))
         steps.append(("Keep the rows found by every condition", f"set_intersection({refs})"))
     sel, rows = plan.select, len(steps)
     if plan.ranking is not None:
