@@ -215,6 +215,17 @@ def test_schema_linking_ranks_rows(question: str, ranking, answer_: list) -> Non
     assert run_query(plan_program(plan) or "", graph).answer == answer_
 
 
+@pytest.mark.parametrize(("question", "answer_"), [
+    ("who won the first championship?", ["Ann"]),
+    ("who was the last champion in paris?", ["Cid"]),
+    ("who won in 1995?", ["Bob"]),  # no order word: the rows the conditions find
+])
+def test_first_and_last_follow_the_row_order(question: str, answer_: list) -> None:
+    graph = load_graph(tables=[b"Year,Champion,Venue\n1994,Ann,Paris\n1995,Bob,Rome\n"
+                               b"1996,Cid,Paris\n"])
+    assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
+
+
 def test_sql_to_program_runs_like_the_sql() -> None:
     header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
               "School/Club Team", "Points"]

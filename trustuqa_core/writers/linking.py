@@ -22,7 +22,7 @@ from ..numbers import parse_number
 
 __all__ = ["Cond", "Table", "read_table", "tokens", "stem", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
-           "Mentions", "find_top_n", "demonyms"]
+           "Mentions", "find_top_n", "demonyms", "number_words"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
@@ -261,6 +261,11 @@ _NUMBER_WORDS = {w: i for i, w in enumerate((
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
     "nineteen", "twenty"))}
+
+
+def number_words() -> dict[str, int]:
+    """English number words up to twenty -> their value."""
+    return _NUMBER_WORDS
 
 
 def find_top_n(q: list[str]) -> Cond | None:

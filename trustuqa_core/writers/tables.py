@@ -27,6 +27,7 @@ from .linking import (
     find_top_n,
     find_values,
     header_mentions,
+    number_words,
     read_table,
     stem,
     tokens,
@@ -110,6 +111,9 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
             and select in mentions and mentions[select][1] == _focus(q)):
         agg = ""  # "how many runs did Ted Tyler score": the number is in the Runs column
     ranking = _ranking(q, mentions, conds, table, select, agg)
+    if ranking is None and not agg and select is not None and (
+            order := _order_word(q, covered)):
+        agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
     why = [f"table {table.name}"]
     why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
             for c in conds]
@@ -122,6 +126,24 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
 
 
 _FREQUENCY_WORDS = {"most", "least", "fewest"}
+
+
+def _order_word(q: list[str], covered: set[int]) -> str:
+    """"min" for a free-standing *first*, "max" for *last* (the table's row order), else "".
+
+    >>> _order_word(tokens("who won the first championship?"), set())
+    'min'
+    >>> _order_word(tokens("what is his last name?"), set()), _order_word(["first", "5"], set())
+    ('', '')
+    """
+    for i, word in enumerate(q):
+        if word not in ("first", "last") or i in covered:
+            continue
+        nxt = q[i + 1] if i + 1 < len(q) else ""
+        if nxt in ("name", "names") or nxt.isdigit() or nxt in number_words():
+            continue
+        return "min" if word == "first" else "max"
+    return ""
 
 
 def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
