@@ -226,6 +226,21 @@ def test_first_and_last_follow_the_row_order(question: str, answer_: list) -> No
     assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
 
 
+@pytest.mark.parametrize(("question", "answer_"), [
+    ("what season has the most goals?", ["2005"]),  # not the Total row
+    ("how many seasons are listed?", ["3"]),
+    ("what is the average number of goals?", ["5.333333333"]),
+    ("how many goals in total?", ["16"]),  # the question asks for the Total row itself
+    ("how many goals in 2005?", ["9"]),  # "how many <column>" of one row: read the number
+    ("how many seasons had between 3 and 10 goals?", ["2"]),
+    ("how many seasons had at least 5 goals?", ["2"]),
+])
+def test_summary_rows_and_comparisons(question: str, answer_: list) -> None:
+    graph = load_graph(tables=[b"Season,Goals,Apps\n2004,5,20\n2005,9,30\n2006,2,11\n"
+                               b"Total,16,61\n"])
+    assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
+
+
 def test_sql_to_program_runs_like_the_sql() -> None:
     header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
               "School/Club Team", "Points"]

@@ -36,9 +36,11 @@ _SYNONYMS = {"no": "number", "num": "number", "nos": "number", "pos": "position"
 _GT = ("more recent than", "newer than", "since",
        "greater than", "more than", "larger than", "higher than", "bigger than", "over",
        "above", "later than", "after", "exceeds", "exceeding", "at least", "greater",
+       "longer than", "taller than", "heavier than", "older than", "wider than",
        "more", "larger", "higher", "bigger", "later")
 _LT = ("less than", "fewer than", "smaller than", "lower than", "below", "under",
-       "earlier than", "before", "prior to", "older than", "at most", "less", "fewer",
+       "earlier than", "before", "prior to", "at most", "less", "fewer",
+       "shorter than", "younger than", "lighter than", "narrower than",
        "smaller", "lower", "earlier", "lesser than", "lesser")
 _TIME_CUES = {"after", "later", "later than", "before", "earlier", "earlier than",
               "more recent than", "older than", "newer than", "since", "prior to"}
@@ -295,9 +297,11 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
         number = parse_number(tok)
         if number is None or i in taken:
             continue
-        if i > 0 and q[i - 1] == "between" and i + 2 < len(q) and q[i + 1] == "and" and (
+        between = next((j for j in range(i - 1, max(-1, i - 4), -1) if q[j] == "between"
+                        and all(w in _BETWEEN_FILLERS for w in q[j + 1:i])), None)
+        if between is not None and i + 2 < len(q) and q[i + 1] == "and" and (
                 (upper := parse_number(q[i + 2])) is not None):
-            out += [(">=", number, i, i - 1), ("<=", upper, i + 2, i - 1)]  # inclusive
+            out += [(">=", number, i, between), ("<=", upper, i + 2, between)]  # inclusive
             taken.add(i + 2)
             continue
         before = " " + " ".join(q[max(0, i - 3):i])
@@ -313,6 +317,7 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
     return out
 
 
+_BETWEEN_FILLERS = {"the", "years", "year", "seasons", "season", "ages", "of"}
 _AT_LEAST = ("at least", "no less than", "no fewer than", "a minimum of")
 _AT_MOST = ("at most", "no more than", "a maximum of", "up to")
 _OR_MORE = {"or more", "or greater", "or higher", "or above", "or over", "or later"}
@@ -320,16 +325,19 @@ _OR_LESS = {"or less", "or fewer", "or lower", "or below", "or under", "or earli
 
 
 def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, int]],
-                       table: Table) -> str | None:
+                      table: Table, number: float | None = None) -> str | None:
     """The numeric column named just before the cue (``grid less than 14``) or just after the
     number (``more than 12 wins``)."""
     best, dist = None, 99.0
     for col, (_, start, end) in mentions.items():
-        if not table.numeric.get(col):
-            continue
+        if not table.numeric.get(col) or (
+                number is not None and not _plausible(number, table.ranges.get(col))):
+            continue  # "won ... between 1992 and 2005": 1992 is no number of wins
         d: float
         if end <= cue:
             d = cue - end
+        elif cue < start and end <= pos:  # "between the years 1990 and ..."
+            d = 0
         elif start > pos:
             d = start - pos - 1 + 0.5
         else:
@@ -337,6 +345,19 @@ def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, 
         if d < dist:
             best, dist = col, d
     return best if dist <= 4 else None
+
+
+def _plausible(number: float, span: tuple[float, float] | None) -> bool:
+    """Within an order of magnitude of a column's values.
+
+    >>> _plausible(1992, (0, 12)), _plausible(30, (0, 12)), _plausible(2, (1990, 2010))
+    (False, True, False)
+    """
+    if span is None:
+        return True
+    lo, hi = span
+    return min(lo, 0) - 1 <= number <= max(abs(hi), 1) * 10 + 1 and (
+        lo <= 0 or number >= lo / 10 - 1)
 
 
 def comparison_fallback(number: float, cue: str, table: Table,

@@ -62,6 +62,8 @@ class TablePlan:
     #: ``select`` of them; ("frequent", column) -- the rows holding the most/least frequent
     #: value of ``select``. None: ``agg`` applies to the selected values.
     ranking: tuple[str, str] | None = None
+    #: (column, cell) of a summary row ("Total") left out of aggregates and rankings
+    exclude: tuple[str, str] | None = None
 
     def explain(self) -> str:
         return "; ".join(self.why)
@@ -87,9 +89,7 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     conds: list[Cond] = []
     used_mentions: set[str] = set()
     for cmp, number, pos, cue in comps:
-        col = comparison_column(pos, cue, mentions, table)
-        if col is not None and not _plausible(number, table.ranges.get(col)):
-            col = None  # "won ... between 1992 and 2005": 1992 is no number of wins
+        col = comparison_column(pos, cue, mentions, table, number)
         if col is None:
             col = comparison_fallback(number, " ".join(q[cue:pos]), table, mentions)
         if col is not None:
@@ -107,6 +107,7 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     agg = _aggregate([t if i not in covered else "_" for i, t in enumerate(q)])
     select = _select(q, mentions, conds, table, agg)
     if (agg == "count" and select is not None and table.numeric.get(select) and conds
+            and not _years(table.ranges.get(select))
             and all(c.cmp == "=" and c.column != "row_number" for c in conds)
             and select in mentions and mentions[select][1] == _focus(q)):
         agg = ""  # "how many runs did Ted Tyler score": the number is in the Runs column
@@ -114,6 +115,7 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     if ranking is None and not agg and select is not None and (
             order := _order_word(q, covered)):
         agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
+    exclude = _summary_row(table, conds) if (agg or ranking) else None
     why = [f"table {table.name}"]
     why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
             for c in conds]
@@ -122,7 +124,19 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
         why.append(f"the rows with the {agg} {ranking[1]!r}")
     elif ranking is not None:
         why.append(f"the {'most' if agg == 'max' else 'least'} frequent {select!r}")
-    return TablePlan(select, agg, conds, table.name, why, ranking)
+    if exclude is not None:
+        why.append(f"leaving out the summary row {exclude[0]} = {exclude[1]!r}")
+    return TablePlan(select, agg, conds, table.name, why, ranking, exclude)
+
+
+def _summary_row(table: Table, conds: list[Cond]) -> tuple[str, str] | None:
+    """A "Total" row of the table (not one the question itself asks about)."""
+    asked = {c.value for c in conds}
+    for key in (("total",), ("totals",)):
+        for column, label in table.cells.get(key, []):
+            if label not in asked:
+                return column, label
+    return None
 
 
 _FREQUENCY_WORDS = {"most", "least", "fewest"}
@@ -172,17 +186,9 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
     return None
 
 
-def _plausible(number: float, span: tuple[float, float] | None) -> bool:
-    """Within an order of magnitude of a column's values.
-
-    >>> _plausible(1992, (0, 12)), _plausible(30, (0, 12)), _plausible(2, (1990, 2010))
-    (False, True, False)
-    """
-    if span is None:
-        return True
-    lo, hi = span
-    return min(lo, 0) - 1 <= number <= max(abs(hi), 1) * 10 + 1 and (
-        lo <= 0 or number >= lo / 10 - 1)
+def _years(span: tuple[float, float] | None) -> bool:
+    """A column of years ("how many years ..." counts them, it does not read one)."""
+    return span is not None and span[0] >= 1000 and span[1] <= 2100
 
 
 def _aggregate(q: list[str]) -> str:
@@ -293,13 +299,19 @@ def plan_program(plan: TablePlan) -> str | None:
         return None
     steps: list[tuple[str, str]] = []
     groups: dict[tuple[str, str], list[int]] = {}  # a row has one value per column: "=" on
+    parts = []
+    if plan.exclude is not None:
+        column, label = plan.exclude
+        steps += [(f"Find the summary row ({column} = {label})",
+                   f"get_information(relation='{column}', tail_entity='{label}')"),
+                  ("Take every other row", "set_negation(set='output_of_query1')")]
+        parts.append(2)
     for c in plan.conds:                            # one column twice means either of them
         value = c.value.replace("\n", " ")
         steps.append((f"Find the rows whose {c.column} {c.cmp} {value}",
                       f"get_information(relation='{c.column}', tail_entity{c.cmp}'{value}')"))
         key = (c.column, "=") if c.cmp == "=" else (c.column, f"{c.cmp}{len(steps)}")
         groups.setdefault(key, []).append(len(steps))
-    parts = []
     for (column, _), numbers in groups.items():
         if len(numbers) > 1:
             refs = ", ".join(f"set{j}='output_of_query{n}'" for j, n in enumerate(numbers, 1))
