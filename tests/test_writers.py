@@ -241,6 +241,21 @@ def test_summary_rows_and_comparisons(question: str, answer_: list) -> None:
     assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
 
 
+@pytest.mark.parametrize(("question", "answer_"), [
+    ("who scored more points, larry johnson or charlie ward?", ["Larry Johnson"]),
+    ("who scored fewer points, larry johnson or charlie ward?", ["Charlie Ward"]),
+    ("which player came later, larry johnson or charlie ward?", ["Charlie Ward"]),
+    ("how many points did larry johnson or charlie ward score?", ["645", "433"]),
+    ("who played after larry johnson?", ["Charlie Ward"]),
+    ("which player is listed before al bo?", ["Charlie Ward"]),
+    ("who played after 1992?", ["Larry Johnson", "Charlie Ward"]),  # a comparison, no row
+])
+def test_choices_between_rows_and_neighbouring_rows(question: str, answer_: list) -> None:
+    graph = load_graph(tables=[b"Player,Points,Year\nLarry Johnson,645,1993\n"
+                               b"Charlie Ward,433,1995\nAl Bo,12,1990\n"])
+    assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
+
+
 def test_sql_to_program_runs_like_the_sql() -> None:
     header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
               "School/Club Team", "Points"]

@@ -14,10 +14,12 @@ conditions, the column the question asks about becomes the selected column, and 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..graph import ConditionGraph
+from ..numbers import parse_number
 from .linking import (
     Cond,
     Table,
@@ -64,6 +66,8 @@ class TablePlan:
     ranking: tuple[str, str] | None = None
     #: (column, cell) of a summary row ("Total") left out of aggregates and rankings
     exclude: tuple[str, str] | None = None
+    #: "next_row" / "previous_row": the row after/before the one the conditions find
+    neighbour: str = ""
 
     def explain(self) -> str:
         return "; ".join(self.why)
@@ -112,7 +116,18 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
             and select in mentions and mentions[select][1] == _focus(q)):
         agg = ""  # "how many runs did Ted Tyler score": the number is in the Runs column
     ranking = _ranking(q, mentions, conds, table, select, agg)
-    if ranking is None and not agg and select is not None and (
+    if agg not in ("count", "sum", "mean") and (choice := _choice(q, mentions, conds, table)):
+        select, agg, compared = choice  # "who scored more points, X or Y?"
+        ranking = ("extreme", compared)
+    neighbour = "" if agg or ranking else _neighbour(q, conds, covered)
+    if neighbour:
+        anchor = conds[0].column
+        at = q[_focus(q)] if 0 <= _focus(q) < len(q) else ""
+        if select is None or anchor in mentions and mentions[anchor][1] == _focus(q) or (
+                _FOCUS_SYNONYMS.get(at, set()) & set(tokens(anchor))) or (
+                q[0] == "who" and _hinted(anchor, _WH_HINTS["who"])):
+            select = anchor  # "what was the next single after X" reads the Single column
+    if ranking is None and not neighbour and not agg and select is not None and (
             order := _order_word(q, covered)):
         agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
     exclude = _summary_row(table, conds) if (agg or ranking) else None
@@ -126,7 +141,59 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
         why.append(f"the {'most' if agg == 'max' else 'least'} frequent {select!r}")
     if exclude is not None:
         why.append(f"leaving out the summary row {exclude[0]} = {exclude[1]!r}")
-    return TablePlan(select, agg, conds, table.name, why, ranking, exclude)
+    if neighbour:
+        why.append(f"then the {'next' if neighbour == 'next_row' else 'previous'} row")
+    return TablePlan(select, agg, conds, table.name, why, ranking, exclude, neighbour)
+
+
+_NEXT = {"next", "after", "following", "below", "subsequent", "succeeded"}
+_PREVIOUS = {"before", "previous", "preceding", "prior", "above", "preceded"}
+
+
+def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> str:
+    """"next_row" for "the next single after X" (one row named, no number after the cue),
+    "previous_row" for "the album listed before X", else ""."""
+    if len(conds) != 1 or conds[0].cmp != "=":
+        return ""
+    for i, word in enumerate(q):
+        if i in covered or word not in _NEXT | _PREVIOUS:
+            continue
+        nxt = q[i + 1] if i + 1 < len(q) else ""
+        if nxt and parse_number(nxt) is not None and (i + 1) not in covered:
+            continue  # "after 2005" is a comparison
+        return "next_row" if word in _NEXT else "previous_row"
+    return ""
+
+
+_MORE = {"more", "higher", "larger", "bigger", "greater", "later", "longer", "most",
+         "highest", "largest", "taller", "heavier", "older", "after"}
+_LESS = {"less", "fewer", "lower", "smaller", "earlier", "shorter", "least", "lowest",
+         "fewest", "younger", "lighter", "before", "sooner"}
+
+
+def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
+            table: Table) -> tuple[str, str, str] | None:
+    """A choice between named rows: (column naming them, max|min, column compared).
+
+    ``who scored more points, Larry Johnson or Charlie Ward?`` -> ("Player", "max", "Points");
+    ``which album was released later, A or B?`` compares a year column (or the row order).
+    """
+    if any(c.cmp != "=" for c in conds):
+        return None
+    counts = Counter(c.column for c in conds)
+    named = next((c for c, n in counts.items() if n >= 2), None)
+    words = set(q)
+    agg = "max" if words & _MORE else "min" if words & _LESS else ""
+    if named is None or not agg:
+        return None
+    compared = [c for c, m in mentions.items() if c not in counts and table.numeric.get(c)
+                and m[0] >= 0.5]
+    if compared:
+        return named, agg, max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
+    if words & {"later", "earlier", "before", "after", "sooner", "older", "younger"}:
+        years = [c for c in table.columns if c not in counts and _years(table.ranges.get(c))]
+        return named, agg, years[0] if years else "row_number"
+    return None
 
 
 def _summary_row(table: Table, conds: list[Cond]) -> tuple[str, str] | None:
@@ -265,12 +332,15 @@ _SKIP = {"is", "was", "are", "were", "the", "a", "an", "s", "did", "does", "do",
          "had", "of", "me", "all", "tell", "name", "list", "give", "show"}
 
 
+_MODIFIERS = {"next", "previous", "first", "last", "other", "only"}
+
+
 def _focus(q: list[str]) -> int:
     """Position of the word the question asks for (``what school ...`` -> ``school``)."""
     for i, w in enumerate(q[:3]):
         if w in ("what", "which", "name", "list", "tell", "give", "show"):
             j = i + 1
-            while j < len(q) and q[j] in _SKIP:
+            while j < len(q) and (q[j] in _SKIP or q[j] in _MODIFIERS):
                 j += 1
             return j
         if w == "how" and i + 1 < len(q) and q[i + 1] == "many":
@@ -323,6 +393,10 @@ def plan_program(plan: TablePlan) -> str | None:
     if len(parts) > 1:
         refs = ", ".join(f"set{j}='output_of_query{n}'" for j, n in enumerate(parts, 1))
         steps.append(("Keep the rows found by every condition", f"set_intersection({refs})"))
+    if plan.neighbour and steps:
+        which = "next" if plan.neighbour == "next_row" else "previous"
+        steps.append((f"Take the {which} row",
+                      f"{plan.neighbour}(set='output_of_query{len(steps)}')"))
     sel, rows = plan.select, len(steps)
     if plan.ranking is not None:
         return program_text(sel, steps + _ranking_steps(plan, rows))
