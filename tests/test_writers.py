@@ -256,6 +256,13 @@ def test_choices_between_rows_and_neighbouring_rows(question: str, answer_: list
     assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
 
 
+def test_cell_values_are_found_in_another_word_form() -> None:
+    graph = load_graph(tables=[b"Outcome,Year\nWinner,1990\nRunner-up,1991\nWinner,1992\n"])
+    plan = link_table("how many winners are there?", graph)
+    assert [(c.column, c.value) for c in plan.conds] == [("Outcome", "Winner")]
+    assert run_query(plan_program(plan) or "", graph).answer == ["2"]
+
+
 def test_sql_to_program_runs_like_the_sql() -> None:
     header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
               "School/Club Team", "Points"]

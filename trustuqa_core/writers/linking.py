@@ -221,6 +221,16 @@ def _scattered(stems: list[str], content: list[str], window: int = 7) -> tuple[f
     return best
 
 
+def _stemmed_cells(table: Table) -> dict[tuple[str, ...], list[tuple[str, str]]]:
+    """Cells by the stems of their words, for words of at least four letters (``Winner`` is
+    found by ``winners``; short words and numbers only as written)."""
+    out: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    for key, options in table.cells.items():
+        if all(len(w) >= 4 and not w[0].isdigit() for w in key):
+            out.setdefault(tuple(stem(w) for w in key), []).extend(options)
+    return out
+
+
 def find_values(q: list[str], table: Table, blocked: set[int],
             mentions: dict[str, tuple[float, int, int]]) -> list[Cond]:
     """Cell values occurring in the question, longest first, without overlaps.
@@ -230,14 +240,17 @@ def find_values(q: list[str], table: Table, blocked: set[int],
     """
     headers = [(m[1], m[2]) for m in mentions.values() if m[0] >= 1.0]
     hits: list[tuple[int, int, list[tuple[str, str]]]] = []
+    stemmed = _stemmed_cells(table)
     for n in range(min(table.max_len, len(q)), 0, -1):
         for i in range(len(q) - n + 1):
             key = tuple(q[i:i + n])
-            if key not in table.cells or blocked & set(range(i, i + n)):
+            # the cell's own words first, else the same words in another form ("winners")
+            options = table.cells.get(key) or stemmed.get(tuple(stem(w) for w in key))
+            if not options or blocked & set(range(i, i + n)):
                 continue
             if (n == 1 and key[0] in STOP) or any(a <= i and i + n <= b for a, b in headers):
                 continue
-            hits.append((i, i + n, table.cells[key]))
+            hits.append((i, i + n, options))
     taken: set[int] = set()
     conds = []
     for start, end, options in hits:
