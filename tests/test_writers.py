@@ -256,6 +256,23 @@ def test_choices_between_rows_and_neighbouring_rows(question: str, answer_: list
     assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
 
 
+@pytest.mark.parametrize(("question", "answer_"), [
+    ("What was the record after the game against Washington?", ["21-15"]),  # that game's
+    ("what team came next after washington?", ["Utah"]),
+    ("what was the next record after game 37?", ["22-15"]),
+])
+def test_after_means_the_next_row_only_for_the_same_kind(question: str, answer_: list) -> None:
+    graph = load_graph(tables=[b"Game,Team,Record\n36,Boston,20-15\n37,Washington,21-15\n"
+                               b"38,Utah,22-15\n"])
+    assert run_query(plan_program(link_table(question, graph)) or "", graph).answer == answer_
+
+
+def test_a_column_named_with_a_modifier_is_still_the_focus() -> None:
+    graph = load_graph(tables=[b"Round,First leg,Second leg\nSemi-final,1-0 (a),1-1 (h)\n"])
+    plan = link_table("What was the first leg of the semi-final?", graph)
+    assert plan.select == "First leg" and plan.ranking is None
+
+
 def test_cell_values_are_found_in_another_word_form() -> None:
     graph = load_graph(tables=[b"Outcome,Year\nWinner,1990\nRunner-up,1991\nWinner,1992\n"])
     plan = link_table("how many winners are there?", graph)

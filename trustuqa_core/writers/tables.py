@@ -119,14 +119,18 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     if agg not in ("count", "sum", "mean") and (choice := _choice(q, mentions, conds, table)):
         select, agg, compared = choice  # "who scored more points, X or Y?"
         ranking = ("extreme", compared)
-    neighbour = "" if agg or ranking else _neighbour(q, conds, covered)
+    named = {i for m in mentions.values() for i in range(m[1], m[2])}  # "profit before tax"
+    neighbour, cue = ("", "") if agg or ranking else _neighbour(q, conds, covered | named)
     if neighbour:
         anchor = conds[0].column
         at = q[_focus(q)] if 0 <= _focus(q) < len(q) else ""
-        if select is None or anchor in mentions and mentions[anchor][1] == _focus(q) or (
-                _FOCUS_SYNONYMS.get(at, set()) & set(tokens(anchor))) or (
-                q[0] == "who" and _hinted(anchor, _WH_HINTS["who"])):
+        same_kind = anchor in mentions and mentions[anchor][1] == _focus(q) or bool(
+            _FOCUS_SYNONYMS.get(at, set()) & set(tokens(anchor))) or (
+            q[0] == "who" and _hinted(anchor, _WH_HINTS["who"]))
+        if same_kind or select is None:
             select = anchor  # "what was the next single after X" reads the Single column
+        elif cue not in ("next", "previous"):
+            neighbour = ""  # "the record after the game against X" is that game's record
     if ranking is None and not neighbour and not agg and select is not None and (
             order := _order_word(q, covered)):
         agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
@@ -150,19 +154,19 @@ _NEXT = {"next", "after", "following", "below", "subsequent", "succeeded"}
 _PREVIOUS = {"before", "previous", "preceding", "prior", "above", "preceded"}
 
 
-def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> str:
-    """"next_row" for "the next single after X" (one row named, no number after the cue),
-    "previous_row" for "the album listed before X", else ""."""
+def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str, str]:
+    """("next_row", cue) for "the next single after X" (one row named, no number after the
+    cue), ("previous_row", cue) for "the album listed before X", else ("", "")."""
     if len(conds) != 1 or conds[0].cmp != "=":
-        return ""
+        return "", ""
     for i, word in enumerate(q):
         if i in covered or word not in _NEXT | _PREVIOUS:
             continue
         nxt = q[i + 1] if i + 1 < len(q) else ""
         if nxt and parse_number(nxt) is not None and (i + 1) not in covered:
             continue  # "after 2005" is a comparison
-        return "next_row" if word in _NEXT else "previous_row"
-    return ""
+        return ("next_row" if word in _NEXT else "previous_row"), word
+    return "", ""
 
 
 _MORE = {"more", "higher", "larger", "bigger", "greater", "later", "longer", "most",
@@ -287,8 +291,9 @@ def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
     the question word (who / when / where), else the first free column."""
     cond_cols = {c.column for c in conds}
     free = {c: m for c, m in mentions.items() if c not in cond_cols}
-    focus = _focus(q)
-    at_focus = {c: m for c, m in free.items() if m[1] == focus}
+    focus, written = _focus(q), _focus(q, skip_modifiers=False)  # "first leg" is a column
+    at_focus = {c: m for c, m in free.items() if m[1] == written} or {
+        c: m for c, m in free.items() if m[1] == focus}
     if at_focus:
         return max(at_focus, key=lambda c: at_focus[c][0])
     if 0 <= focus < len(q) and q[focus] in _FOCUS_SYNONYMS:
@@ -335,12 +340,12 @@ _SKIP = {"is", "was", "are", "were", "the", "a", "an", "s", "did", "does", "do",
 _MODIFIERS = {"next", "previous", "first", "last", "other", "only"}
 
 
-def _focus(q: list[str]) -> int:
+def _focus(q: list[str], skip_modifiers: bool = True) -> int:
     """Position of the word the question asks for (``what school ...`` -> ``school``)."""
     for i, w in enumerate(q[:3]):
         if w in ("what", "which", "name", "list", "tell", "give", "show"):
             j = i + 1
-            while j < len(q) and (q[j] in _SKIP or q[j] in _MODIFIERS):
+            while j < len(q) and (q[j] in _SKIP or skip_modifiers and q[j] in _MODIFIERS):
                 j += 1
             return j
         if w == "how" and i + 1 < len(q) and q[i + 1] == "many":
