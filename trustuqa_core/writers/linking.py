@@ -221,6 +221,11 @@ def _scattered(stems: list[str], content: list[str], window: int = 7) -> tuple[f
     return best
 
 
+#: question words that are cues, not values, when they only match a cell in another form
+_CUES = {"total", "totals", "sum", "average", "number", "numbers", "count", "times", "time",
+         "most", "least", "points", "score", "scores", "wins", "losses", "games"}
+
+
 def _stemmed_cells(table: Table) -> dict[tuple[str, ...], list[tuple[str, str]]]:
     """Cells by the stems of their words, for words of at least four letters (``Winner`` is
     found by ``winners``; short words and numbers only as written)."""
@@ -245,7 +250,8 @@ def find_values(q: list[str], table: Table, blocked: set[int],
         for i in range(len(q) - n + 1):
             key = tuple(q[i:i + n])
             # the cell's own words first, else the same words in another form ("winners")
-            options = table.cells.get(key) or stemmed.get(tuple(stem(w) for w in key))
+            options = table.cells.get(key) or (
+                None if set(key) & _CUES else stemmed.get(tuple(stem(w) for w in key)))
             if not options or blocked & set(range(i, i + n)):
                 continue
             if (n == 1 and key[0] in STOP) or any(a <= i and i + n <= b for a, b in headers):
