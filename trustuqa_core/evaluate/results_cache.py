@@ -31,7 +31,7 @@ from .outcome import Outcome
 __all__ = ["ResultsCache", "code_version", "cache_file"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-_HASHED = (".py", ".md", ".json")
+_HASHED = (".py", ".md", ".json", ".tsv")
 
 
 @lru_cache(maxsize=1)
