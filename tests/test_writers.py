@@ -90,10 +90,16 @@ def test_offline_writer_rebinds_a_kg_demo(pool: DemoPool) -> None:
 
 def test_offline_writer_uses_a_similar_template_when_none_matches(pool: DemoPool) -> None:
     graph = load_graph(kgs=[KG])
-    result = answer("what films did [Edmund Goulding] direct", graph, writer="offline",
+    # "make" names no relation, so graph linking has nothing and a similar template is used
+    result = answer("what films did [Edmund Goulding] make", graph, writer="offline",
                     demos=pool)
     assert result.answer == ["Dark Victory"]
     assert "whose template is similar" in result.samples[0].note
+    # a question that names the relation is linked before any merely similar template
+    linked = answer("what films did [Edmund Goulding] direct", graph, writer="offline",
+                    demos=pool)
+    assert linked.answer == ["Dark Victory"]
+    assert "knowledge-graph linking" in linked.samples[0].note
 
 
 def test_offline_writer_never_uses_the_question_itself() -> None:
@@ -278,6 +284,30 @@ def test_cell_values_are_found_in_another_word_form() -> None:
     plan = link_table("how many winners are there?", graph)
     assert [(c.column, c.value) for c in plan.conds] == [("Outcome", "Winner")]
     assert run_query(plan_program(plan) or "", graph).answer == ["2"]
+
+
+MOVIES = (b"Young Frankenstein|starred_actors|Gene Wilder\nYoung Frankenstein|directed_by|Mel Brooks\n"
+      b"Blazing Saddles|directed_by|Mel Brooks\nBlazing Saddles|has_genre|Western\n")
+EVENTS = (b"Mel Brooks\taward received\tGrammy Award\t2002\t2002\n"
+       b"Ann Lee\tposition held\tMayor\t1958\t1963\nAnn Lee\tposition held\tSenator\t1964\t1970\n"
+       b"Bo Ray\tmember of sports team\tA.C. Milan\t1995\t2002\n"
+       b"Cy Dee\tmember of sports team\tA.C. Milan\t2003\t2005\n")
+
+
+@pytest.mark.parametrize(("source", "question", "answer_"), [
+    ("kg", "who acted in Young Frankenstein?", ["Gene Wilder"]),
+    ("kg", "which films did Mel Brooks direct?", ["Young Frankenstein", "Blazing Saddles"]),
+    ("tkg", "when did Mel Brooks receive the Grammy Award?", ["2002"]),
+    ("tkg", "which position did Ann Lee hold in 1961?", ["Mayor"]),
+    ("tkg", "who played for A.C. Milan in 2002?", ["Bo Ray"]),
+])
+def test_offline_writer_links_kg_questions_without_a_template(source: str, question: str,
+                                                               answer_: list) -> None:
+    graph = load_graph(**{f"{source}s": [MOVIES if source == "kg" else EVENTS]})
+    pool = DemoPool([], HashingEncoder(), cache_dir=None)  # no demo to re-bind
+    result = answer(question, graph, writer="offline", mapper=Mapper(graph), demos=pool)
+    assert result.answer == answer_
+    assert "knowledge-graph linking" in result.samples[0].note
 
 
 def test_sql_to_program_runs_like_the_sql() -> None:

@@ -9,6 +9,9 @@ Candidates, in order:
    values.
 2. *Schema linking* (tables) — cell values in the question become conditions, a named column
    the selected column, cue words the aggregate (:mod:`.tables`).
+3. *Graph linking* (KGs, TKGs; when no demo has the question's template) — a named entity and
+   the relation the question's words name (:mod:`.kg`), before demos whose template is
+   merely similar.
 
 Attempt ``a`` returns candidates ``a*n .. a*n+n-1``, so retries move on to further candidates;
 the vote then picks the answer most candidates agree on.
@@ -28,6 +31,7 @@ from ..query.ast import Text
 from ..query.parse import parse
 from ..query.render import render_program
 from .base import WriteRequest, Written
+from .kg import link_kg
 from .tables import link_table, plan_program
 from .templates import (
     Template,
@@ -143,9 +147,14 @@ class OfflineWriter:
 
     def _template_candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
         out = self._exact_candidates(request)
-        if out or any(s.kind == "table" for s in request.graph.sources):
+        if out:
+            return out
+        kinds = {s.kind for s in request.graph.sources}
+        if kinds & {"kg", "tkg"}:  # relation words in the question beat a similar template
+            out = link_kg(request.question, request.graph, request.mapper)
+        if "table" in kinds:
             return out  # across tables, a merely similar template misleads more than it helps
-        return self._similar_candidates(request)
+        return out + self._similar_candidates(request)
 
     def _exact_candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
         """Re-bound demos with the question's template, the program most of them write first.

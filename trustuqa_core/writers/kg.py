@@ -1,0 +1,144 @@
+"""Linking a question to a knowledge graph, the offline writer's heuristic for KGs and TKGs.
+
+A graph entity the question names, and the relation whose name (or a usual word for it) the
+question uses, give a one-hop query in the direction the graph has facts for: ``who directed
+Memento?`` -> ``get_information(relation='directed_by', head_entity='Memento')``; ``which
+films did Mel Brooks direct?`` -> ``... tail_entity='Mel Brooks'``. On a temporal KG, "when"
+with two entities asks for the fact's time, and a year asks for the facts valid then.
+
+>>> from trustuqa_core import load_graph
+>>> from trustuqa_core.mapping import Mapper
+>>> g = load_graph(kgs=[b"Memento|directed_by|Christopher Nolan\\nMemento|has_genre|Thriller\\n"])
+>>> [text.splitlines()[-1] for text, _ in link_kg("who directed Memento?", g, Mapper(g))]
+['Query1: "get_information(relation=\\'directed_by\\', head_entity=\\'Memento\\')"']
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..graph import ConditionGraph
+from ..mapping.mapper import Mapper
+from .linking import stem
+from .templates import mentions
+
+__all__ = ["link_kg", "relation_scores"]
+
+#: a question word -> words a relation name for it may contain
+_USUAL_WORDS: dict[str, set[str]] = {}
+for _words, _names in (
+    (("act", "acted", "acts", "acting", "star", "starred", "stars", "starring", "actor",
+      "actors", "actress", "cast", "appear", "appeared", "played"),
+     {"actor", "actors", "starred", "star", "cast"}),
+    (("direct", "directed", "directs", "director", "directors", "filmmaker"),
+     {"director", "directed", "directed_by"}),
+    (("write", "wrote", "written", "writes", "writer", "writers", "screenwriter", "author",
+      "penned"), {"writer", "written", "author"}),
+    (("genre", "genres", "kind", "type", "sort"), {"genre"}),
+    (("language", "languages", "spoken", "speak"), {"language"}),
+    (("when", "year", "released", "release"), {"year", "release", "date"}),
+    (("about", "topic", "topics", "describe", "described", "tags", "tag"), {"tag", "tags"}),
+    (("rating", "rated", "score"), {"rating"}),
+    (("votes", "popular", "popularity"), {"votes"}),
+    (("member", "play", "played", "plays", "player", "team", "club"),
+     {"member", "team", "sports"}),
+    (("position", "office", "role", "held", "hold"), {"position", "held", "office"}),
+    (("award", "awards", "prize", "won", "win", "receive", "received"),
+     {"award", "received", "prize"}),
+):
+    for _w in _words:
+        _USUAL_WORDS.setdefault(_w, set()).update(_names)
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_STOP = {"the", "a", "an", "of", "in", "on", "by", "for", "did", "does", "do", "is", "was",
+         "what", "which", "who", "whom", "how", "are", "were", "has", "have", "that", "films",
+         "film", "movies", "movie", "and", "to", "with", "me", "list", "name"}
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def relation_scores(question: str, graph: ConditionGraph,
+                    skip: set[str] = frozenset()) -> list[tuple[float, str]]:  # type: ignore[assignment]
+    """Relations by how well the question's words name them (best first, score > 0).
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(kgs=[b"A|directed_by|B\\nA|written_by|C\\nA|starred_actors|D\\n"])
+    >>> relation_scores("who acted in A?", g)[0]
+    (0.8, 'starred_actors')
+    """
+    asked = [w for w in _words(question) if w not in _STOP and w not in skip]
+    out = []
+    for name in graph.relation_names:
+        parts = set(_words(name.replace("_", " ")))
+        stems = {stem(p) for p in parts}
+        score = 0.0
+        for w in asked:
+            if w in parts or stem(w) in stems:
+                score += 1.0
+            elif _USUAL_WORDS.get(w, set()) & (parts | {name}):
+                score += 0.8
+        if score > 0:
+            out.append((score, name))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return out
+
+
+def _quote(text: str) -> str:
+    return text.replace("\n", " ")
+
+
+def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
+            limit: int = 3) -> list[tuple[str, str]]:
+    """One-hop (or TKG time) query candidates as ``(query text, how it was made)``."""
+    found = mentions(question, mapper.entities)
+    named = [v for _, values in found if len(values) == 1 for v in values]
+    if not named:
+        return []
+    skip = {w for v in named for w in _words(v)}
+    rels = relation_scores(question, graph, skip)[:limit]
+    words = set(_words(question))
+    year = _YEAR.search(question)
+    out: list[tuple[str, str]] = []
+    for score, rel_name in rels:
+        rel = graph.relation(rel_name)
+        if rel is None:
+            continue
+        nodes = [(v, n) for v in named for n in mapper.entities.normalized(v)]
+        heads = [(v, n) for v, n in nodes if len(graph.facts_head_rel(n, rel))]
+        tails = [(v, n) for v, n in nodes if len(graph.facts_rel_tail(rel, n))]
+        why = f"knowledge-graph linking: relation {rel_name!r} (question words score {score:.1f})"
+        if graph.is_temporal and heads and tails and ("when" in words or "year" in words):
+            head, tail = graph.label(heads[0][1]), graph.label(tails[0][1])
+            out.append((
+                f'Step1: When was {head} {rel_name} {tail}\n'
+                f'Query1: "get_information(head_entity=\'{_quote(head)}\', '
+                f'relation=\'{rel_name}\', tail_entity=\'{_quote(tail)}\', key=\'time\')"',
+                f"{why}; the time of the fact {head!r} -> {tail!r}"))
+        elif graph.is_temporal and heads and year:
+            head = graph.label(heads[0][1])
+            out.append((
+                f'Step1: The {rel_name} of {head} in {year.group(1)}\n'
+                f'Query1: "get_information(head_entity=\'{_quote(head)}\', '
+                f'relation=\'{rel_name}\', key=\'time\', value=\'{year.group(1)}\')"',
+                f"{why}; facts of {head!r} valid in {year.group(1)}"))
+        elif graph.is_temporal and tails and year:
+            tail = graph.label(tails[0][1])
+            out.append((
+                f'Step1: What had {rel_name} {tail} in {year.group(1)}\n'
+                f'Query1: "get_information(relation=\'{rel_name}\', '
+                f'tail_entity=\'{_quote(tail)}\', key=\'time\', value=\'{year.group(1)}\')"',
+                f"{why}; facts with {tail!r} valid in {year.group(1)}"))
+        elif heads:
+            head = graph.label(heads[0][1])
+            out.append((f'Step1: The {rel_name} of {head}\n'
+                        f'Query1: "get_information(relation=\'{rel_name}\', '
+                        f'head_entity=\'{_quote(head)}\')"', f"{why}; {head!r} as the head"))
+        elif tails:
+            tail = graph.label(tails[0][1])
+            out.append((f'Step1: What has {rel_name} {tail}\n'
+                        f'Query1: "get_information(relation=\'{rel_name}\', '
+                        f'tail_entity=\'{_quote(tail)}\')"', f"{why}; {tail!r} as the tail"))
+    return out
