@@ -42,8 +42,9 @@ if st.button("Run", type="primary", key="tq_eval_go"):
     bar = st.progress(0.0, text="Loading the benchmark…")
     outcomes = []
     try:
+        encoder = "minilm" if cfg.encoder == "minilm" else "hashing"  # the Settings choice
         for done, total, outcome in evaluate_slice(benchmark, mode, limit, writer=writer,
-                                                   settings=settings):
+                                                   settings=settings, encoder=encoder):
             outcomes.append(outcome)
             bar.progress(done / max(total, 1), text=f"{done} / {total} questions")
         st.session_state["tq_eval"] = (benchmark, mode, outcomes)

@@ -40,12 +40,16 @@ def data_available() -> str | None:
 
 
 def evaluate_slice(benchmark: str, mode: str, limit: int, *, writer: str = "offline",
-                   settings: Any = None) -> Iterator[tuple[int, int, Outcome]]:
+                   settings: Any = None, encoder: str = "hashing"
+                   ) -> Iterator[tuple[int, int, Outcome]]:
     """Yield ``(done, total, outcome)`` for the first ``limit`` questions.
 
+    ``encoder`` retrieves demonstrations in answer mode (``"hashing"`` loads no model;
+    ``"minilm"`` encodes the benchmark's demos once, then reads them from the disk cache).
     Raises :class:`Unavailable` (with the reason) when the data cannot support the mode.
     """
-    evaluation = build_evaluation(benchmark, mode, writer=writer, settings=settings)
+    evaluation = build_evaluation(benchmark, mode, writer=writer, settings=settings,
+                                  encoder=encoder)
     items = evaluation.items(limit)
     for i, (key, item) in enumerate(items, 1):
         try:
