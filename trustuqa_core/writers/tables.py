@@ -89,23 +89,7 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     table = read_table(graph, index)
     q = tokens(question)
     mentions = header_mentions(q, table.columns)
-    comps = find_comparisons(q, question)
-    conds: list[Cond] = []
-    used_mentions: set[str] = set()
-    for cmp, number, pos, cue in comps:
-        col = comparison_column(pos, cue, mentions, table, number)
-        if col is None:
-            col = comparison_fallback(number, " ".join(q[cue:pos]), table, mentions)
-        if col is not None:
-            conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))
-            used_mentions.add(col)
-    blocked = {c.span[0] for c in conds}
-    for c in find_values(q, table, blocked, mentions):
-        conds.append(c)
-    top = find_top_n(q)  # unless "top 3" is itself a cell value (an episode, a chart name)
-    if top is not None and not ({i for c in conds for i in range(*c.span)}
-                                & set(range(*top.span))):
-        conds.append(top)
+    conds = _conditions(q, question, table, mentions)
     covered = {i for c in conds for i in range(*c.span)}
     covered |= {i for m in mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
     agg = _aggregate([t if i not in covered else "_" for i, t in enumerate(q)])
@@ -123,11 +107,7 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
     neighbour, cue = ("", "") if agg or ranking else _neighbour(q, conds, covered | named)
     if neighbour:
         anchor = conds[0].column
-        at = q[_focus(q)] if 0 <= _focus(q) < len(q) else ""
-        same_kind = anchor in mentions and mentions[anchor][1] == _focus(q) or bool(
-            _FOCUS_SYNONYMS.get(at, set()) & set(tokens(anchor))) or (
-            q[0] == "who" and _hinted(anchor, _WH_HINTS["who"]))
-        if same_kind or select is None:
+        if _asks_for(q, anchor, mentions) or select is None:
             select = anchor  # "what was the next single after X" reads the Single column
         elif cue not in ("next", "previous"):
             neighbour = ""  # "the record after the game against X" is that game's record
@@ -135,19 +115,56 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
             order := _order_word(q, covered)):
         agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
     exclude = _summary_row(table, conds) if (agg or ranking) else None
-    why = [f"table {table.name}"]
+    plan = TablePlan(select, agg, conds, table.name, [], ranking, exclude, neighbour)
+    plan.why = _reasons(plan)
+    return plan
+
+
+def _conditions(q: list[str], question: str, table: Table,
+                mentions: dict[str, tuple[float, int, int]]) -> list[Cond]:
+    """Comparisons (``more than 12 wins``), cell values, and ``top N``, without overlaps."""
+    conds: list[Cond] = []
+    for cmp, number, pos, cue in find_comparisons(q, question):
+        col = comparison_column(pos, cue, mentions, table, number)
+        if col is None:
+            col = comparison_fallback(number, " ".join(q[cue:pos]), table, mentions)
+        if col is not None:
+            conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))
+    blocked = {c.span[0] for c in conds}
+    conds += find_values(q, table, blocked, mentions)
+    top = find_top_n(q)  # unless "top 3" is itself a cell value (an episode, a chart name)
+    if top is not None and not ({i for c in conds for i in range(*c.span)}
+                                & set(range(*top.span))):
+        conds.append(top)
+    return conds
+
+
+def _asks_for(q: list[str], column: str, mentions: dict[str, tuple[float, int, int]]) -> bool:
+    """The question asks for this column: named where the question word points, or a
+    synonym of it there, or a "who" question about a column of people."""
+    focus = _focus(q)
+    at = q[focus] if 0 <= focus < len(q) else ""
+    return (column in mentions and mentions[column][1] == focus) or bool(
+        _FOCUS_SYNONYMS.get(at, set()) & set(tokens(column))) or (
+        bool(q) and q[0] == "who" and _hinted(column, _WH_HINTS["who"]))
+
+
+def _reasons(plan: TablePlan) -> list[str]:
+    """What the linker understood, in words (the offline writer's note)."""
+    why = [f"table {plan.source}"]
     why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
-            for c in conds]
-    why.append(f"selected column {select!r}" + (f", aggregate {agg}" if agg else ""))
-    if ranking is not None and ranking[0] == "extreme":
-        why.append(f"the rows with the {agg} {ranking[1]!r}")
-    elif ranking is not None:
-        why.append(f"the {'most' if agg == 'max' else 'least'} frequent {select!r}")
-    if exclude is not None:
-        why.append(f"leaving out the summary row {exclude[0]} = {exclude[1]!r}")
-    if neighbour:
-        why.append(f"then the {'next' if neighbour == 'next_row' else 'previous'} row")
-    return TablePlan(select, agg, conds, table.name, why, ranking, exclude, neighbour)
+            for c in plan.conds]
+    why.append(f"selected column {plan.select!r}" + (f", aggregate {plan.agg}" if plan.agg
+                                                     else ""))
+    if plan.ranking is not None and plan.ranking[0] == "extreme":
+        why.append(f"the rows with the {plan.agg} {plan.ranking[1]!r}")
+    elif plan.ranking is not None:
+        why.append(f"the {'most' if plan.agg == 'max' else 'least'} frequent {plan.select!r}")
+    if plan.exclude is not None:
+        why.append(f"leaving out the summary row {plan.exclude[0]} = {plan.exclude[1]!r}")
+    if plan.neighbour:
+        why.append(f"then the {'next' if plan.neighbour == 'next_row' else 'previous'} row")
+    return why
 
 
 _NEXT = {"next", "after", "following", "below", "subsequent", "succeeded"}
