@@ -26,7 +26,7 @@ __all__ = ["link_kg", "relation_scores"]
 
 #: a question word -> words a relation name for it may contain
 _USUAL_WORDS: dict[str, set[str]] = {}
-for _words, _names in (
+for _cues, _parts in (
     (("act", "acted", "acts", "acting", "star", "starred", "stars", "starring", "actor",
       "actors", "actress", "cast", "appear", "appeared", "played"),
      {"actor", "actors", "starred", "star", "cast"}),
@@ -46,8 +46,8 @@ for _words, _names in (
     (("award", "awards", "prize", "won", "win", "receive", "received"),
      {"award", "received", "prize"}),
 ):
-    for _w in _words:
-        _USUAL_WORDS.setdefault(_w, set()).update(_names)
+    for _cue in _cues:
+        _USUAL_WORDS.setdefault(_cue, set()).update(_parts)
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
@@ -61,7 +61,7 @@ def _words(text: str) -> list[str]:
 
 
 def relation_scores(question: str, graph: ConditionGraph,
-                    skip: set[str] = frozenset()) -> list[tuple[float, str]]:  # type: ignore[assignment]
+                    skip: frozenset[str] | set[str] = frozenset()) -> list[tuple[float, str]]:
     """Relations by how well the question's words name them (best first, score > 0).
 
     >>> from trustuqa_core import load_graph

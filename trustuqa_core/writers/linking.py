@@ -82,7 +82,8 @@ def tokens(text: str) -> list[str]:
     >>> tokens("How many Germans and South Koreans?")
     ['how', 'many', 'germany', 'and', 'south', 'korea']
     """
-    words, table, out, i = _words(text), demonyms(), [], 0
+    words, table, i = _words(text), demonyms(), 0
+    out: list[str] = []
     while i < len(words):
         pair = tuple(words[i:i + 2])
         if len(pair) == 2 and pair in table:
