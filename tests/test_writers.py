@@ -297,6 +297,7 @@ EVENTS = (b"Mel Brooks\taward received\tGrammy Award\t2002\t2002\n"
 @pytest.mark.parametrize(("source", "question", "answer_"), [
     ("kg", "who acted in Young Frankenstein?", ["Gene Wilder"]),
     ("kg", "which films did Mel Brooks direct?", ["Young Frankenstein", "Blazing Saddles"]),
+    ("kg", "what genres are the films directed by Mel Brooks?", ["Western"]),  # two hops
     ("tkg", "when did Mel Brooks receive the Grammy Award?", ["2002"]),
     ("tkg", "which position did Ann Lee hold in 1961?", ["Mayor"]),
     ("tkg", "who played for A.C. Milan in 2002?", ["Bo Ray"]),

@@ -141,4 +141,42 @@ def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
             out.append((f'Step1: What has {rel_name} {tail}\n'
                         f'Query1: "get_information(relation=\'{rel_name}\', '
                         f'tail_entity=\'{_quote(tail)}\')"', f"{why}; {tail!r} as the tail"))
+    return _two_hops(rels, graph, mapper, named) + out
+
+
+def _attached(graph: ConditionGraph, mapper: Mapper, named: list[str],
+              rel_name: str) -> tuple[str, str] | None:
+    """(argument, label) by which a named entity takes part in the relation's facts."""
+    rel = graph.relation(rel_name)
+    if rel is None:
+        return None
+    for v in named:
+        for n in mapper.entities.normalized(v):
+            if len(graph.facts_head_rel(n, rel)):
+                return "head_entity", graph.label(n)
+            if len(graph.facts_rel_tail(rel, n)):
+                return "tail_entity", graph.label(n)
+    return None
+
+
+def _two_hops(rels: list[tuple[float, str]], graph: ConditionGraph, mapper: Mapper,
+              named: list[str]) -> list[tuple[str, str]]:
+    """"what genres are the films directed by Mel Brooks": the question names two relations,
+    only one of which touches the named entity; the other is read from its results (both
+    directions are written: the one the data lacks finds nothing and casts no vote)."""
+    strong = [name for score, name in rels[:2] if score >= 0.8]
+    out: list[tuple[str, str]] = []
+    for first, second in ((strong[0], strong[1]), (strong[1], strong[0])) if len(
+            strong) == 2 else ():
+        start = _attached(graph, mapper, named, first)
+        if start is None or _attached(graph, mapper, named, second) is not None:
+            continue
+        arg, label = start
+        for way in ("head_entity", "tail_entity"):
+            out.append((
+                f'Step1: Follow {first} from {label}\n'
+                f'Query1: "get_information(relation=\'{first}\', {arg}=\'{_quote(label)}\')"\n'
+                f'Step2: Follow {second} from those\n'
+                f'Query2: "get_information(relation=\'{second}\', {way}=\'output_of_query1\')"',
+                f"knowledge-graph linking, two hops: {label!r} -> {first!r} -> {second!r}"))
     return out
