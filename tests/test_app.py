@@ -484,3 +484,10 @@ def test_offline_writer_answers_a_new_question_from_demonstrations() -> None:
     assert run.origin == "offline" and run.answer == ["Christopher Nolan"]
     # one program was written: there was no vote, so no vote share is shown as a confidence
     assert len(run.samples) == 1 and run.confidence is None
+
+
+def test_relation_chart_is_drawn_only_when_asked_for() -> None:
+    at = _load_sample(_app(), "movies")
+    assert not at.get("plotly_chart")  # plotly.js would delay the first answer by seconds
+    at.toggle(key="tq_rel_chart_on").set_value(True).run()
+    assert not at.exception and len(at.get("plotly_chart")) == 1

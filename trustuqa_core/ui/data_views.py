@@ -121,7 +121,10 @@ def loaded_overview() -> None:
     st.markdown("#### Relations and columns")
     stats = _stats(data_key(state.uploads()), g)
     st.dataframe(stats, hide_index=True, height=min(38 + 35 * len(stats), 420))
-    st.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
+    # off by default: the first plotly chart of a session makes the browser load plotly.js
+    # (~2 s here), which would delay the first answer
+    if st.toggle("Show a chart of the relation sizes", key="tq_rel_chart_on"):
+        st.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
     if st.toggle("Show an overview graph (around the best-connected node of each source)",
                  key="tq_overview"):
         page, note = _overview(data_key(state.uploads()), g)
