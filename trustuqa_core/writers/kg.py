@@ -21,6 +21,7 @@ from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from .linking import stem
 from .templates import mentions
+from .wikisql import program_text
 
 __all__ = ["link_kg", "relation_scores"]
 
@@ -90,6 +91,12 @@ def _quote(text: str) -> str:
     return text.replace("\n", " ")
 
 
+def _lookup(description: str, **args: str) -> str:
+    """A one-step program: ``get_information`` with these arguments, in this order."""
+    call = ", ".join(f"{name}='{_quote(value)}'" for name, value in args.items())
+    return program_text(None, [(description, f"get_information({call})")])
+
+
 def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
             limit: int = 3) -> list[tuple[str, str]]:
     """One-hop (or TKG time) query candidates as ``(query text, how it was made)``."""
@@ -101,46 +108,38 @@ def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
     rels = relation_scores(question, graph, skip)[:limit]
     words = set(_words(question))
     year = _YEAR.search(question)
+    nodes = [n for v in named for n in mapper.entities.normalized(v)]
     out: list[tuple[str, str]] = []
     for score, rel_name in rels:
         rel = graph.relation(rel_name)
         if rel is None:
             continue
-        nodes = [(v, n) for v in named for n in mapper.entities.normalized(v)]
-        heads = [(v, n) for v, n in nodes if len(graph.facts_head_rel(n, rel))]
-        tails = [(v, n) for v, n in nodes if len(graph.facts_rel_tail(rel, n))]
+        heads = [graph.label(n) for n in nodes if len(graph.facts_head_rel(n, rel))]
+        tails = [graph.label(n) for n in nodes if len(graph.facts_rel_tail(rel, n))]
         why = f"knowledge-graph linking: relation {rel_name!r} (question words score {score:.1f})"
         if graph.is_temporal and heads and tails and ("when" in words or "year" in words):
-            head, tail = graph.label(heads[0][1]), graph.label(tails[0][1])
-            out.append((
-                f'Step1: When was {head} {rel_name} {tail}\n'
-                f'Query1: "get_information(head_entity=\'{_quote(head)}\', '
-                f'relation=\'{rel_name}\', tail_entity=\'{_quote(tail)}\', key=\'time\')"',
-                f"{why}; the time of the fact {head!r} -> {tail!r}"))
-        elif graph.is_temporal and heads and year:
-            head = graph.label(heads[0][1])
-            out.append((
-                f'Step1: The {rel_name} of {head} in {year.group(1)}\n'
-                f'Query1: "get_information(head_entity=\'{_quote(head)}\', '
-                f'relation=\'{rel_name}\', key=\'time\', value=\'{year.group(1)}\')"',
-                f"{why}; facts of {head!r} valid in {year.group(1)}"))
-        elif graph.is_temporal and tails and year:
-            tail = graph.label(tails[0][1])
-            out.append((
-                f'Step1: What had {rel_name} {tail} in {year.group(1)}\n'
-                f'Query1: "get_information(relation=\'{rel_name}\', '
-                f'tail_entity=\'{_quote(tail)}\', key=\'time\', value=\'{year.group(1)}\')"',
-                f"{why}; facts with {tail!r} valid in {year.group(1)}"))
+            head, tail = heads[0], tails[0]
+            out.append((_lookup(f"When was {head} {rel_name} {tail}", head_entity=head,
+                                relation=rel_name, tail_entity=tail, key="time"),
+                        f"{why}; the time of the fact {head!r} -> {tail!r}"))
+        elif graph.is_temporal and (heads or tails) and year:
+            at = year.group(1)
+            if heads:
+                out.append((_lookup(f"The {rel_name} of {heads[0]} in {at}",
+                                    head_entity=heads[0], relation=rel_name, key="time",
+                                    value=at),
+                            f"{why}; facts of {heads[0]!r} valid in {at}"))
+            else:
+                out.append((_lookup(f"What had {rel_name} {tails[0]} in {at}",
+                                    relation=rel_name, tail_entity=tails[0], key="time",
+                                    value=at),
+                            f"{why}; facts with {tails[0]!r} valid in {at}"))
         elif heads:
-            head = graph.label(heads[0][1])
-            out.append((f'Step1: The {rel_name} of {head}\n'
-                        f'Query1: "get_information(relation=\'{rel_name}\', '
-                        f'head_entity=\'{_quote(head)}\')"', f"{why}; {head!r} as the head"))
+            out.append((_lookup(f"The {rel_name} of {heads[0]}", relation=rel_name,
+                                head_entity=heads[0]), f"{why}; {heads[0]!r} as the head"))
         elif tails:
-            tail = graph.label(tails[0][1])
-            out.append((f'Step1: What has {rel_name} {tail}\n'
-                        f'Query1: "get_information(relation=\'{rel_name}\', '
-                        f'tail_entity=\'{_quote(tail)}\')"', f"{why}; {tail!r} as the tail"))
+            out.append((_lookup(f"What has {rel_name} {tails[0]}", relation=rel_name,
+                                tail_entity=tails[0]), f"{why}; {tails[0]!r} as the tail"))
     return _two_hops(rels, graph, mapper, named) + out
 
 
@@ -173,10 +172,10 @@ def _two_hops(rels: list[tuple[float, str]], graph: ConditionGraph, mapper: Mapp
             continue
         arg, label = start
         for way in ("head_entity", "tail_entity"):
-            out.append((
-                f'Step1: Follow {first} from {label}\n'
-                f'Query1: "get_information(relation=\'{first}\', {arg}=\'{_quote(label)}\')"\n'
-                f'Step2: Follow {second} from those\n'
-                f'Query2: "get_information(relation=\'{second}\', {way}=\'output_of_query1\')"',
+            out.append((program_text(None, [
+                (f"Follow {first} from {label}",
+                 f"get_information(relation='{first}', {arg}='{_quote(label)}')"),
+                (f"Follow {second} from those",
+                 f"get_information(relation='{second}', {way}='output_of_query1')")]),
                 f"knowledge-graph linking, two hops: {label!r} -> {first!r} -> {second!r}"))
     return out

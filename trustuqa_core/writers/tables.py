@@ -139,14 +139,17 @@ def _conditions(q: list[str], question: str, table: Table,
     return conds
 
 
-def _asks_for(q: list[str], column: str, mentions: dict[str, tuple[float, int, int]]) -> bool:
+def _asks_for(q: list[str], column: str, mentions: dict[str, tuple[float, int, int]],
+              who_needs_people: bool = True) -> bool:
     """The question asks for this column: named where the question word points, or a
-    synonym of it there, or a "who" question about a column of people."""
+    synonym of it there, or a "who" question (about a column of people, unless
+    ``who_needs_people`` is False)."""
     focus = _focus(q)
     at = q[focus] if 0 <= focus < len(q) else ""
     return (column in mentions and mentions[column][1] == focus) or bool(
         _FOCUS_SYNONYMS.get(at, set()) & set(tokens(column))) or (
-        bool(q) and q[0] == "who" and _hinted(column, _WH_HINTS["who"]))
+        bool(q) and q[0] == "who" and (not who_needs_people
+                                        or _hinted(column, _WH_HINTS["who"])))
 
 
 def _reasons(plan: TablePlan) -> list[str]:
@@ -258,11 +261,7 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
     """
     if agg not in ("max", "min") or select is None:
         return None
-    focus = _focus(q)
-    at = q[focus] if 0 <= focus < len(q) else ""
-    asked = (select in mentions and mentions[select][1] == focus) or bool(
-        _FOCUS_SYNONYMS.get(at, set()) & set(tokens(select))) or (bool(q) and q[0] == "who")
-    if not asked:
+    if not _asks_for(q, select, mentions, who_needs_people=False):
         return None
     cond_cols = {c.column for c in conds}
     compared = [c for c, m in mentions.items() if c != select and c not in cond_cols

@@ -33,9 +33,9 @@ def _quote(text: object) -> str:
     return str(text).replace("\n", " ").strip()
 
 
-def program_text(target: str, steps: Sequence[tuple[str, str]]) -> str:
-    """Render ``## Target type`` plus ``StepN``/``QueryN`` lines."""
-    lines = [f"## Target type: {{{target}}}"]
+def program_text(target: str | None, steps: Sequence[tuple[str, str]]) -> str:
+    """Render ``## Target type`` (unless ``target`` is None) plus ``StepN``/``QueryN`` lines."""
+    lines = [f"## Target type: {{{target}}}"] if target is not None else []
     for i, (desc, call) in enumerate(steps, 1):
         lines += [f"Step{i}: {desc}", f'Query{i}: "{call}"']
     return "\n".join(lines)
