@@ -17,6 +17,7 @@ __all__ = [
     "RewriteError",
     "ExecutionError",
     "ModelUnavailableError",
+    "LimitError",
 ]
 
 
@@ -85,3 +86,10 @@ class ExecutionError(TrustUQAError):
 
 class ModelUnavailableError(TrustUQAError):
     """A configured embedding model is not installed (no network download is attempted)."""
+
+
+class LimitError(TrustUQAError):
+    """An input or a computation exceeds a configured limit (see :mod:`trustuqa_core.limits`).
+
+    The message names the limit, what was found and the variable that raises it.
+    """
