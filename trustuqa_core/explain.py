@@ -17,7 +17,6 @@ False
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -247,9 +246,22 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _esc(text: str) -> str:
-    """HTML-escape data text (``&``, ``<``, ``>``) before it goes into the page."""
-    return html.escape(text, quote=False)
+_HREF = re.compile("href", re.IGNORECASE)
+
+
+def _tooltip(text: str) -> str:
+    """Hover text for pyvis, shown as plain text.
+
+    Labels and titles go to pyvis unescaped: its template embeds them as JSON with ``<``, ``>``
+    and ``&`` written as ``\\u003c``..., and vis-network draws labels on a canvas and shows
+    string titles with ``innerText``, so "AT&T" shows as AT&T and markup stays text. One pyvis
+    quirk remains: a title containing ``href`` switches its template to an ``innerHTML``
+    popup, so a word joiner is put inside every ``href`` of data text.
+
+    >>> _tooltip('<a HREF="x">') == '<a HRE\u2060F="x">'
+    True
+    """
+    return _HREF.sub(lambda m: m.group(0)[:3] + "\u2060" + m.group(0)[3:], text)
 
 
 def _node_label(n: EvidenceNode) -> str:
@@ -282,7 +294,7 @@ def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: in
         x, y = pos.get(n.id, (0.0, 0.0))
         show = not hub_labels or len(ev.nodes) <= 40 or degree.get(n.id, 0) >= 3
         label = _node_label(n) if show else " "
-        net.add_node(n.id, label=_esc(label), title=_esc(title), x=x, y=y,
+        net.add_node(n.id, label=label, title=_tooltip(title), x=x, y=y,
                      physics=False, color=color, shape="box" if n.is_row else "dot",
                      size=16 if n.role in ("answer", "mapped") else 11,
                      font={"color": "#1f2933" if lit else "#b0b7bf", "size": 14})
@@ -292,8 +304,8 @@ def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: in
         dashes = {"dashes": True} if e.computed else {}
         title = f"{e.relation}{span}\nsource: {e.source}"
         edge_label = " " if hub_labels and len(ev.nodes) > 40 else _short(e.relation + span, 32)
-        net.add_edge(e.head, e.tail, label=_esc(edge_label),
-                     title=_esc(title), color="#52606d" if lit else "#e4e7eb",
+        net.add_edge(e.head, e.tail, label=edge_label,
+                     title=_tooltip(title), color="#52606d" if lit else "#e4e7eb",
                      width=2.5 if lit and highlight_step is not None else 1,
                      font={"size": 11, "color": "#52606d" if lit else "#c5ccd3",
                            "strokeWidth": 3, "align": "middle"}, **dashes)

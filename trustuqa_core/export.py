@@ -25,12 +25,12 @@ import html
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import TrustUQAError
-from .translate.text import looks_like_formula
 
 __all__ = ["FORMAT", "VERSION", "ExportError", "SourceStamp", "build_record", "to_json",
            "to_markdown", "to_csv", "load_record", "compare_sources", "md_escape", "defuse_cell",
@@ -141,23 +141,44 @@ def _fence(text: str, lang: str = "") -> str:
     return f"{ticks}{lang}\n{text}\n{ticks}"
 
 
+_FORMULA_START = frozenset("=+-@\u2212")
+_CONTROL_START = frozenset("\t\r\n")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?%?")
+
+
 def defuse_cell(value: object) -> str:
-    """Prefix spreadsheet-formula-looking text with ``'`` so it is shown, not evaluated."""
+    """Prefix text a spreadsheet would run as a formula with ``'`` so it is shown, not run.
+
+    A cell is defused when its first character, after any leading whitespace and read in its
+    compatibility form (full-width ``＝ ＋ － ＠`` count as ``= + - @``), starts a formula,
+    or when it starts with a tab, CR or LF. Plain numbers such as ``-3`` stay as they are.
+
+    >>> defuse_cell("-2+3+cmd|' /C calc'!A0"), defuse_cell("\uff1d1+1"), defuse_cell("-2.5")
+    ("'-2+3+cmd|' /C calc'!A0", "'＝1+1", '-2.5')
+    >>> defuse_cell("  =1+1"), defuse_cell(None)
+    ("'  =1+1", '')
+    """
     s = "" if value is None else str(value)
-    if looks_like_formula(s) or s[:1] in ("\t", "\r"):
+    if s[:1] in _CONTROL_START:
+        return "'" + s
+    stripped = s.lstrip()
+    first = unicodedata.normalize("NFKC", stripped[:1])[:1]
+    if first in _FORMULA_START and not _PLAIN_NUMBER.fullmatch(stripped):
         return "'" + s
     return s
 
 
 def to_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """Rows as CSV text with every cell defused (see :func:`defuse_cell`).
+    """Rows as CSV text (RFC 4180, CRLF line ends) with every cell defused.
 
-    >>> to_csv([{"a": "=1+1", "b": 2}]).splitlines()
-    ['a,b', "'=1+1,2"]
+    Cells holding a CR or LF are quoted, so each row reads back as one row.
+
+    >>> to_csv([{"a": "Ann", "b": "x\\ny"}]).split("\\r\\n")
+    ['a,b', 'Ann,"x\\ny"', '']
     """
     cols = list(columns) if columns else list(dict.fromkeys(k for r in rows for k in r))
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    buf = io.StringIO(newline="")
+    w = csv.writer(buf, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
     w.writerow([defuse_cell(c) for c in cols])
     for r in rows:
         w.writerow([defuse_cell(r.get(c, "")) for c in cols])

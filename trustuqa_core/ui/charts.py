@@ -1,7 +1,10 @@
 """Plotly figures for the app: vote shares, timings, aggregate inputs, TKG timelines, stats.
 
 Each function takes plain rows and returns a ``plotly.graph_objects.Figure`` (no Streamlit),
-so they are easy to test.
+so they are easy to test. Plotly reads ``<a href>``, ``<b>``... in titles, tick labels, hover
+texts and legend names as markup, so every text that comes from data (column names, answer
+values, fact labels, benchmark ids) goes through :func:`plain` first: escaped once, it is shown
+as the literal text.
 
 >>> fig = vote_figure([{"answer": ["2002"], "status": "answered"},
 ...                    {"answer": [], "status": "parse_error"}])
@@ -11,13 +14,14 @@ so they are easy to test.
 
 from __future__ import annotations
 
+import html
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
 
-__all__ = ["vote_figure", "timing_figure", "values_figure", "timeline_figure",
+__all__ = ["plain", "vote_figure", "timing_figure", "values_figure", "timeline_figure",
            "relations_figure", "metric_figure"]
 
 _LAYOUT: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10},
@@ -25,8 +29,18 @@ _LAYOUT: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10},
 _STATUS_COLORS = {"kept": "#2b8a3e", "excluded": "#adb5bd"}
 
 
+def plain(text: object) -> str:
+    """Data text made inert for plotly's pseudo-HTML: ``& < >`` escaped once.
+
+    >>> plain('<a href="http://x">AT&T</a>')
+    '&lt;a href="http://x"&gt;AT&amp;T&lt;/a&gt;'
+    """
+    return html.escape(str(text), quote=False)
+
+
 def _short(text: str, limit: int = 48) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Shortened to ``limit`` characters, then escaped (see :func:`plain`)."""
+    return plain(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def vote_figure(samples: Sequence[Mapping[str, Any]]) -> go.Figure:
@@ -42,7 +56,8 @@ def vote_figure(samples: Sequence[Mapping[str, Any]]) -> go.Figure:
     fig = go.Figure(go.Bar(x=[counts[k] / total for k in labels], y=[_short(k) for k in labels],
                            orientation="h", marker_color=["#1f77b4" if not k.startswith("no vote")
                                                           else "#adb5bd" for k in labels],
-                           hovertext=labels, texttemplate="%{x:.0%}", textposition="auto"))
+                           hovertext=[plain(k) for k in labels], texttemplate="%{x:.0%}",
+                           textposition="auto"))
     fig.update_layout(title="Vote shares of the samples", xaxis_tickformat=".0%",
                       **{**_LAYOUT, "height": 110 + 45 * len(labels)})
     fig.update_yaxes(autorange="reversed")
@@ -51,7 +66,7 @@ def vote_figure(samples: Sequence[Mapping[str, Any]]) -> go.Figure:
 
 def timing_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
     """Seconds per stage and per step."""
-    fig = go.Figure(go.Bar(x=[r["seconds"] for r in rows], y=[r["what"] for r in rows],
+    fig = go.Figure(go.Bar(x=[r["seconds"] for r in rows], y=[plain(r["what"]) for r in rows],
                            orientation="h",
                            marker_color=["#1f77b4" if r["kind"] == "stage" else "#ff9f1c"
                                          for r in rows],
@@ -65,8 +80,8 @@ def timing_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
 def values_figure(values: Sequence[tuple[str, float]], title: str) -> go.Figure:
     """The values an aggregate was computed from."""
     fig = go.Figure(go.Bar(x=[_short(v[0], 30) for v in values], y=[v[1] for v in values],
-                           marker_color="#1f77b4", hovertext=[v[0] for v in values]))
-    fig.update_layout(title=title, **_LAYOUT)
+                           marker_color="#1f77b4", hovertext=[plain(v[0]) for v in values]))
+    fig.update_layout(title=plain(title), **_LAYOUT)
     return fig
 
 
@@ -76,7 +91,7 @@ def timeline_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
     fig = go.Figure()
     for year in sorted({y for r in rows for y in r.get("condition_years", ())}):
         fig.add_vline(x=year + 0.5, line_dash="dash", line_color="#d62728",
-                      annotation_text=f"asked: {year:g}", annotation_position="top")
+                      annotation_text=plain(f"asked: {year:g}"), annotation_position="top")
     for status in ("kept", "excluded"):
         part = [r for r in rows if r["status"] == status]
         if not part:
@@ -87,7 +102,7 @@ def timeline_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
             y=[_short(r["fact"], 60) for r in part], base=starts,
             x=[max(e - s, 0) + 1 for s, e in zip(starts, ends, strict=True)], orientation="h",
             name=status, marker_color=_STATUS_COLORS[status],
-            hovertext=[f"{r['fact']} ({r['source']})" for r in part]))
+            hovertext=[plain(f"{r['fact']} ({r['source']})") for r in part]))
     fig.update_layout(title="Facts kept and excluded by the time condition", barmode="overlay",
                       xaxis_title="year", xaxis_tickformat="d",
                       **{**_LAYOUT, "height": 140 + 26 * len(rows)})
@@ -112,6 +127,7 @@ def relations_figure(rows: Sequence[Mapping[str, Any]], limit: int = 25) -> go.F
 
 def metric_figure(counts: Mapping[str, int], title: str) -> go.Figure:
     """A bar per outcome (correct, wrong, error stage...)."""
-    fig = go.Figure(go.Bar(x=list(counts), y=list(counts.values()), marker_color="#1f77b4"))
-    fig.update_layout(title=title, **_LAYOUT)
+    fig = go.Figure(go.Bar(x=[plain(k) for k in counts], y=list(counts.values()),
+                           marker_color="#1f77b4"))
+    fig.update_layout(title=plain(title), **_LAYOUT)
     return fig
