@@ -51,6 +51,8 @@ class FakeReply:
         body: raw body override (str/bytes sent verbatim, anything else JSON-encoded);
             use it for garbage replies and custom error payloads.
         delay_s: seconds to wait before answering (to trigger client timeouts).
+        drip_s: when > 0, the body is sent one byte at a time, ``drip_s`` seconds apart
+            (a slow-drip server: every read gets a byte, so per-read timeouts never fire).
         headers: extra response headers, e.g. ``{"Retry-After": "0"}``.
         content_type: the ``Content-Type`` header.
     """
@@ -60,6 +62,7 @@ class FakeReply:
     ignore_n: bool = False
     body: Any = None
     delay_s: float = 0.0
+    drip_s: float = 0.0
     headers: Mapping[str, str] = field(default_factory=dict)
     content_type: str = "application/json"
 
@@ -298,7 +301,15 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if reply.drip_s > 0:
+                    for i in range(len(data)):
+                        if server._closing.is_set():
+                            break
+                        self.wfile.write(data[i:i + 1])
+                        self.wfile.flush()
+                        server._wait(reply.drip_s)
+                else:
+                    self.wfile.write(data)
             except OSError as err:  # the client gave up (timeout) before we answered
                 server.handler_errors.append(type(err).__name__)
                 self.close_connection = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,154 @@ def test_evidence_graph_labels_are_escaped_exactly_once() -> None:
     assert "AT\\u0026T" in page  # JSON-escaped in the script: shows as AT&T
     assert "<a href" not in page.lower()
     assert "popup.innerHTML" not in page  # titles are shown as text by vis-network
+
+
+# -- item 1: the operator's key goes to the operator's server only ---------------------------
+OP_KEY = "sk-operator-SECRET-9876543210"
+VISITOR_KEY = "sk-visitor-own-key-12345"
+
+
+@pytest.fixture
+def two_servers():
+    """An operator's server and a server a visitor chose (both local fakes)."""
+    from fake_openai import FakeOpenAIServer
+
+    with FakeOpenAIServer() as op, FakeOpenAIServer() as visitor:
+        yield op, visitor
+
+
+def _op_env(op) -> dict[str, str]:
+    return {"OPENAI_API_KEY": OP_KEY, "OPENAI_BASE_URL": op.base_url,
+            "TRUSTUQA_MODEL": "fake-model"}
+
+
+def _sent_auth(srv) -> list[str | None]:
+    return [r.authorization for r in srv.requests]
+
+
+def test_operator_key_never_reaches_a_visitor_chosen_url(two_servers, tmp_path) -> None:
+    from trustuqa_core.llm import LLMClient, load_settings
+
+    op, visitor = two_servers
+    settings = load_settings({"base_url": visitor.base_url, "model": "fake-model"},
+                             _op_env(op), tmp_path / "none.toml")
+    assert settings.api_key is None
+    with LLMClient(settings) as client:
+        client.check_connection()
+        client.complete([{"role": "user", "content": "hi"}], n=1)
+    assert visitor.requests
+    assert not any(OP_KEY in (a or "") for a in _sent_auth(visitor))
+    # the operator's own server still gets the operator's key
+    with LLMClient(load_settings({}, _op_env(op), tmp_path / "none.toml")) as client:
+        client.complete([{"role": "user", "content": "hi"}], n=1)
+    assert _sent_auth(op) == [f"Bearer {OP_KEY}"]
+
+
+def test_operator_key_from_secrets_file_stays_with_its_url(two_servers, tmp_path) -> None:
+    from trustuqa_core.llm import load_settings
+
+    op, visitor = two_servers
+    path = tmp_path / "secrets.toml"
+    path.write_text(f'OPENAI_API_KEY = "{OP_KEY}"\nOPENAI_BASE_URL = "{op.base_url}"\n')
+    assert load_settings({"base_url": visitor.base_url}, {}, path).api_key is None
+    assert load_settings({"base_url": op.base_url}, {}, path).api_key == OP_KEY
+    # no operator URL: the key belongs to OpenAI's API, not to a local server
+    path.write_text(f'OPENAI_API_KEY = "{OP_KEY}"\n')
+    assert load_settings({"base_url": visitor.base_url}, {}, path).api_key is None
+    assert load_settings({}, {}, path).api_key == OP_KEY
+
+
+def test_visitor_server_needs_the_visitors_own_key(two_servers, tmp_path) -> None:
+    from trustuqa_core.llm import LLMClient
+    from trustuqa_core.llm.settings import KeyRequired, visitor_settings
+
+    op, visitor = two_servers
+    page = {"base_url": visitor.base_url, "model": "fake-model"}
+    with pytest.raises(KeyRequired, match="enter your own API key"):
+        visitor_settings(page, None, env=_op_env(op), secrets_path=tmp_path / "none.toml")
+    assert not visitor.requests
+    s = visitor_settings(page, VISITOR_KEY, env=_op_env(op), secrets_path=tmp_path / "none")
+    with LLMClient(s) as client:
+        assert client.check_connection().ok
+    assert _sent_auth(visitor) == [f"Bearer {VISITOR_KEY}"]
+    # without an operator key there is nothing to leak: a keyless local server is fine
+    s = visitor_settings(page, None, env={}, secrets_path=tmp_path / "none.toml")
+    assert s.configured and s.api_key is None
+
+
+def test_locked_settings_ignore_what_the_visitor_chose(two_servers, tmp_path) -> None:
+    from trustuqa_core.llm.settings import operator_config, visitor_settings
+
+    op, visitor = two_servers
+    path = tmp_path / "secrets.toml"
+    path.write_text("lock_llm_settings = true\n")
+    assert operator_config(_op_env(op), path).lock_llm_settings
+    s = visitor_settings({"base_url": visitor.base_url, "model": "other", "n": 3},
+                         VISITOR_KEY, env=_op_env(op), secrets_path=path)
+    assert (s.base_url, s.model, s.api_key, s.n) == (op.base_url, "fake-model", OP_KEY, 3)
+
+
+def test_connection_test_fetches_only_models_and_follows_no_redirect(tmp_path) -> None:
+    from fake_openai import FakeOpenAIServer, FakeReply
+
+    from trustuqa_core.llm import LLMClient, LLMSettings
+
+    with FakeOpenAIServer() as target:
+        moved = FakeReply(status=302, body=b"", headers={"Location": f"{target.base_url}/models"})
+        with FakeOpenAIServer(models=moved) as srv:
+            with LLMClient(LLMSettings(srv.base_url, "fake-model", api_key=VISITOR_KEY)) as c:
+                status = c.check_connection()
+            assert not status.ok and "redirect" in status.detail
+            assert [(r.method, r.path) for r in srv.requests] == [("GET", "/v1/models")]
+        assert not target.requests  # the key never followed the redirect
+
+
+@pytest.mark.parametrize("url", ["http://h:1/v1?x=http://evil/", "http://h:1/v1#frag",
+                                 "file:///etc/passwd"])
+def test_base_url_cannot_smuggle_another_address(url: str) -> None:
+    from trustuqa_core.llm import LLMSettings, SettingsError
+
+    with pytest.raises(SettingsError, match="base_url"):
+        LLMSettings(url, "m")
+
+
+def _settings_page(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]):
+    from streamlit.testing.v1 import AppTest
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TRUSTUQA_MODEL",
+                 "TRUSTUQA_LOCK_LLM_SETTINGS", "TRUSTUQA_SHARED_USER_DEMOS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"),
+                           default_timeout=60)
+    at.run()
+    at.switch_page("pages/4_Settings.py").run()
+    assert not at.exception
+    return at
+
+
+def test_settings_page_refuses_visitor_url_without_key(two_servers, monkeypatch) -> None:
+    op, visitor = two_servers
+    at = _settings_page(monkeypatch, _op_env(op))
+    at.radio[0].set_value("llm")
+    at.selectbox[0].set_value("Custom server")
+    at.text_input[0].set_value(visitor.base_url)
+    at.text_input[1].set_value("fake-model")
+    at.button[0].click().run()
+    assert not at.exception
+    assert any("enter your own API key" in e.value for e in at.error)
+    assert not [b for b in at.button if b.key == "tq_test"] or at.button(key="tq_test").disabled
+    assert not visitor.requests and not op.requests
+
+
+def test_settings_page_is_read_only_when_locked(two_servers, monkeypatch) -> None:
+    op, _visitor = two_servers
+    at = _settings_page(monkeypatch, {**_op_env(op), "TRUSTUQA_LOCK_LLM_SETTINGS": "true"})
+    assert any("operator" in i.value for i in at.info)
+    assert not any(t.label == "API key" for t in at.text_input)
+    assert not any(s.label == "Provider preset" for s in at.selectbox)
+    shown = {t.label: (t.value, t.disabled) for t in at.text_input}
+    assert shown["Base URL"] == (op.base_url, True)
+    at.button(key="tq_test").click().run()
+    assert _sent_auth(op) == [f"Bearer {OP_KEY}"]

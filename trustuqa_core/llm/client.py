@@ -3,7 +3,14 @@
 The real ``openai`` package does the HTTP; its own retries are switched off so that this
 module decides (bounded exponential backoff, injectable ``sleep``). Every error raised to
 callers is an :class:`LLMError` whose message names the base URL and the problem and has
-the API key scrubbed out (also from text the server sent back).
+the API key scrubbed out (also from text the server sent back). Redirects are never followed
+(the key would go along to wherever the server points).
+
+Every HTTP request spends from a :class:`CallBudget`: a wall-clock deadline and a number of
+calls, retries included. :func:`llm_budget` opens one for a whole question (``answer()`` does);
+without one, each public call opens its own from the settings. A request that is still
+running at the deadline (a server that sleeps, or drips its reply a byte at a time) is
+abandoned and its connection closed, so no question waits longer than its budget.
 
     >>> issubclass(LLMRateLimited, LLMError), LLMAuthError.problem
     (True, 'auth')
@@ -14,9 +21,12 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from urllib.parse import urlsplit, urlunsplit
@@ -39,9 +49,11 @@ else:
     openai = _Lazy()
 
 __all__ = [
+    "CallBudget",
     "ConnectionStatus",
     "LLMAuthError",
     "LLMBadResponse",
+    "LLMBudgetExceeded",
     "LLMClient",
     "LLMError",
     "LLMHTTPError",
@@ -50,6 +62,7 @@ __all__ = [
     "LLMRateLimited",
     "LLMUnreachable",
     "Problem",
+    "llm_budget",
     "redact",
 ]
 
@@ -64,8 +77,10 @@ Problem = Literal[
     "rate_limited",
     "http_error",
     "bad_response",
+    "budget",
 ]
 MAX_N = 50
+_CHECK_SECONDS = 15.0  # a connection test never waits longer than this
 _SNIPPET = 200
 
 
@@ -121,6 +136,84 @@ class LLMBadResponse(LLMError):
     """The server answered 200 with something that is not a usable chat completion."""
 
     problem: Problem = "bad_response"
+
+
+class LLMBudgetExceeded(LLMError):
+    """The question's LLM budget (wall-clock seconds or number of calls) is used up."""
+
+    problem: Problem = "budget"
+
+
+@dataclass
+class CallBudget:
+    """What one question may still spend on LLM requests: time until ``deadline`` and calls.
+
+    >>> b = CallBudget(seconds=10.0, calls=1)
+    >>> b.take("http://x/v1") > 0
+    True
+    >>> b.take("http://x/v1")
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.llm.client.LLMBudgetExceeded: http://x/v1: the limit of 1 LLM call(s) per \
+question is reached (TRUSTUQA_LIMIT_LLM_CALLS_PER_QUESTION or the question_calls setting)
+    """
+
+    seconds: float
+    calls: int
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+    used: int = 0
+
+    def __post_init__(self) -> None:
+        self.deadline = self.clock() + self.seconds
+
+    def remaining(self) -> float:
+        """Seconds left (may be negative)."""
+        return self.deadline - self.clock()
+
+    def take(self, url: str) -> float:
+        """Spend one call; the seconds left. Raises :class:`LLMBudgetExceeded` when none is."""
+        if self.used >= self.calls:
+            raise LLMBudgetExceeded(
+                f"{url}: the limit of {self.calls} LLM call(s) per question is reached "
+                "(TRUSTUQA_LIMIT_LLM_CALLS_PER_QUESTION or the question_calls setting)",
+                base_url=url)
+        left = self.remaining()
+        if left <= 0:
+            raise self.timed_out(url)
+        self.used += 1
+        return left
+
+    def timed_out(self, url: str) -> LLMBudgetExceeded:
+        """The error for a spent time budget."""
+        return LLMBudgetExceeded(
+            f"{url}: the LLM time budget of {self.seconds:g} s per question is used up "
+            "(TRUSTUQA_LIMIT_LLM_SECONDS_PER_QUESTION or the question_seconds setting)",
+            base_url=url)
+
+
+_BUDGET: ContextVar[CallBudget | None] = ContextVar("trustuqa_llm_budget", default=None)
+
+
+@contextmanager
+def llm_budget(seconds: float, calls: int) -> Iterator[CallBudget]:
+    """Make every LLM request inside the block (this thread / context) spend from one budget.
+
+    An enclosing budget wins: nested blocks share it.
+
+    >>> with llm_budget(5.0, 2) as outer, llm_budget(60.0, 9) as inner:
+    ...     inner is outer
+    True
+    """
+    active = _BUDGET.get()
+    if active is not None:
+        yield active
+        return
+    budget = CallBudget(seconds, calls)
+    token = _BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _BUDGET.reset(token)
 
 
 def redact(text: str, secret: str | None) -> str:
@@ -184,14 +277,16 @@ class LLMClient:
         self._backoff_base_s = backoff_base_s
         self._backoff_max_s = backoff_max_s
         self._url = _display_url(settings.base_url)
-        self._openai: openai.OpenAI | None = None
-        if settings.configured:
-            self._openai = openai.OpenAI(
-                base_url=settings.base_url,
-                api_key=settings.key_to_send,  # always explicit: never falls back to the env
-                timeout=settings.timeout_s,
-                max_retries=0,
-            )
+        self._openai: openai.OpenAI | None = self._connect() if settings.configured else None
+
+    def _connect(self) -> openai.OpenAI:
+        return openai.OpenAI(
+            base_url=self.settings.base_url,
+            api_key=self.settings.key_to_send,  # always explicit: never falls back to the env
+            timeout=self.settings.timeout_s,
+            max_retries=0,
+            http_client=openai.DefaultHttpxClient(follow_redirects=False),
+        )
 
     def __repr__(self) -> str:
         return f"LLMClient({self.settings!r})"
@@ -238,15 +333,23 @@ class LLMClient:
             if hit is not None and len(hit) == n:
                 return hit
         texts: list[str] = []
-        for _ in range(n):
-            texts += self._chat(messages, n - len(texts), temp)
-            if len(texts) >= n:
-                break
-            log.info(
-                "%s returned fewer choices than asked; requesting %d more",
-                self._url,
-                n - len(texts),
-            )
+        s = self.settings
+        with llm_budget(s.question_seconds, s.question_calls):
+            for _ in range(n):
+                try:
+                    texts += self._chat(messages, n - len(texts), temp)
+                except LLMBudgetExceeded as err:
+                    if not texts:
+                        raise
+                    log.warning("%s; keeping the %d sample(s) received", err, len(texts))
+                    return texts  # fewer than asked: not cached
+                if len(texts) >= n:
+                    break
+                log.info(
+                    "%s returned fewer choices than asked; requesting %d more",
+                    self._url,
+                    n - len(texts),
+                )
         texts = texts[:n]
         if self.cache is not None and key is not None:
             self.cache.put(key, texts)
@@ -260,14 +363,20 @@ class LLMClient:
         """
         if self._openai is None:
             return ConnectionStatus(False, "not_configured", self._not_configured().args[0])
-        timeout = min(self.settings.timeout_s, 10.0)
+        with llm_budget(min(self.settings.question_seconds, _CHECK_SECONDS), 2):
+            return self._check()
+
+    def _check(self) -> ConnectionStatus:
         try:
-            raw = self._openai.models.with_raw_response.list(timeout=timeout)
+            body = self._send(lambda c, t: c.models.with_raw_response.list(timeout=t).content,
+                              cap=10.0)
+        except LLMBudgetExceeded as err:
+            return self._status(err)
         except openai.APIError as err:
             if not (isinstance(err, openai.APIStatusError) and err.status_code == 404):
                 return self._status(self._translate(err, "GET /models"))
         else:
-            return self._status_from_listing(raw.content)
+            return self._status_from_listing(body)
         try:
             self._chat(
                 [{"role": "user", "content": "ping"}],
@@ -275,7 +384,6 @@ class LLMClient:
                 0.0,
                 retries=False,
                 max_tokens=1,
-                timeout=timeout,
             )
         except LLMError as err:
             return self._status(err)
@@ -293,19 +401,59 @@ class LLMClient:
         retries: bool = True,
         **extra: Any,
     ) -> list[str]:
-        client = self._require_client()
+        self._require_client()
 
-        def call() -> Any:
+        def call(client: openai.OpenAI, timeout: float) -> bytes:
             return client.chat.completions.with_raw_response.create(
                 model=self.settings.model,
                 messages=cast(Any, messages),
                 n=n,
                 temperature=temperature,
+                timeout=timeout,
                 **extra,
-            )
+            ).content
 
-        raw = self._with_retries(call, "chat completion") if retries else self._once(call)
-        return self._parse_choices(raw.content)
+        body = self._with_retries(call, "chat completion") if retries else self._once(call)
+        return self._parse_choices(body)
+
+    def _send(self, call: Callable[[openai.OpenAI, float], T], cap: float | None = None) -> T:
+        """One HTTP request, spent from the active budget and abandoned at its deadline.
+
+        The request runs in a helper thread so that a server dripping its reply cannot hold
+        the caller past the deadline; an abandoned request's connections are closed (which
+        ends the helper thread) and a fresh connection pool is used afterwards.
+        """
+        budget = _BUDGET.get()
+        if budget is None:  # a private call outside complete()/check_connection()
+            with llm_budget(self.settings.question_seconds, self.settings.question_calls):
+                return self._send(call, cap)
+        left = budget.take(self._url)
+        client = self._require_client()
+        timeout = min(self.settings.timeout_s, left, cap or left)
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["value"] = call(client, timeout)
+            except BaseException as err:  # noqa: BLE001 - re-raised in the caller below
+                box["error"] = err
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="trustuqa-llm-request", daemon=True).start()
+        if not done.wait(left):
+            self._abandon(client)
+            raise budget.timed_out(self._url)
+        if "error" in box:
+            raise box["error"]
+        return cast(T, box["value"])
+
+    def _abandon(self, client: openai.OpenAI) -> None:
+        """Close a pool whose request overran the budget (in the background) and reconnect."""
+        if self._openai is client:
+            self._openai = self._connect()
+        threading.Thread(target=client.close, name="trustuqa-llm-close", daemon=True).start()
 
     def _require_client(self) -> openai.OpenAI:
         if self._openai is None:
@@ -327,21 +475,24 @@ class LLMClient:
             f"LLM not configured: missing {', '.join(missing)}", base_url=self._url
         )
 
-    def _once(self, call: Callable[[], T]) -> T:
+    def _once(self, call: Callable[[openai.OpenAI, float], T]) -> T:
         try:
-            return call()
+            return self._send(call)
         except openai.APIError as err:
             raise self._translate(err, "chat completion") from None
 
-    def _with_retries(self, call: Callable[[], T], what: str) -> T:
+    def _with_retries(self, call: Callable[[openai.OpenAI, float], T], what: str) -> T:
         attempts = self.settings.max_retries + 1
         for attempt in range(attempts):
             try:
-                return call()
+                return self._send(call)
             except openai.APIError as err:
                 if attempt == attempts - 1 or not _retryable(err):
                     raise self._translate(err, what) from None
                 delay = self._delay(attempt, err)
+                budget = _BUDGET.get()
+                if budget is not None and delay >= budget.remaining():
+                    raise budget.timed_out(self._url) from None
                 log.warning(
                     "%s: %s failed (%s); retry %d/%d in %.2fs",
                     self._url,
@@ -387,6 +538,10 @@ class LLMClient:
         if not isinstance(err, openai.APIStatusError):
             return LLMBadResponse(f"{url} sent an invalid reply to {what}: {reason}", base_url=url)
         status = err.status_code
+        if 300 <= status < 400:
+            return LLMHTTPError(f"{url}: {what} answered with a redirect (HTTP {status}); "
+                                "redirects are not followed, set the final base URL instead",
+                                base_url=url, status=status)
         if status in (401, 403):
             key = "the API key was refused" if self.settings.api_key else "no API key is set"
             return LLMAuthError(f"{url}: {key} ({what}, {reason})", base_url=url, status=status)

@@ -4,6 +4,12 @@ Resolution order, per field: explicit settings (the app's sidebar) > environment
 (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``TRUSTUQA_MODEL``) > ``.streamlit/secrets.toml``
 (same three names, top level). Empty strings count as "not given".
 
+The operator's key (environment or secrets file) is only ever paired with the operator's base
+URL (``OPENAI_BASE_URL`` there, OpenAI's when unset): settings that name another server get
+no key unless one is given explicitly. :func:`visitor_settings` is what the app uses: it also
+honours the operator's ``lock_llm_settings`` flag and refuses, with a clear message, a visitor's
+own server when the operator has a key and the visitor gave none.
+
     >>> s = load_settings({"base_url": "http://localhost:11434/v1"}, env={},
     ...                   secrets_path=Path("no-such-secrets.toml"))
     >>> s.model  # the Ollama preset's suggestion
@@ -26,15 +32,21 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from trustuqa_core.errors import TrustUQAError
+from trustuqa_core.limits import current_limits
 
 __all__ = [
     "DEFAULT_SECRETS_PATH",
     "ENV_NAMES",
+    "FLAG_NAMES",
     "PRESETS",
+    "KeyRequired",
     "LLMSettings",
+    "Operator",
     "Preset",
     "SettingsError",
     "load_settings",
+    "operator_config",
+    "visitor_settings",
 ]
 
 DEFAULT_SECRETS_PATH = Path(".streamlit/secrets.toml")
@@ -47,9 +59,21 @@ ENV_NAMES: dict[str, str] = {
     "model": "TRUSTUQA_MODEL",
 }
 
+#: operator switch -> environment variable (the secrets file uses the switch name itself)
+FLAG_NAMES: dict[str, str] = {
+    "lock_llm_settings": "TRUSTUQA_LOCK_LLM_SETTINGS",
+    "shared_user_demos": "TRUSTUQA_SHARED_USER_DEMOS",
+}
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"", "0", "false", "no", "off"}
+
 
 class SettingsError(TrustUQAError):
     """LLM settings are invalid (bad value, unreadable secrets file). Never shows a secret."""
+
+
+class KeyRequired(SettingsError):
+    """A visitor chose a server other than the operator's without giving their own key."""
 
 
 @dataclass(frozen=True)
@@ -119,18 +143,25 @@ class LLMSettings:
         model: model name as the server knows it.
         api_key: secret; ``None`` for servers that need none.
         temperature: sampling temperature for self-consistency (0..2).
-        timeout_s: per-request timeout in seconds.
+        timeout_s: longest wait for the next bytes of one reply (per read).
         max_retries: retries on 429 / 5xx / timeouts / connection errors (0..10).
         n: self-consistency samples per question.
+        question_seconds: wall-clock budget of all LLM calls of one question, retries
+            included (default: the ``llm_seconds_per_question`` limit).
+        question_calls: most HTTP requests to the LLM for one question (default: the
+            ``llm_calls_per_question`` limit).
     """
 
     base_url: str = ""
     model: str = ""
     api_key: str | None = field(default=None, repr=False)
     temperature: float = 0.7
-    timeout_s: float = 60.0
+    timeout_s: float = field(default_factory=lambda: current_limits().llm_read_timeout_s)
     max_retries: int = 3
     n: int = 5
+    question_seconds: float = field(
+        default_factory=lambda: current_limits().llm_seconds_per_question)
+    question_calls: int = field(default_factory=lambda: current_limits().llm_calls_per_question)
 
     def __post_init__(self) -> None:
         problems = []
@@ -142,8 +173,15 @@ class LLMSettings:
             problems.append(f"max_retries must be in [0, 10], got {self.max_retries}")
         if not 1 <= self.n <= 50:
             problems.append(f"n must be in [1, 50], got {self.n}")
-        if self.base_url and urlsplit(self.base_url).scheme not in ("http", "https"):
+        if not self.question_seconds > 0:
+            problems.append(f"question_seconds must be > 0, got {self.question_seconds}")
+        if not self.question_calls >= 1:
+            problems.append(f"question_calls must be >= 1, got {self.question_calls}")
+        parts = urlsplit(self.base_url)
+        if self.base_url and parts.scheme not in ("http", "https"):
             problems.append(f"base_url must start with http:// or https://, got {self.base_url!r}")
+        elif self.base_url and (parts.query or parts.fragment or "?" in self.base_url):
+            problems.append("base_url must not have a query (?...) or fragment (#...)")
         if problems:
             raise SettingsError("invalid LLM settings: " + "; ".join(problems))
 
@@ -170,7 +208,8 @@ class LLMSettings:
         return (
             f"LLMSettings(base_url={self.base_url!r}, model={self.model!r}, api_key={shown}, "
             f"temperature={self.temperature}, timeout_s={self.timeout_s}, "
-            f"max_retries={self.max_retries}, n={self.n})"
+            f"max_retries={self.max_retries}, n={self.n}, "
+            f"question_seconds={self.question_seconds}, question_calls={self.question_calls})"
         )
 
     __str__ = __repr__
@@ -182,6 +221,8 @@ _CONVERTERS: dict[str, type] = {
     "timeout_s": float,
     "max_retries": int,
     "n": int,
+    "question_seconds": float,
+    "question_calls": int,
 }
 
 
@@ -211,10 +252,12 @@ def load_settings(
     env = os.environ if env is None else env
     secrets = _read_secrets(DEFAULT_SECRETS_PATH if secrets_path is None else secrets_path)
     values: dict[str, Any] = {}
+    operator: dict[str, Any] = {}
     for name in _FIELDS:
         layers = [explicit.get(name)]
         if name in ENV_NAMES:
             layers += [env.get(ENV_NAMES[name]), secrets.get(ENV_NAMES[name])]
+            operator[name] = next((v for v in layers[1:] if v is not None and v != ""), None)
         chosen = next((v for v in layers if v is not None and v != ""), None)
         if chosen is not None:
             values[name] = _convert(name, chosen)
@@ -222,10 +265,106 @@ def load_settings(
         values["base_url"] = values["base_url"].strip().rstrip("/")
     elif values.get("api_key"):
         values["base_url"] = OPENAI_BASE_URL
+    if not explicit.get("api_key") and values.get("base_url") != _operator_url(operator):
+        values.pop("api_key", None)  # the operator's key goes to the operator's server only
     preset = _preset_for(values.get("base_url", ""))
     if "model" not in values and preset is not None:
         values["model"] = preset.model
     return LLMSettings(**values)
+
+
+def _operator_url(operator: Mapping[str, Any]) -> str:
+    """The base URL the operator's key belongs to: theirs, or OpenAI's when they named none."""
+    url = operator.get("base_url")
+    return _convert("base_url", url).rstrip("/") if url else OPENAI_BASE_URL
+
+
+@dataclass(frozen=True)
+class Operator:
+    """What the operator configured (environment and secrets file), without the key itself.
+
+    Attributes:
+        base_url: where the operator's key may be sent.
+        has_key: an operator key exists.
+        lock_llm_settings: visitors cannot change the LLM connection (Settings shows it
+            read-only and any value kept in a session is ignored).
+        shared_user_demos: thumbs-up demonstrations go to one store shared by all sessions
+            (``$TRUSTUQA_CACHE/user_demos.jsonl``); off by default: they stay in the session.
+    """
+
+    base_url: str
+    has_key: bool
+    lock_llm_settings: bool = False
+    shared_user_demos: bool = False
+
+
+def operator_config(env: Mapping[str, str] | None = None,
+                    secrets_path: Path | None = None) -> Operator:
+    """The operator's configuration: environment first, then ``.streamlit/secrets.toml``.
+
+    >>> op = operator_config({"TRUSTUQA_LOCK_LLM_SETTINGS": "1"}, Path("no-such.toml"))
+    >>> op.lock_llm_settings, op.shared_user_demos, op.base_url, op.has_key
+    (True, False, 'https://api.openai.com/v1', False)
+    """
+    env = os.environ if env is None else env
+    secrets = _read_secrets(DEFAULT_SECRETS_PATH if secrets_path is None else secrets_path)
+
+    def first(env_name: str, secret_name: str) -> Any:
+        return next((v for v in (env.get(env_name), secrets.get(secret_name))
+                     if v is not None and v != ""), None)
+
+    flags = {name: _flag(name, first(var, name)) for name, var in FLAG_NAMES.items()}
+    url = first(ENV_NAMES["base_url"], ENV_NAMES["base_url"])
+    has_key = first(ENV_NAMES["api_key"], ENV_NAMES["api_key"]) is not None
+    return Operator(_operator_url({"base_url": url}), has_key, **flags)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    text = str(value).strip().casefold()
+    if text in _TRUE | _FALSE:
+        return text in _TRUE
+    raise SettingsError(f"operator setting {name!r} must be true or false, got {value!r}")
+
+
+def visitor_settings(page: Mapping[str, Any], visitor_key: str | None, *,
+                     env: Mapping[str, str] | None = None,
+                     secrets_path: Path | None = None) -> LLMSettings:
+    """Settings for a visitor of the app: what they chose on the Settings page, under the
+    operator's rules.
+
+    With ``lock_llm_settings`` the page's ``base_url``, ``model`` and the visitor's key are
+    ignored (sampling settings ``n`` / ``temperature`` still apply). Otherwise a server other
+    than the operator's needs the visitor's own key when the operator has one.
+
+    Raises:
+        KeyRequired: the visitor chose another server and gave no key (nothing is sent).
+        SettingsError: invalid values.
+
+    >>> op_env = {"OPENAI_API_KEY": "sk-operator", "OPENAI_BASE_URL": "http://op:1/v1"}
+    >>> visitor_settings({"base_url": "http://evil:2/v1", "model": "m"}, None, env=op_env,
+    ...                  secrets_path=Path("no-such.toml"))
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.llm.settings.KeyRequired: this app's own API key is only sent to http://op:1/v1; \
+to use http://evil:2/v1, enter your own API key (for a local server that needs none, any text, \
+e.g. ollama)
+    """
+    op = operator_config(env, secrets_path)
+    sampling = {k: page[k] for k in ("n", "temperature", "question_seconds", "question_calls")
+                if page.get(k) is not None}
+    if op.lock_llm_settings:
+        return load_settings(sampling, env, secrets_path)
+    explicit = {**sampling, "base_url": page.get("base_url"), "model": page.get("model"),
+                "api_key": visitor_key}
+    settings = load_settings(explicit, env, secrets_path)
+    if (op.has_key and not visitor_key and settings.base_url
+            and settings.base_url != op.base_url):
+        raise KeyRequired(
+            f"this app's own API key is only sent to {op.base_url}; to use {settings.base_url}, "
+            "enter your own API key (for a local server that needs none, any text, e.g. ollama)")
+    return settings
 
 
 def _convert(name: str, value: Any) -> Any:

@@ -1,7 +1,9 @@
 """Streamlit views of the Settings page: LLM connection, writer, retrieval and mapping options.
 
 The API key is entered in a password field, moved into this session's memory on "Save key"
-and never sent back to the browser: the page only says "key set".
+and never sent back to the browser: the page only says "key set". When the operator locks the
+LLM settings (``lock_llm_settings = true`` in ``.streamlit/secrets.toml``, or
+``TRUSTUQA_LOCK_LLM_SETTINGS=1``) the connection is shown read-only and no key can be entered.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ _CUSTOM = "Custom server"
 
 
 def llm_form() -> None:
-    """Writer, preset, base URL and model."""
+    """Writer, preset, base URL and model (read-only connection when the operator locked it)."""
     cfg = state.settings()
+    if state.operator().lock_llm_settings:
+        _locked_form(cfg.writer)
+        return
     with st.form("tq_llm_form"):
         writer = st.radio("Who writes the query", ["offline", "llm"], horizontal=True,
                           index=0 if cfg.writer == "offline" else 1,
@@ -40,8 +45,30 @@ def llm_form() -> None:
             st.rerun()
 
 
+def _locked_form(writer: str) -> None:
+    """The writer choice stays free; the connection is the operator's and shown read-only."""
+    with st.form("tq_llm_form"):
+        chosen = st.radio("Who writes the query", ["offline", "llm"], horizontal=True,
+                          index=0 if writer == "offline" else 1,
+                          format_func={"offline": "Offline writer (no LLM)",
+                                       "llm": "The LLM this app's operator configured"}.get)
+        if st.form_submit_button("Apply", type="primary"):
+            state.update_settings(writer=chosen)
+            st.rerun()
+    st.info("The LLM connection is set by this app's operator and cannot be changed here.")
+    try:
+        s = state.llm_settings()
+    except SettingsError as err:
+        st.error(md_escape(err))
+        return
+    st.text_input("Base URL", s.base_url or "(none)", disabled=True, key="tq_locked_url")
+    st.text_input("Model", s.model or "(none)", disabled=True, key="tq_locked_model")
+
+
 def key_form() -> None:
-    """Enter or forget the API key; it is never displayed back."""
+    """Enter or forget the API key; it is never displayed back (none when settings are locked)."""
+    if state.operator().lock_llm_settings:
+        return
     if state.api_key():
         st.success("API key: key set (kept only in this browser session's memory).")
         if st.button("Forget the key", key="tq_key_forget"):
@@ -49,9 +76,10 @@ def key_form() -> None:
             st.rerun()
         return
     with st.form("tq_key_form", clear_on_submit=True):
-        key = st.text_input("API key", type="password", help="Needed for OpenAI; local servers "
-                            "(Ollama, vLLM, LM Studio) usually need none. Never written to disk, "
-                            "logs or exports.")
+        key = st.text_input("API key", type="password", help="Needed for OpenAI, and for any "
+                            "server other than this app's own when the app has a key of its own "
+                            "(that key is never sent elsewhere). Never written to disk, logs or "
+                            "exports.")
         if st.form_submit_button("Save key"):
             state.set_api_key(key)
             st.rerun()

@@ -22,8 +22,8 @@ from .runs import Run
 
 __all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
-           "loaded_names", "llm_settings", "confirmed_demos", "add_confirmed_demo", "demo_pool",
-           "store_demo"]
+           "loaded_names", "llm_settings", "operator", "confirmed_demos", "add_confirmed_demo",
+           "demo_pool", "store_demo"]
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
@@ -64,16 +64,27 @@ def set_api_key(key: str | None) -> None:
     st.session_state[_KEY] = (key or "").strip() or None
 
 
-def llm_settings() -> Any:
-    """:class:`~trustuqa_core.llm.LLMSettings` from the page settings, env and secrets file.
+def operator() -> Any:
+    """The operator's configuration (:class:`~trustuqa_core.llm.settings.Operator`): where
+    their key may go, whether LLM settings are locked, whether user demos are shared."""
+    from ..llm.settings import operator_config
 
-    Raises :class:`~trustuqa_core.llm.SettingsError` for invalid values.
+    return operator_config()
+
+
+def llm_settings() -> Any:
+    """:class:`~trustuqa_core.llm.LLMSettings` from the page settings under the operator's
+    rules (:func:`~trustuqa_core.llm.settings.visitor_settings`): the operator's key is sent
+    only to the operator's server, and locked settings ignore what the session holds.
+
+    Raises :class:`~trustuqa_core.llm.SettingsError` (``KeyRequired`` when the visitor chose
+    another server without a key of their own).
     """
-    from ..llm import load_settings
+    from ..llm.settings import visitor_settings
 
     s = settings()
-    return load_settings({"base_url": s.base_url, "model": s.model, "api_key": api_key(),
-                          "n": s.n, "temperature": s.temperature})
+    return visitor_settings({"base_url": s.base_url, "model": s.model, "n": s.n,
+                             "temperature": s.temperature}, api_key())
 
 
 # ------------------------------------------------------------------------------ data
