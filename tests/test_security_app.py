@@ -277,3 +277,81 @@ def test_settings_page_is_read_only_when_locked(two_servers, monkeypatch) -> Non
     assert shown["Base URL"] == (op.base_url, True)
     at.button(key="tq_test").click().run()
     assert _sent_auth(op) == [f"Bearer {OP_KEY}"]
+
+
+# -- item 6: slow and careless LLM servers ----------------------------------------------------
+def _client(srv, **kw):
+    from trustuqa_core.llm import LLMClient, LLMSettings
+
+    fields = {"api_key": VISITOR_KEY, "max_retries": 3, "timeout_s": 1.0,
+              "question_seconds": 1.0, "question_calls": 6, **kw}
+    return LLMClient(LLMSettings(srv.base_url, "fake-model", **fields), sleep=lambda s: None)
+
+
+def test_slow_drip_server_is_cut_off_at_the_question_budget() -> None:
+    import time
+
+    from fake_openai import FakeOpenAIServer, FakeReply
+
+    from trustuqa_core.llm.client import LLMBudgetExceeded
+
+    # one byte every 50 ms: each read gets data, so the 1 s per-read timeout never fires
+    with FakeOpenAIServer(lambda req, i: FakeReply(texts=["x" * 50], drip_s=0.05)) as srv:
+        with _client(srv) as client:
+            t = time.monotonic()
+            with pytest.raises(LLMBudgetExceeded, match="1 s per question"):
+                client.complete([{"role": "user", "content": "hi"}], n=1)
+            assert time.monotonic() - t < 2.0
+        assert srv.chat_calls == 1
+
+
+def test_sleeping_server_costs_one_budget_not_retries_times_timeout() -> None:
+    import time
+
+    from fake_openai import FakeOpenAIServer, FakeReply
+
+    from trustuqa_core.llm import LLMError
+
+    with FakeOpenAIServer(lambda req, i: FakeReply.slow(30.0)) as srv:
+        with _client(srv, timeout_s=0.4, max_retries=10, question_seconds=1.0) as client:
+            t = time.monotonic()
+            with pytest.raises(LLMError):
+                client.complete([{"role": "user", "content": "hi"}], n=1)
+            assert time.monotonic() - t < 2.0
+        assert 1 <= srv.chat_calls <= 3
+
+
+def test_server_ignoring_n_with_garbage_costs_at_most_the_call_limit(medals) -> None:
+    from fake_openai import FakeOpenAIServer, FakeReply
+
+    from trustuqa_core.answer import answer
+    from trustuqa_core.demos import DemoPool, initial_demos
+    from trustuqa_core.mapping import HashingEncoder
+
+    graph, mapper = medals
+    pool = DemoPool(initial_demos(), HashingEncoder(), cache_dir=None)
+    garbage = FakeReply(texts=["this is not a query"])  # one choice whatever n was asked
+    with FakeOpenAIServer(lambda req, i: garbage) as srv:
+        with _client(srv, question_seconds=30.0, question_calls=6) as client:
+            result = answer("How many gold medals did Italy win?", graph, writer="openai",
+                            client=client, mapper=mapper, demos=pool, n=5, retries=3)
+        assert srv.chat_calls == 6  # 20 before: 5 calls a round (n ignored) x 4 rounds
+        assert result.timings["llm_calls"] == 6
+        assert not result.ok and "per question" in (result.error or "")
+
+
+def test_llm_limits_come_from_limits_py(monkeypatch) -> None:
+    from trustuqa_core.limits import current_limits
+    from trustuqa_core.llm import LLMSettings, load_settings
+
+    monkeypatch.setenv("TRUSTUQA_LIMIT_LLM_CALLS_PER_QUESTION", "3")
+    monkeypatch.setenv("TRUSTUQA_LIMIT_LLM_SECONDS_PER_QUESTION", "12.5")
+    monkeypatch.setenv("TRUSTUQA_LIMIT_LLM_READ_TIMEOUT_S", "7")
+    current_limits.cache_clear()
+    try:
+        s = LLMSettings("http://h:1/v1", "m")
+        assert (s.question_calls, s.question_seconds, s.timeout_s) == (3, 12.5, 7.0)
+        explicit = load_settings({"base_url": "http://h:1/v1", "question_calls": "2"}, env={})
+        assert explicit.question_calls == 2
+    finally:
+        current_limits.cache_clear()

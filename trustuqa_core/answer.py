@@ -26,6 +26,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +35,7 @@ from .errors import ParseError
 from .execute import run_query
 from .graph import ConditionGraph
 from .llm.cache import ResponseCache
-from .llm.client import LLMClient, LLMError, LLMNotConfigured
+from .llm.client import LLMClient, LLMError, LLMNotConfigured, llm_budget
 from .llm.fallback import FallbackCall, LLMFallback
 from .llm.prompts import describe_schema, graph_kind
 from .llm.settings import LLMSettings, load_settings
@@ -229,8 +230,14 @@ def answer(
         stages[max(stages)][stage] += 1
         return trace
 
-    result = self_consistency(write, execute, n=n, retries=retries,
-                              notes=lambda a: notes.get(a, []), catch=(LLMError,))
+    # one LLM budget (wall clock and calls, retries included) for every call of this question
+    budget = (llm_budget(client.settings.question_seconds, client.settings.question_calls)
+              if client is not None else nullcontext(None))
+    with budget as spent:
+        result = self_consistency(write, execute, n=n, retries=retries,
+                                  notes=lambda a: notes.get(a, []), catch=(LLMError,))
+    if spent is not None:
+        timings["llm_calls"] = float(spent.used)
     result.answer = mentioned_last(result.answer, question)
     timings["fallback_llm"] = fallback.seconds
     timings["total"] = time.perf_counter() - t0
