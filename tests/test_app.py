@@ -238,11 +238,8 @@ def test_thumbs_up_turns_the_answer_into_a_demonstration() -> None:
     at.feedback(key=f"tq_fb_{run.rid}").set_value(1).run()
     assert not at.exception
     assert at.session_state["tq_confirmed_demos"][0]["question"] == question
-    from trustuqa_core.demos import UserDemoStore
-
-    stored = UserDemoStore().load()  # the LLM layer's store ($TRUSTUQA_CACHE, a tmp dir here)
-    assert [(d.question, d.answer, d.origin) for d in stored] == [
-        (question, ("Slovenia",), "user")]
+    kept = at.session_state["tq_user_demos"]  # re-executed, kept in this session only
+    assert [(d.question, d.answer, d.origin) for d in kept] == [(question, ("Slovenia",), "user")]
     _ask(at, "Which nation did Tina Maze ski for")
     again = at.session_state["tq_run"]
     assert again.origin == "confirmed" and again.answer == ["Slovenia"]

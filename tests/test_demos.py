@@ -136,7 +136,8 @@ def test_pool_rejects_vectors_of_the_wrong_shape(initial: list[Demo]) -> None:
 def test_user_store_round_trip_and_damaged_lines(tmp_path, caplog) -> None:
     store = UserDemoStore(tmp_path / "sub" / "user.jsonl")
     demo = Demo("Who won?", "Query1: \"get_information(relation='Winner')\"", ("Ann",),
-                "table", "whatever", (DemoSource("table", "t.csv", path="/x/t.csv"),))
+                "table", "whatever", (DemoSource("table", "t.csv", path="/x/t.csv"),),
+                {"verified": True})  # as confirm_demo() makes them
     store.add(demo)
     with store.path.open("a", encoding="utf-8") as handle:
         handle.write('{"question": "half a line')  # an interrupted writer
@@ -152,7 +153,8 @@ def test_user_store_concurrent_appends_keep_whole_lines(tmp_path) -> None:
 
     def add(i: int) -> None:
         for j in range(20):
-            store.add(Demo(f"q{i}-{j}", long_query, (str(j),), "kg", "user"))
+            store.add(Demo(f"q{i}-{j}", long_query, (str(j),), "kg", "user",
+                           meta={"verified": True}))
 
     threads = [threading.Thread(target=add, args=(i,)) for i in range(8)]
     for t in threads:

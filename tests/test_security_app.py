@@ -237,7 +237,8 @@ def test_base_url_cannot_smuggle_another_address(url: str) -> None:
         LLMSettings(url, "m")
 
 
-def _settings_page(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]):
+def _fresh_app(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]):
+    """A new browser session of the app (on its start page) under the given operator env."""
     from streamlit.testing.v1 import AppTest
 
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TRUSTUQA_MODEL",
@@ -248,6 +249,12 @@ def _settings_page(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]):
     at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"),
                            default_timeout=60)
     at.run()
+    assert not at.exception
+    return at
+
+
+def _settings_page(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]):
+    at = _fresh_app(monkeypatch, env)
     at.switch_page("pages/4_Settings.py").run()
     assert not at.exception
     return at
@@ -355,3 +362,116 @@ def test_llm_limits_come_from_limits_py(monkeypatch) -> None:
         assert explicit.question_calls == 2
     finally:
         current_limits.cache_clear()
+
+
+# -- item 2: thumbs-up demonstrations stay in the session unless the operator shares them ----
+WRONG = "Query1: \"get_information(head_entity='High Anxiety', relation='starred_actors')\""
+
+
+@pytest.fixture
+def own_cache(monkeypatch, tmp_path):
+    """A cache folder of this test's own (the shared demo store lives there)."""
+    monkeypatch.setenv("TRUSTUQA_CACHE", str(tmp_path))
+    return tmp_path
+
+
+def _movies_app(monkeypatch, env: dict[str, str] | None = None):
+    at = _fresh_app(monkeypatch, env or {})
+    at.button(key="tq_sample_movies").click().run()
+    assert not at.exception
+    return at
+
+
+def _thumbs_up_hand_query(at, question: str, query: str) -> None:
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_input(key="tq_question").set_value(question).run()
+    at.text_area(key="tq_hand").set_value(query).run()
+    at.button(key="tq_hand_go").click().run()
+    run = at.session_state["tq_run"]
+    at.feedback(key=f"tq_fb_{run.rid}").set_value(1).run()
+    assert not at.exception
+
+
+def _ask_in(at, question: str):
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_input(key="tq_question").set_value(question).run()
+    at.button(key="tq_ask").click().run()
+    assert not at.exception
+    return at.session_state["tq_run"]
+
+
+def test_a_sessions_thumbs_up_never_reaches_another_session(monkeypatch, own_cache) -> None:
+    from trustuqa_core.demos import UserDemoStore
+
+    a = _movies_app(monkeypatch)
+    for _ in range(3):  # the issue's attack: three thumbs-up on an edited, wrong query
+        _thumbs_up_hand_query(a, "who directed High Anxiety?", WRONG)
+    assert not UserDemoStore().path.exists()  # nothing shared by default
+    mine = _ask_in(a, "who directed Young Frankenstein?")
+    assert "user" in {d["origin"] for d in mine.demos}  # the session's own demo is used...
+    b = _movies_app(monkeypatch)  # ...a fresh session never sees it
+    theirs = _ask_in(b, "who directed Young Frankenstein?")
+    assert "user" not in {d["origin"] for d in theirs.demos}
+    assert theirs.answer == ["Mel Brooks"]
+    assert "High Anxiety" not in json.dumps(theirs.prompt or "")
+
+
+def test_shared_store_is_an_operator_setting(monkeypatch, own_cache) -> None:
+    from trustuqa_core.demos import UserDemoStore
+
+    a = _movies_app(monkeypatch, {"TRUSTUQA_SHARED_USER_DEMOS": "1"})
+    _thumbs_up_hand_query(a, "who directed High Anxiety?",
+                          "Query1: \"get_information(head_entity='High Anxiety', "
+                          "relation='directed_by')\"")
+    stored = UserDemoStore().load()
+    assert [(d.question, d.answer, d.meta["verified"]) for d in stored] == [
+        ("who directed High Anxiety?", ("Mel Brooks",), True)]
+    b = _movies_app(monkeypatch, {"TRUSTUQA_SHARED_USER_DEMOS": "1"})
+    run = _ask_in(b, "who directed Young Frankenstein?")
+    assert "user" in {d["origin"] for d in run.demos}
+
+
+def test_a_demo_must_reproduce_its_answer_before_it_is_kept(tmp_path) -> None:
+    from trustuqa_core import load_graph
+    from trustuqa_core.demos import Demo, DemoNotReproduced, UserDemoStore, confirm_demo
+
+    g = load_graph(kgs=[b"High Anxiety|directed_by|Mel Brooks\n"
+                        b"High Anxiety|starred_actors|Cloris Leachman\n"])
+    query = "Query1: \"get_information(head_entity='High Anxiety', relation='directed_by')\""
+    demo = confirm_demo("who directed High Anxiety?", query, ["Mel Brooks"], g, "kg")
+    # an answer the query alone does not give (a mapping override, an edit, a forged record)
+    with pytest.raises(DemoNotReproduced, match="Cloris Leachman"):
+        confirm_demo("who directed High Anxiety?", query, ["Cloris Leachman"], g, "kg")
+    with pytest.raises(DemoNotReproduced, match="no longer runs"):
+        confirm_demo("who directed it?", "Query1: \"count(", ["1"], g, "kg")
+    store = UserDemoStore(tmp_path / "user_demos.jsonl")
+    with pytest.raises(DemoNotReproduced):
+        store.add(Demo("q", query, ("Cloris Leachman",), "kg", "user"))
+    store.add(demo)
+    with store.path.open("a", encoding="utf-8") as f:  # a record written by the old code
+        f.write(json.dumps({"question": "who directed X?", "query": WRONG,
+                            "answer": ["Cloris Leachman"], "kind": "kg"}) + "\n")
+    assert [d.question for d in store.load()] == ["who directed High Anxiety?"]
+
+
+def test_answer_records_which_demos_were_user_confirmed(monkeypatch, tmp_path) -> None:
+    from trustuqa_core import load_graph
+    from trustuqa_core.answer import answer, default_pool
+    from trustuqa_core.demos import UserDemoStore, confirm_demo
+    from trustuqa_core.mapping import HashingEncoder
+
+    g = load_graph(kgs=[b"High Anxiety|directed_by|Mel Brooks\n"
+                        b"Young Frankenstein|directed_by|Mel Brooks\n"])
+    query = "Query1: \"get_information(head_entity='High Anxiety', relation='directed_by')\""
+    monkeypatch.setenv("TRUSTUQA_CACHE", str(tmp_path))
+    UserDemoStore().add(confirm_demo("who directed High Anxiety?", query, ["Mel Brooks"], g,
+                                     "kg"))
+    monkeypatch.delenv("TRUSTUQA_SHARED_USER_DEMOS", raising=False)
+    assert not any(d.origin == "user" for d in default_pool(HashingEncoder()).demos)
+    monkeypatch.setenv("TRUSTUQA_SHARED_USER_DEMOS", "1")
+    pool = default_pool(HashingEncoder())
+    assert any(d.origin == "user" for d in pool.demos)
+    result = answer("who directed Young Frankenstein?", g, writer="offline", demos=pool)
+    assert [r.demo.question for r in result.user_demos] == ["who directed High Anxiety?"]
+    assert result.to_dict()["user_demos"] == ["who directed High Anxiety?"]
+    assert {d["origin"] for d in result.to_dict()["demos"]} >= {"user"}

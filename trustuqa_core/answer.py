@@ -38,7 +38,7 @@ from .llm.cache import ResponseCache
 from .llm.client import LLMClient, LLMError, LLMNotConfigured, llm_budget
 from .llm.fallback import FallbackCall, LLMFallback
 from .llm.prompts import describe_schema, graph_kind
-from .llm.settings import LLMSettings, load_settings
+from .llm.settings import LLMSettings, load_settings, operator_config
 from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
 from .mapping.lexical import normalize
 from .mapping.mapper import Mapper
@@ -82,6 +82,12 @@ class Answer:
         return sum(1 for x in self.samples if x.key is not None and x.round == self.rounds - 1)
 
     @property
+    def user_demos(self) -> list[Retrieved]:
+        """Retrieved demos that a user confirmed (origin ``user``): they shaped the prompt or
+        the offline writer's template, so a card can say so."""
+        return [r for r in self.demos if r.demo.origin == "user"]
+
+    @property
     def inferred(self) -> bool:
         """True when the winning trace has an LLM-inferred (unverified) step."""
         return self.trace is not None and self.trace.inferred
@@ -98,6 +104,7 @@ class Answer:
             "steps": trace["steps"] if trace else [],
             "samples": [s.to_dict() for s in self.samples],
             "demos": [_demo_dict(r) for r in self.demos],
+            "user_demos": [r.demo.question for r in self.user_demos],
             "rejected_demos": [_demo_dict(r) for r in self.rejected_demos],
             "fallback_calls": [c.__dict__ for c in self.fallback_calls],
             "timings": self.timings, "trace": trace,
@@ -110,19 +117,21 @@ def _demo_dict(r: Retrieved) -> dict[str, Any]:
             "how": r.how}
 
 
-_POOLS: dict[tuple[str, str, tuple[float, int]], DemoPool] = {}
+_POOLS: dict[tuple[str, str, tuple[float, int]], DemoPool] = {}  # one entry, the latest
 _POOL_LOCK = threading.Lock()
 
 
 def default_pool(encoder: Encoder | None = None, store: UserDemoStore | None = None) -> DemoPool:
-    """Initial demos plus user-confirmed ones (rebuilt when the store file changes)."""
+    """Initial demos, plus the shared user-confirmed ones when the operator enabled sharing
+    (``shared_user_demos``) or a store is given (rebuilt when the store file changes)."""
     encoder = encoder or HashingEncoder()
-    store = store or UserDemoStore()
-    key = (encoder.name, str(store.path), store.signature())
+    if store is None and operator_config().shared_user_demos:
+        store = UserDemoStore()
+    key = (encoder.name, str(store.path) if store else "", store.signature() if store else (0, 0))
     with _POOL_LOCK:
         pool = _POOLS.get(key)
         if pool is None:
-            pool = DemoPool(initial_demos() + store.load(), encoder)
+            pool = DemoPool(initial_demos() + (store.load() if store else []), encoder)
             _POOLS.clear()
             _POOLS[key] = pool
     return pool

@@ -3,7 +3,12 @@
 A :class:`Demo` is ``(question, query, answer, kind, origin)``. Pools: the hand-written initial
 demos (``prompts/demos_initial.json``, each with the small source it runs on), demos derived
 from benchmark data (the ``*_demos`` loaders at the end of this module), and
-questions a user confirmed (:class:`UserDemoStore`, a JSONL file).
+questions a user confirmed. A confirmed answer becomes a demo only through
+:func:`confirm_demo`, which re-executes its query on the data it came from and refuses it
+unless the query alone reproduces the answer. Confirmed demos stay in the user's session
+(:func:`with_demos` adds them to a shared pool for that session only); the operator may opt in
+to a store shared by all sessions (:class:`UserDemoStore`, a JSONL file), which only ever
+returns re-executed demos.
 
 Retrieval: encode the question, take the ``m`` most similar demos of a fitting kind, keep those
 whose query re-executes to their labelled answer (when their data is available), stop at ``k``
@@ -36,6 +41,8 @@ from typing import Any
 import numpy as np
 
 from .errors import TrustUQAError
+from .evaluate.metrics import denotation_match
+from .execute import run_query
 from .graph import ConditionGraph, build_graph
 from .llm.prompts import load_text
 from .mapping.dense import EmbeddingIndex, Encoder, default_cache_dir
@@ -50,6 +57,9 @@ __all__ = [
     "Verifier",
     "ExecutionVerifier",
     "UserDemoStore",
+    "DemoNotReproduced",
+    "confirm_demo",
+    "with_demos",
     "initial_demos",
     "normalize_question",
     "dedupe",
@@ -361,12 +371,63 @@ def initial_demos() -> list[Demo]:
                  tuple(sources[s] for s in d["sources"])) for d in data["demos"]]
 
 
+class DemoNotReproduced(TrustUQAError):
+    """A confirmed answer whose query, re-executed on its data, does not give that answer."""
+
+
+def confirm_demo(question: str, query: str, answer: Sequence[str], graph: ConditionGraph,
+                 kind: str, *, mapper: Any = None, data: Sequence[str] = ()) -> Demo:
+    """A user-confirmed answer as a demo (origin ``user``), once its query reproduces it.
+
+    The query is re-executed on ``graph`` (the data the answer came from) with no mapping
+    override: an answer that only a manual override, an edit or a stale run produced is
+    refused. ``data`` (content hashes of the sources) is recorded with the demo.
+
+    Raises:
+        DemoNotReproduced: the re-executed query fails or gives another answer.
+
+    >>> g = build_graph([load_source(b"Name,Nation\\nAnn,Italy\\n", "table", "t.csv")])
+    >>> q = "Query1: \\"get_information(relation='Nation', head_entity='Ann')\\""
+    >>> confirm_demo("Where is Ann from?", q, ["Italy"], g, "table").meta["verified"]
+    True
+    >>> confirm_demo("Where is Ann from?", q, ["Spain"], g, "table")
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.demos.DemoNotReproduced: the query, re-executed on its data, gives Italy, \
+not the confirmed answer Spain
+    """
+    if not question.strip() or not answer:
+        raise DemoNotReproduced("only a question with an answer can become a demonstration")
+    trace = run_query(query, graph, mapper)
+    if trace.error is not None:
+        raise DemoNotReproduced(f"the query no longer runs on its data: {trace.error.message}")
+    got = trace.answer
+    if not denotation_match(got, list(answer)):
+        raise DemoNotReproduced(
+            f"the query, re-executed on its data, gives {', '.join(got) or 'nothing'}, not the "
+            f"confirmed answer {', '.join(answer)}")
+    return Demo(question, query, tuple(answer), kind, "user",
+                meta={"verified": True, "data": list(data)})
+
+
+def with_demos(pool: DemoPool, extra: Sequence[Demo]) -> DemoPool:
+    """``pool`` plus ``extra`` demos (one session's confirmed answers): only the new
+    questions are encoded; ``pool`` itself is not changed (it may be shared by sessions)."""
+    if not extra:
+        return pool
+    vectors = np.asarray(pool.encoder.encode([d.question for d in extra]), dtype=np.float32)
+    return DemoPool([*pool.demos, *extra], pool.encoder, cache_dir=pool.cache_dir,
+                    vectors=np.vstack([pool.matrix, vectors]), verifier=pool.verifier)
+
+
 class UserDemoStore:
     """Questions a user marked correct: one JSON object per line, appended atomically.
 
-    Default path: ``$TRUSTUQA_CACHE/user_demos.jsonl``. Each append is a single ``write`` of
-    one complete line under an exclusive lock, then fsync; readers skip a damaged line with a
-    warning instead of failing.
+    Used only when the operator shares confirmed demos between sessions
+    (``shared_user_demos``); by default they stay in the session. Default path:
+    ``$TRUSTUQA_CACHE/user_demos.jsonl``. Each append is a single ``write`` of one complete
+    line under an exclusive lock, then fsync; readers skip a damaged line with a warning
+    instead of failing, and :meth:`load` returns only demos :func:`confirm_demo` verified.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
@@ -374,7 +435,13 @@ class UserDemoStore:
         self._lock = threading.Lock()
 
     def add(self, demo: Demo) -> None:
-        """Append one demo (origin forced to ``user``; a timestamp is recorded)."""
+        """Append one demo (origin forced to ``user``; a timestamp is recorded).
+
+        Raises:
+            DemoNotReproduced: the demo was not verified by :func:`confirm_demo`.
+        """
+        if demo.meta.get("verified") is not True:
+            raise DemoNotReproduced("only a demo verified by confirm_demo() can be shared")
         record = {**demo.to_json(), "origin": "user",
                   "added": datetime.now(UTC).isoformat(timespec="seconds")}
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
@@ -389,16 +456,21 @@ class UserDemoStore:
                 os.close(fd)
 
     def load(self) -> list[Demo]:
-        """Every stored demo, in the order added."""
+        """Every stored, verified demo, in the order added (others are skipped, logged)."""
         if not self.path.is_file():
             return []
         out = []
         with self.path.open(encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
                 try:
-                    out.append(Demo.from_json(json.loads(line)))
+                    demo = Demo.from_json(json.loads(line))
                 except (ValueError, KeyError, TypeError) as err:
                     log.warning("%s line %d skipped: %s", self.path, number, type(err).__name__)
+                    continue
+                if demo.meta.get("verified") is not True:
+                    log.warning("%s line %d skipped: not a re-executed demo", self.path, number)
+                    continue
+                out.append(demo)
         return out
 
     def signature(self) -> tuple[float, int]:

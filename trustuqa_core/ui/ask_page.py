@@ -6,10 +6,12 @@ from typing import Any
 
 import streamlit as st
 
+from ..demos import DemoNotReproduced
 from ..errors import TrustUQAError
 from ..export import md_escape
+from ..llm.prompts import graph_kind
 from . import state
-from .ask import ask, writer_available
+from .ask import ask
 from .data import sample_uploads
 from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
 from .runs import Run, execute_text, rerun
@@ -162,14 +164,17 @@ def feedback_box(run: Run) -> None:
         return
     run.feedback = "up" if score == 1 else "down"
     if run.feedback == "up" and run.question and run.answer:
+        try:  # re-executed on its data first: only a reproducible answer becomes a demo
+            where = state.store_demo(run.question, run.query, run.answer,
+                                     graph_kind(run.trace.graph), run.trace.graph)
+        except DemoNotReproduced as err:
+            run.feedback = "refused"
+            st.warning(f"Not kept as a demonstration: {md_escape(err)}")
+            return
         state.add_confirmed_demo({"question": run.question, "query": run.query,
                                   "answer": run.answer,
                                   "sources": [s.name for s in run.trace.graph.sources]})
-        if writer_available():
-            from ..llm.prompts import graph_kind
-
-            state.store_demo(run.question, run.query, run.answer, graph_kind(run.trace.graph))
-        st.toast("Thanks: the answer is now a demonstration for later questions.")
+        st.toast(f"Thanks: the answer is now a demonstration for later questions ({where}).")
     elif run.feedback == "down":
         st.toast("Noted. Check the mappings or edit the query, then re-run.")
 

@@ -23,10 +23,11 @@ from .runs import Run
 __all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
            "loaded_names", "llm_settings", "operator", "confirmed_demos", "add_confirmed_demo",
-           "demo_pool", "store_demo"]
+           "demo_pool", "store_demo", "session_demos"]
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
+_USER_DEMOS, _POOL = "tq_user_demos", "tq_demo_pool"
 
 
 @dataclass(frozen=True)
@@ -169,27 +170,57 @@ def add_confirmed_demo(demo: dict[str, Any]) -> None:
     st.session_state[_DEMOS] = [*items, demo]
 
 
+def session_demos() -> list[Any]:
+    """This session's confirmed answers as :class:`~trustuqa_core.demos.Demo` objects
+    (re-executed before they were kept)."""
+    return list(st.session_state.get(_USER_DEMOS, []))
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _pool(signature: tuple[str, float, int], encoder: str) -> Any:
+    """Initial and bundled demos, plus the shared store's when the operator enabled it: one
+    pool for all sessions (it never holds a session's own demos)."""
     from ..demos import DemoPool, UserDemoStore, initial_demos
     from ..mapping import HashingEncoder
     from .ask import bundled_demos
 
     enc = _encoder(encoder) or HashingEncoder()
-    return DemoPool(initial_demos() + UserDemoStore().load() + bundled_demos(), enc)
+    shared = UserDemoStore().load() if signature[0] else []
+    return DemoPool(initial_demos() + shared + bundled_demos(), enc)
 
 
 def demo_pool() -> Any:
-    """Initial, bundled and user-confirmed demonstrations (rebuilt when the store changes)."""
-    from ..demos import UserDemoStore
+    """The shared pool plus this session's confirmed demos (rebuilt when either changes)."""
+    from ..demos import UserDemoStore, with_demos
 
     store = UserDemoStore()
-    return _pool((str(store.path), *store.signature()), settings().encoder)
+    shared = operator().shared_user_demos
+    signature = (str(store.path) if shared else "", *(store.signature() if shared else (0, 0)))
+    base = _pool(signature, settings().encoder)
+    mine = session_demos()
+    key = (signature, settings().encoder, tuple(d.id for d in mine))
+    cached = st.session_state.get(_POOL)
+    if cached is None or cached[0] != key:
+        cached = (key, with_demos(base, mine))
+        st.session_state[_POOL] = cached
+    return cached[1]
 
 
-def store_demo(question: str, query: str, answer: list[str], kind: str) -> None:
-    """Persist a confirmed answer in the LLM layer's user demo store (a JSONL file)."""
-    from ..demos import Demo, UserDemoStore
+def store_demo(question: str, query: str, answer: list[str], kind: str, graph: Any) -> str:
+    """Keep a confirmed answer as a demonstration, once its query re-executed on ``graph``
+    (the data it came from) reproduces it; in this session, and in the shared store only
+    when the operator enabled sharing. Returns where it was kept.
 
-    UserDemoStore().add(Demo(question, query, tuple(answer), kind, "user"))
+    Raises :class:`~trustuqa_core.demos.DemoNotReproduced` when the query alone does not give
+    the answer (e.g. it came from a mapping override).
+    """
+    from ..demos import UserDemoStore, confirm_demo
 
+    demo = confirm_demo(question, query, answer, graph, kind, mapper=mapper(),
+                        data=[s.sha256 for s in stamps()])
+    items = [d for d in session_demos() if d.question != demo.question]
+    st.session_state[_USER_DEMOS] = [*items, demo]
+    if operator().shared_user_demos:
+        UserDemoStore().add(demo)
+        return "this session and the store shared by all users of this app"
+    return "this session only"
