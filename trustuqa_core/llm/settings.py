@@ -362,9 +362,23 @@ e.g. ollama)
     if (op.has_key and not visitor_key and settings.base_url
             and settings.base_url != op.base_url):
         raise KeyRequired(
-            f"this app's own API key is only sent to {op.base_url}; to use {settings.base_url}, "
-            "enter your own API key (for a local server that needs none, any text, e.g. ollama)")
+            f"this app's own API key is only sent to {_shown(op.base_url)}; to use "
+            f"{_shown(settings.base_url)}, enter your own API key (for a local server that "
+            "needs none, any text, e.g. ollama)")
     return settings
+
+
+def _shown(url: str) -> str:
+    """A URL safe to show: without any ``user:password@`` part.
+
+    >>> _shown("http://bob:pw@h:1/v1")
+    'http://h:1/v1'
+    """
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    return parts._replace(netloc=f"{host}:{parts.port}" if parts.port else host).geturl()
 
 
 def _convert(name: str, value: Any) -> Any:

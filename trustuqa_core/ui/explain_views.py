@@ -28,7 +28,8 @@ __all__ = ["evidence_view", "llm_view", "charts_view", "export_view", "import_vi
 
 
 def show_html(page: str, height: int) -> None:
-    """Show generated HTML (pyvis; data already escaped) in a sandboxed-height iframe.
+    """Show generated HTML (pyvis: data text is JSON-escaped inside its script and shown as
+    text by vis-network, see :func:`~trustuqa_core.explain.render_html`) in an iframe.
 
     ``st.iframe`` replaces ``st.components.v1.html`` (deprecated in Streamlit 1.67); the
     fallback keeps older Streamlit versions working.
