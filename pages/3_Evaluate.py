@@ -7,6 +7,7 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
+from trustuqa_core.errors import TrustUQAError
 from trustuqa_core.export import md_escape
 from trustuqa_core.ui import state
 from trustuqa_core.ui.charts import metric_figure
@@ -37,8 +38,12 @@ mode = c2.selectbox("Mode", list(MODES), format_func=MODES.get)
 limit = st.slider("Questions", 5, 100, 10, 5)
 if st.button("Run", type="primary", key="tq_eval_go"):
     cfg = state.settings()
-    writer, settings = ("openai", state.llm_settings()) if cfg.writer == "llm" else ("offline",
-                                                                                      None)
+    try:
+        writer, settings = ("openai", state.llm_settings()) if cfg.writer == "llm" else (
+            "offline", None)
+    except TrustUQAError as err:  # SettingsError, KeyRequired: nothing is sent
+        st.error(f"LLM settings: {md_escape(err)}")
+        st.stop()
     bar = st.progress(0.0, text="Loading the benchmark…")
     outcomes = []
     try:

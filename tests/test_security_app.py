@@ -475,3 +475,31 @@ def test_answer_records_which_demos_were_user_confirmed(monkeypatch, tmp_path) -
     assert [r.demo.question for r in result.user_demos] == ["who directed High Anxiety?"]
     assert result.to_dict()["user_demos"] == ["who directed High Anxiety?"]
     assert {d["origin"] for d in result.to_dict()["demos"]} >= {"user"}
+
+
+def test_evaluate_page_refuses_visitor_url_without_key(two_servers, monkeypatch) -> None:
+    op, visitor = two_servers
+    at = _settings_page(monkeypatch, _op_env(op))
+    at.radio[0].set_value("llm")
+    at.selectbox[0].set_value("Custom server")
+    at.text_input[0].set_value(visitor.base_url)
+    at.button[0].click().run()
+    at.switch_page("pages/3_Evaluate.py").run()
+    if not [b for b in at.button if b.key == "tq_eval_go"]:
+        pytest.skip("benchmark data not available here: the Run button is not shown")
+    at.button(key="tq_eval_go").click().run()
+    assert not at.exception
+    assert any("enter your own API key" in e.value for e in at.error)
+    assert not visitor.requests and not op.requests
+
+
+def test_client_still_works_after_an_abandoned_request() -> None:
+    from fake_openai import FakeOpenAIServer, FakeReply, scripted
+
+    from trustuqa_core.llm.client import LLMBudgetExceeded
+
+    replies = scripted(FakeReply(texts=["x" * 50], drip_s=0.05), FakeReply.ok("fine"))
+    with FakeOpenAIServer(replies) as srv, _client(srv, question_seconds=0.5) as client:
+        with pytest.raises(LLMBudgetExceeded):
+            client.complete([{"role": "user", "content": "one"}], n=1)
+        assert client.complete([{"role": "user", "content": "two"}], n=1) == ["fine"]

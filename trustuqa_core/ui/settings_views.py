@@ -97,7 +97,11 @@ def connection_test() -> None:
         st.info("No LLM is configured. Everything still works offline: the offline writer, "
                 "the bundled examples and hand-written queries.")
     else:
-        st.caption(f"Will call model `{md_escape(s.model)}` at `{md_escape(s.base_url)}`.")
+        st.caption(f"Will call model `{md_escape(s.model)}` at `{md_escape(s.base_url)}`. "
+                   f"Each question may spend at most {s.question_calls} LLM requests and "
+                   f"{s.question_seconds:g} s on it, retries included (set by the operator: "
+                   "TRUSTUQA_LIMIT_LLM_CALLS_PER_QUESTION, "
+                   "TRUSTUQA_LIMIT_LLM_SECONDS_PER_QUESTION).")
     if st.button("Test connection", key="tq_test", disabled=not s.configured):
         with st.spinner("Contacting the server…"), LLMClient(s) as client:
             status = client.check_connection()
