@@ -308,7 +308,7 @@ def test_slow_drip_server_is_cut_off_at_the_question_budget() -> None:
             t = time.monotonic()
             with pytest.raises(LLMBudgetExceeded, match="1 s per question"):
                 client.complete([{"role": "user", "content": "hi"}], n=1)
-            assert time.monotonic() - t < 2.0
+            assert time.monotonic() - t < 3.0  # budget 1 s; generous for a loaded machine
         assert srv.chat_calls == 1
 
 
@@ -324,7 +324,7 @@ def test_sleeping_server_costs_one_budget_not_retries_times_timeout() -> None:
             t = time.monotonic()
             with pytest.raises(LLMError):
                 client.complete([{"role": "user", "content": "hi"}], n=1)
-            assert time.monotonic() - t < 2.0
+            assert time.monotonic() - t < 3.0  # budget 1 s; generous for a loaded machine
         assert 1 <= srv.chat_calls <= 3
 
 
