@@ -12,8 +12,8 @@ original -- which :func:`variant_agreement` measures.
 >>> reply = ('Step1: Find Italy\\n'
 ...          'Query1: "get_information(relation=\\'Nation\\', tail_entity=\\'Italy\\')"')
 >>> print(TRANSFORMS["bold"](reply, random.Random(0)))
-**Step1:** Find Italy
-**Query1:** "get_information(relation='Nation', tail_entity='Italy')"
+**Step1**: Find Italy
+**Query1**: "get_information(relation='Nation', tail_entity='Italy')"
 >>> print(TRANSFORMS["assignment"](reply, random.Random(0)))
 Step1: Find Italy
 output_of_query1 = get_information(relation='Nation', tail_entity='Italy')
