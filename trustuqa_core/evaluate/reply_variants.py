@@ -14,7 +14,7 @@ original -- which :func:`variant_agreement` measures.
 >>> print(TRANSFORMS["bold"](reply, random.Random(0)))
 **Step1**: Find Italy
 **Query1**: "get_information(relation='Nation', tail_entity='Italy')"
->>> print(TRANSFORMS["assignment"](reply, random.Random(0)))
+>>> print(TRANSFORMS["assignment"](reply, random.Random(1)))
 Step1: Find Italy
 output_of_query1 = get_information(relation='Nation', tail_entity='Italy')
 """
