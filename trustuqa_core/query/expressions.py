@@ -481,8 +481,8 @@ class LineParser:
         while True:
             self.skip_ws()
             ch = self.peek()
-            if ch not in ("+", "-"):
-                return left
+            if ch not in ("+", "-") or self.text.startswith(("--", "->"), self.pos):
+                return left  # "--" / "->" start a comment after the query
             at = self.pos
             self.pos += 1
             right = self.term()
@@ -493,8 +493,8 @@ class LineParser:
         while True:
             self.skip_ws()
             ch = self.peek()
-            if ch not in ("*", "/"):
-                return left
+            if ch not in ("*", "/") or self.text.startswith("//", self.pos):
+                return left  # "//" starts a comment after the query
             at = self.pos
             self.pos += 1
             right = self.primary()
