@@ -141,3 +141,24 @@ def test_default_limits_accept_a_long_but_reasonable_reply() -> None:
         f"tail_entity='{'x' * 200}')\"" for i in range(1, 200)
     )
     assert len(parse(reply).queries) == 199
+
+
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize(
+    "body",
+    [
+        "output_of_query1" + " + 1" * 2400,
+        "output_of_query1 > 1" + " and output_of_query1 > 1" * 380,
+        "get_information(relation='a')" + " or get_information(relation='a')" * 280,
+        "output_of_query1 in [" + "1, " * 3000 + "1]",
+        "if 1 then 2 else " * 500 + "3",
+        "1 ? 2 : " * 1000 + "3",
+    ],
+)
+def test_long_chains_are_limited_like_nesting(body: str) -> None:
+    """Each link of an operator chain nests the call tree one level deeper, so chains count
+    towards parse_depth (before, hoisting them could exhaust the stack)."""
+    with pytest.raises(ParseError) as info:
+        parse(f'Query1: "count(set=\'a\')"\nQuery2: "{body}"')
+    assert "parse_depth" in info.value.message
+    assert info.value.line == 2 and info.value.column > 9

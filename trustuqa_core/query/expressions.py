@@ -373,6 +373,7 @@ class LineParser:
         """``A or B`` / ``A and B``: a union / intersection of two ``get_information`` row
         sets; between other conditions ``if_then_else(A, 'yes', B)`` / ``(A, B, 'no')``."""
         left = self.comparison()
+        base = self.depth
         while True:
             self.skip_ws()
             at = self.pos
@@ -381,7 +382,9 @@ class LineParser:
             elif self.keyword("and"):
                 union = False
             else:
+                self.depth = base
                 return left
+            self.enter(at)  # each link of a chain nests the tree one level deeper
             right = self.comparison()
             if _is_lookup(left) and _is_lookup(right):
                 func = "set_union" if union else "set_intersection"
@@ -463,6 +466,10 @@ class LineParser:
             self.skip_ws()
             if self.peek() == closer and items:
                 break
+            if len(items) >= self.limits.parse_depth:  # each value nests the test deeper
+                raise self.error(
+                    f"more than {self.limits.parse_depth} values after 'in' (limit parse_depth)"
+                )
             items.append(self.additive())
             self.skip_ws()
             if self.peek() == ",":
@@ -478,24 +485,30 @@ class LineParser:
 
     def additive(self) -> Node:
         left = self.term()
+        base = self.depth
         while True:
             self.skip_ws()
             ch = self.peek()
             if ch not in ("+", "-") or self.text.startswith(("--", "->"), self.pos):
+                self.depth = base
                 return left  # "--" / "->" start a comment after the query
             at = self.pos
+            self.enter(at)
             self.pos += 1
             right = self.term()
             left = Call(ARITH_FUNCS[ch], (Arg("set1", left), Arg("set2", right)), (at, at))
 
     def term(self) -> Node:
         left = self.primary()
+        base = self.depth
         while True:
             self.skip_ws()
             ch = self.peek()
             if ch not in ("*", "/") or self.text.startswith("//", self.pos):
+                self.depth = base
                 return left  # "//" starts a comment after the query
             at = self.pos
+            self.enter(at)
             self.pos += 1
             right = self.primary()
             left = Call(ARITH_FUNCS[ch], (Arg("set1", left), Arg("set2", right)), (at, at))

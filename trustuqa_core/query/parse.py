@@ -92,11 +92,15 @@ def _as_call(node: Node, ql: QueryLine) -> Call:
     if isinstance(node, Ref):
         return Call("set_union", (Arg("set1", node),))
     raise ParseError(
-        f"expected a call or an expression, got the value {str(node)!r} alone",
+        f"expected a call or an expression, got the value {_short(str(node))!r} alone",
         ql.line,
         ql.line_no,
         ql.start + 1,
     )
+
+
+def _short(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[: size - 3] + "..."
 
 
 def _ref_error(ref: int, number: int, ql: QueryLine) -> ParseError:
