@@ -63,17 +63,25 @@ def parse(reply: str) -> Program:
     scan = scan_reply(reply, limits)
     if not scan.queries:
         raise ParseError('no query found in the reply (expected lines like Query1: "...")')
-    trees: list[tuple[int, QueryLine, Call]] = []
+    firsts: list[tuple[int, QueryLine, Call]] = []
+    every: list[tuple[int, QueryLine, Call]] = []
     for ql in scan.queries:
-        number = ql.number if ql.number is not None else len(trees) + 1
+        number = ql.number if ql.number is not None else len(firsts) + 1
         nodes = LineParser(ql.line, ql.line_no, limits).bodies(ql.start)
+        firsts.append((number, ql, _as_call(nodes[0], ql)))
         for extra, node in enumerate(nodes):  # "call(...)", "call(...)": numbers N, N+1, ...
-            trees.append((number + extra, ql, _as_call(node, ql)))
-    written = [n for n, _, _ in trees]
-    if len(set(written)) != len(written):
-        trees = _renumber(trees)
-    else:
-        _check_refs(trees)
+            every.append((number + extra, ql, _as_call(node, ql)))
+    try:
+        trees = _numbered(firsts)
+    except ParseError:
+        # a second call on a query's line is read only when the program needs it (a later
+        # query refers to it); otherwise it is ignored, as it always was
+        if len(every) == len(firsts):
+            raise
+        try:
+            trees = _numbered(every)
+        except ParseError:
+            trees = _numbered(firsts)  # raises the error of the program as written
     queries: list[Query] = []
     fresh = max(n for n, _, _ in trees) + 1
     for number, ql, tree in trees:
@@ -83,6 +91,15 @@ def parse(reply: str) -> Program:
                             ql.line.strip())
         queries.extend(part)
     return Program(tuple(queries), scan.target)
+
+
+def _numbered(trees: list[tuple[int, QueryLine, Call]]) -> list[tuple[int, QueryLine, Call]]:
+    """Check the references (renumbering when a number is written twice)."""
+    written = [n for n, _, _ in trees]
+    if len(set(written)) != len(written):
+        return _renumber(trees)
+    _check_refs(trees)
+    return trees
 
 
 def _as_call(node: Node, ql: QueryLine) -> Call:
