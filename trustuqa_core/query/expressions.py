@@ -29,10 +29,11 @@ The result is a :class:`~.ast.Call` whose argument values may themselves be ``Ca
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..errors import ParseError
 from ..limits import Limits, current_limits
-from .ast import Arg, Call, Cmp, ListValue, Ref, Text
+from .ast import Arg, Call, Cmp, ListValue, Ref, Text, Value
 
 __all__ = ["LineParser", "Node", "CMP_OPS", "ARITH_FUNCS", "cmp_of"]
 
@@ -61,7 +62,6 @@ _KEYWORDS = frozenset({"if", "then", "else", "elif", "return", "and", "or", "end
 _STOP = set(",()[]{}'\"`?:;<>=!+*/“”‘’")
 _EXPR_QUOTE_END = set(",)]}:;?<>=!+-*/\"'`”’")
 _NONE = frozenset({"None", "none", "null", "NULL", "Null"})
-_IF_NAMES = frozenset({"if", "if_else", "ifelse", "if_then_else"})
 _JUNK = set("\"'`.,;*”’")
 
 
@@ -118,7 +118,7 @@ class LineParser:
 
     def at_keyword(self) -> bool:
         m = _IDENT.match(self.text, self.pos)
-        return bool(m) and m.group(0).lower() in _KEYWORDS
+        return m is not None and m.group(0).lower() in _KEYWORDS
 
     def number_at(self, pos: int) -> tuple[int, int]:
         """Digits at ``pos`` -> (value, end), checked against ``number_digits``."""
@@ -289,13 +289,13 @@ class LineParser:
                 self.leave()
                 if len(values) == 3:
                     return _if(values[0], values[1], values[2])
-                return Call(name, tuple(Arg(None, v) for v in values), (start, self.pos))
+                return Call(name, tuple(_arg(None, v) for v in values), (start, self.pos))
             if self.peek() == ")":
                 self.pos += 1
                 self.leave()
                 if not self._then_follows():
                     self.leave()
-                    return Call(name, (Arg(None, first),), (start, self.pos))
+                    return Call(name, (_arg(None, first),), (start, self.pos))
                 node = self._if_tail(first)
             else:  # ``if(C: X else: Y)``
                 node = self._if_tail(first)
@@ -388,7 +388,7 @@ class LineParser:
             right = self.comparison()
             if _is_lookup(left) and _is_lookup(right):
                 func = "set_union" if union else "set_intersection"
-                left = Call(func, (Arg("set1", left), Arg("set2", right)), (at, self.pos))
+                left = Call(func, (_arg("set1", left), _arg("set2", right)), (at, self.pos))
             elif union:
                 left = _if(left, Text("yes"), right)
             else:
@@ -450,7 +450,7 @@ class LineParser:
         bounds = [a.value for a in call.args]
         if len(bounds) != 2:
             raise self.error("expected range(start, end) with two values", at)
-        low, high = bounds
+        low, high = cast(list[Node], bounds)
         return _if(_compare(left, low, ">=", at), _compare(left, high, "<=", at), Text("no"))
 
     def membership(self, left: Node) -> Node:
@@ -496,7 +496,7 @@ class LineParser:
             self.enter(at)
             self.pos += 1
             right = self.term()
-            left = Call(ARITH_FUNCS[ch], (Arg("set1", left), Arg("set2", right)), (at, at))
+            left = Call(ARITH_FUNCS[ch], (_arg("set1", left), _arg("set2", right)), (at, at))
 
     def term(self) -> Node:
         left = self.primary()
@@ -511,7 +511,7 @@ class LineParser:
             self.enter(at)
             self.pos += 1
             right = self.primary()
-            left = Call(ARITH_FUNCS[ch], (Arg("set1", left), Arg("set2", right)), (at, at))
+            left = Call(ARITH_FUNCS[ch], (_arg("set1", left), _arg("set2", right)), (at, at))
 
     def primary(self) -> Node:
         self.skip_ws()
@@ -675,9 +675,9 @@ class LineParser:
                 self.pos = op.end()
                 self.skip_ws()
                 value = self.value()
-                return Arg(m.group(0), value, cmp, (begin, self.pos))
+                return _arg(m.group(0), value, cmp, (begin, self.pos))
             self.pos = after
-        return Arg(None, self.value(), "=", (begin, self.pos))
+        return _arg(None, self.value(), "=", (begin, self.pos))
 
     def value(self) -> Node:
         """An argument value: quoted text, a list, a nested call or expression, or bare words."""
@@ -738,7 +738,7 @@ class LineParser:
         if pos >= len(text) or text[pos] in _EXPR_QUOTE_END:
             return True
         m = _IDENT.match(text, pos)
-        return bool(m) and m.group(0).lower() in _KEYWORDS
+        return m is not None and m.group(0).lower() in _KEYWORDS
 
     def list_value(self) -> ListValue:
         closer = "]" if self.peek() == "[" else "}"
@@ -798,13 +798,18 @@ def _is_lookup(node: Node) -> bool:
     return isinstance(node, Call) and node.func.lower() == "get_information"
 
 
+def _arg(name: str | None, node: Node, cmp: Cmp = "=", span: tuple[int, int] = (0, 0)) -> Arg:
+    """An argument whose value may still be a call (until :mod:`.hoist` flattens the tree)."""
+    return Arg(name, cast(Value, node), cmp, span)
+
+
 def _compare(left: Node, right: Node, cmp: str, at: int) -> Call:
     return Call(
-        "compare", (Arg("set1", left), Arg("set2", right), Arg("op", Text(cmp))), (at, at)
+        "compare", (_arg("set1", left), _arg("set2", right), _arg("op", Text(cmp))), (at, at)
     )
 
 
 def _if(cond: Node, then: Node, otherwise: Node) -> Call:
     return Call(
-        "if_then_else", (Arg("condition", cond), Arg("then", then), Arg("else", otherwise))
+        "if_then_else", (_arg("condition", cond), _arg("then", then), _arg("else", otherwise))
     )
