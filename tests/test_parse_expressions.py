@@ -338,3 +338,15 @@ def test_render_round_trips_hoisted_programs() -> None:
     again = parse(render_program(program))
     assert again == program
     assert isinstance(again, Program) and isinstance(again.queries[0], Query)
+
+
+def test_a_second_call_on_a_line_is_ignored_unless_a_later_query_needs_it() -> None:
+    # a recorded WebQSP reply: nothing refers to the second call, so it is ignored as before
+    program = parse(
+        "Step1: Get the profession and nationality of Michael J. Fox\n"
+        "Query1: \"get_information(relation='people.person.profession', head_entity='Michael "
+        "J. Fox')\", \"get_information(relation='people.person.nationality', "
+        "head_entity='Michael J. Fox')\""
+    )
+    assert [q.number for q in program.queries] == [1]
+    assert program.query(1).call.arg("relation").value == Text("people.person.profession")
