@@ -4,7 +4,7 @@ Real model families wrap the same program differently: Markdown bold labels (``*
 typical of Llama-3.1), numbered lists (``1. Query1:``), a step and its query on one line,
 assignment style (``output_of_query1 = get_information(...)``), the paper's ``None`` for an
 absent argument, chatty preambles and trailers, code fences, other quotes, other spacing,
-list bullets and comments after a query.
+list bullets, comments after a query, a JSON object of steps and queries.
 Each transform here changes only the *form* of a reply, never its program, so a tolerant
 parser must read every variant to the same :class:`~trustuqa_core.query.ast.Program` as the
 original -- which :func:`variant_agreement` measures.
@@ -34,7 +34,7 @@ __all__ = ["TRANSFORMS", "Variant", "make_variants", "variant_agreement", "Agree
 Transform = Callable[[str, random.Random], str]
 
 _QUERY = re.compile(r'^Query(\d+)\s*:\s*"(.*)"\s*$')
-_STEP = re.compile(r"^Step(\d+)\s*:\s*(.*)$")
+_STEP = re.compile(r"^Step\s*(\d+)\s*[:.]\s*(.*)$")
 _VALUE = re.compile(r"(\w+\s*(?:>=|<=|!=|=|>|<)\s*)'([^'\"\\]*)'(?=\s*[,)])")
 _GET_INFO_ARGS = ("head_entity", "tail_entity", "key", "value")
 
@@ -217,6 +217,25 @@ def comments(reply: str, rng: random.Random) -> str:
     return _map_lines(reply, one)
 
 
+def json_object(reply: str, rng: random.Random) -> str:
+    """A JSON object: ``{"Target type": "...", "Step1": "...", "Query1": "call(...)", ...}``.
+
+    Replies whose text would need JSON escapes (a ``"`` or a backslash) are left as they are.
+    """
+    entries: list[tuple[str, str]] = []
+    for line in reply.split("\n"):
+        if m := re.match(r"^#*\s*Target type\s*:\s*(.*?)\s*$", line, re.IGNORECASE):
+            entries.append(("Target type", m.group(1)))
+        elif m := _STEP.match(line):
+            entries.append((f"Step{m.group(1)}", m.group(2).strip()))
+        elif m := _QUERY.match(line):
+            entries.append((f"Query{m.group(1)}", m.group(2)))
+    if any('"' in text or "\\" in text for _, text in entries):
+        return reply
+    indent = " " * rng.choice([2, 4])
+    return "{\n" + ",\n".join(f'{indent}"{key}": "{text}"' for key, text in entries) + "\n}"
+
+
 TRANSFORMS: dict[str, Transform] = {
     "bold": bold,
     "numbered": numbered,
@@ -229,6 +248,7 @@ TRANSFORMS: dict[str, Transform] = {
     "spacing": spacing,
     "bullets": bullets,
     "comments": comments,
+    "json": json_object,
 }
 
 
@@ -250,7 +270,7 @@ def make_variants(
 
     >>> vs = make_variants([("q", 'Query1: "count(set=\\'a\\')"')], seed=1)
     >>> len(vs), vs[0].transforms
-    (12, ('bold',))
+    (13, ('bold',))
     """
     rng = random.Random(seed)
     out: list[Variant] = []
@@ -264,8 +284,8 @@ def make_variants(
             out.append(Variant(key, (name,), reply, TRANSFORMS[name](reply, rng)))
         for _ in range(combos):
             chosen = rng.sample(names, rng.randint(2, 4))
-            # wrapping transforms last, so line-level transforms still see QueryN lines
-            chosen.sort(key=lambda n: n in ("chatty", "fenced"))
+            # a JSON object first (it reads the QueryN lines), wrapping transforms last
+            chosen.sort(key=lambda n: (n != "json", n in ("chatty", "fenced")))
             text = reply
             for name in chosen:
                 text = TRANSFORMS[name](text, rng)

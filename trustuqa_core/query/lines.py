@@ -11,7 +11,8 @@ numbering and ``**bold**`` / ``__bold__`` markup in front):
 * ``Query1: "call(...)"`` (also ``Query 1:``, ``**Query1:** ...``, ``**Query1**: ...``)
 * ``Step1: description`` (``:`` or ``.`` after the number); a ``Query1: ...`` on the same
   line after the description is read as a query line of its own
-* ``output_of_query1 = call(...)`` (assignment style)
+* ``output_of_query1 = call(...)`` (assignment style), ``Query1 = "call(...)"``
+* JSON keys: ``"Step1": "description",`` / ``"Query1": "call(...)",``
 * ``## Target type: {Year}``
 * bare calls ``call(...)`` when no line has a ``QueryN`` prefix
 
@@ -160,9 +161,9 @@ def _label(
     number, p = read_number(line, p, limits, line_no, line)
     if number < 0:
         return None
-    while p < len(line) and (line[p] in _MARKUP or line[p] == " "):
+    while p < len(line) and (line[p] in _MARKUP or line[p] in " \"'"):
         p += 1
-    if p < len(line) and line[p] in seps:
+    if p < len(line) and line[p] in seps and line[p : p + 2] != "==":
         return number, skip_markup(line, p + 1)
     return None
 
@@ -184,7 +185,7 @@ def _inline_query(line: str, begin: int, limits: Limits, line_no: int) -> tuple[
 def _target(text: str) -> str | None:
     left = text.find("{")
     right = text.find("}", left + 1) if left >= 0 else -1
-    inner = text[left + 1 : right] if right >= 0 else text
+    inner = text[left + 1 : right] if right >= 0 else text.strip().rstrip(",")
     inner = inner.strip().strip("'\"` ").strip()
     return inner or None
 
@@ -227,13 +228,16 @@ def scan_reply(reply: str, limits: Limits | None = None) -> ReplyScan:
         if stripped.startswith("```"):
             continue
         pos = _skip_prefix(line)
+        keyed = pos < len(line) and line[pos] in "\"'"  # a JSON key: "Query1": "..."
+        if keyed:
+            pos += 1
         tpos = pos
         while tpos < len(line) and line[tpos] in "# ":
             tpos += 1
         if scan.target is None and _word_at(line, tpos, "target"):
             rest = line[tpos + 6 :].lstrip()
             if rest.lower().startswith("type"):
-                rest = rest[4:].lstrip(" *_")
+                rest = rest[4:].lstrip(" *_\"'")
                 if rest[:1] and rest[:1] in _COLONS:
                     scan.target = _target(rest[1:])
                     continue
@@ -241,11 +245,13 @@ def scan_reply(reply: str, limits: Limits | None = None) -> ReplyScan:
             number, body = step
             at, q_number, q_body = _inline_query(line, body, limits, line_no)
             text = line[body:at] if at >= 0 else line[body:]
+            if keyed:
+                text = _json_string(text)
             scan.steps.setdefault(number, _clean_description(text, one_line=at >= 0))
             if at >= 0:
                 scan.queries.append(QueryLine(q_number, line_no, line, q_body, number))
             continue
-        if query := _label(line, pos, "query", _COLONS, limits, line_no):
+        if query := _label(line, pos, "query", _COLONS + "=", limits, line_no):
             scan.queries.append(QueryLine(query[0], line_no, line, query[1]))
             continue
         if assigned := _assignment(line, pos, limits, line_no):
@@ -256,6 +262,14 @@ def scan_reply(reply: str, limits: Limits | None = None) -> ReplyScan:
     if not scan.queries:
         scan.queries = bare
     return scan
+
+
+def _json_string(text: str) -> str:
+    """``"Find Italy",`` (a JSON value) -> ``Find Italy``."""
+    text = text.strip().removesuffix(",").strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1]
+    return text
 
 
 def _clean_description(text: str, one_line: bool) -> str:
