@@ -277,6 +277,12 @@ def test_a_number_written_twice_renumbers_and_refs_mean_the_latest() -> None:
         # assignment style
         "Step1: Find Italy\noutput_of_query1 = get_information(relation='Nation', "
         "tail_entity='Italy')\noutput_of_query2 = count(set='output_of_query1')",
+        # a JSON object; "Query2 = ..." with an equals sign
+        '{\n  "Target type": "{Nation}",\n  "Step1": "Find Italy",\n  "Query1": '
+        "\"get_information(relation='Nation', tail_entity='Italy')\",\n"
+        "  \"Query2\": \"count(set='output_of_query1')\"\n}",
+        "Step1: Find Italy\nQuery1 = \"get_information(relation='Nation', "
+        "tail_entity='Italy')\"\nQuery2 = count(set='output_of_query1')",
         # None for absent arguments, curly quotes, chatty preamble and trailer, a code fence
         "Sure! Here is the query:\n```python\nStep1: Find Italy\nQuery1: “get_information("
         "relation=‘Nation’, tail_entity=‘Italy’, head_entity=None, key=None)”\n"
