@@ -12,11 +12,17 @@ variants (``if C, then X, else Y``, ``if C: return X else: return Y``, ``X if C 
 * ``+ - * /`` -> ``add`` / ``subtract`` / ``multiply`` / ``divide`` ``(set1=A, set2=B)``
 * conditionals -> ``if_then_else(condition=C, then=X, else=Y)``
 * ``A or B`` / ``A and B`` between two ``get_information`` calls -> ``set_union`` /
-  ``set_intersection`` (anything else joined by ``or``/``and`` is a positioned error)
+  ``set_intersection`` of their rows; between other conditions ->
+  ``if_then_else(condition=A, then='yes', else=B)`` / ``(condition=A, then=B, else='no')``
+* ``A in [x, y]`` -> ``A = x or A = y``; ``A in range(s, e)`` -> ``s <= A and A <= e``
+* ``set.union(...)`` -> ``set_union(...)``; ``Calculator.compare(...)`` -> ``compare(...)``
+* ``if C`` with nothing after it -> C; ``head_entity=None`` -> the argument is left out
 
 The result is a :class:`~.ast.Call` whose argument values may themselves be ``Call`` s;
 :mod:`.hoist` flattens those into queries of their own. Nesting deeper than
-``parse_depth`` and numbers longer than ``number_digits`` are positioned errors.
+``parse_depth`` (brackets, calls, ``if`` s, and each link of an operator chain) and numbers
+longer than ``number_digits`` are positioned errors; anything else not understood is a
+positioned error too (``tail_entity~='x'``, ``split(...)[1]``, chained comparisons).
 
 >>> tree = LineParser("abs(subtract(output_of_query2, 3))", 1).body(0)
 >>> tree.func, tree.args[0].value.func
