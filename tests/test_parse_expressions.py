@@ -356,3 +356,15 @@ def test_a_second_call_on_a_line_is_ignored_unless_a_later_query_needs_it() -> N
     )
     assert [q.number for q in program.queries] == [1]
     assert program.query(1).call.arg("relation").value == Text("people.person.profession")
+
+
+def test_steps_that_hold_the_calls_when_no_query_labels_exist() -> None:
+    p = parse("Step 1: get_information(relation='Nation', tail_entity='Italy')\n"
+              "Step 2: `count(set='output_of_query1')`")
+    assert [(q.number, render_call(q.call)) for q in p.queries] == [
+        (1, "get_information(relation='Nation', tail_entity='Italy')"),
+        (2, "count(set='output_of_query1')"),
+    ]
+    # with QueryN labels present, a step's text stays a description
+    p = parse("Step1: count(set='x')\nQuery1: \"count(set='a')\"")
+    assert p.query(1).call.args[0].value == Text("a")

@@ -14,7 +14,7 @@ numbering and ``**bold**`` / ``__bold__`` markup in front):
 * ``output_of_query1 = call(...)`` (assignment style), ``Query1 = "call(...)"``
 * JSON keys: ``"Step1": "description",`` / ``"Query1": "call(...)",``
 * ``## Target type: {Year}``
-* bare calls ``call(...)`` when no line has a ``QueryN`` prefix
+* when no line has a ``QueryN`` label: ``StepN: call(...)`` lines, or else bare calls
 
 >>> scan = scan_reply('1. **Step1:** Find X. **Query1:** "count(set=\\'a\\')"')
 >>> scan.steps[1], scan.queries[0].number, scan.queries[0].line[scan.queries[0].start:]
@@ -223,6 +223,7 @@ def scan_reply(reply: str, limits: Limits | None = None) -> ReplyScan:
     lines = check_size(reply, limits)
     scan = ReplyScan()
     bare: list[QueryLine] = []
+    step_calls: list[QueryLine] = []  # "Step1: get_information(...)" with no Query labels
     for line_no, line in enumerate(lines, 1):
         stripped = line.strip()
         if stripped.startswith("```"):
@@ -250,6 +251,8 @@ def scan_reply(reply: str, limits: Limits | None = None) -> ReplyScan:
             scan.steps.setdefault(number, _clean_description(text, one_line=at >= 0))
             if at >= 0:
                 scan.queries.append(QueryLine(q_number, line_no, line, q_body, number))
+            elif _is_bare_call(line, body):
+                step_calls.append(QueryLine(number, line_no, line, body, number))
             continue
         if query := _label(line, pos, "query", _COLONS + "=", limits, line_no):
             scan.queries.append(QueryLine(query[0], line_no, line, query[1]))
@@ -260,7 +263,7 @@ def scan_reply(reply: str, limits: Limits | None = None) -> ReplyScan:
         if _is_bare_call(line, pos):
             bare.append(QueryLine(None, line_no, line, pos))
     if not scan.queries:
-        scan.queries = bare
+        scan.queries = step_calls or bare
     return scan
 
 
