@@ -8,12 +8,23 @@ naming, positional arguments and bracketed lists. A quoted value ends at a quote
 ``,`` or ``)`` -- so a missing comma between arguments ends up inside a value, and is caught at
 mapping time rather than here.
 
+Also the shapes other model families write (see :mod:`.lines`: ``**Query1:**``, ``1. Query1:``,
+a step and its query on one line, ``output_of_query1 = call(...)``), ``head_entity=None`` for
+an absent argument, and expressions (see :mod:`.expressions`): comparisons, arithmetic and
+conditionals become ``compare`` / ``add`` ... / ``if_then_else`` calls, and nested calls are
+hoisted into queries of their own (:mod:`.hoist`). A number written twice (``Query3`` after
+``Query3``) renumbers the program in order. Size, depth and number limits come from
+:func:`~trustuqa_core.limits.current_limits`.
+
 >>> p = parse('''## Target type: {Nation}
 ... Step1: Find the entity named Italy
 ... Query1: "get_information(relation='Nation', tail_entity='Italy')"
 ... Query2: "count(set1 = 'output_of_query1')"''')
 >>> p.target_type, p.query(2).call
 ('Nation', Call(func='count', args=(Arg(name='set', value=Ref(step=1), cmp='='),)))
+>>> [(q.number, q.call.func) for q in parse('Query1: "count(set=\\'a\\')"\\n'
+...     'Query2: "output_of_query1 > 3"').queries]
+[(1, 'count'), (2, 'compare')]
 >>> parse('Query1: "keep(set=output_of_query1 value<\\'3\\')"')
 Traceback (most recent call last):
 ...
@@ -24,10 +35,14 @@ trustuqa_core.errors.ParseError: line 1, column 36: expected ',' or ')'
 
 from __future__ import annotations
 
-import re
+from typing import cast
 
 from ..errors import ParseError
-from .ast import Arg, Call, Cmp, ListValue, Program, Query, Ref, Text, Value
+from ..limits import current_limits
+from .ast import Arg, Call, Program, Query, Ref
+from .expressions import LineParser, Node
+from .hoist import hoist, map_refs, tree_refs
+from .lines import QueryLine, scan_reply
 
 __all__ = ["parse", "parse_call", "SINGLE_SET", "MULTI_SET", "ALIASES", "KNOWN_FUNCTIONS"]
 
@@ -37,239 +52,150 @@ SINGLE_SET = frozenset(
 MULTI_SET = frozenset({"set_union", "set_intersection", "set_difference"})
 KNOWN_FUNCTIONS = SINGLE_SET | MULTI_SET | {"get_information", "keep"}
 ALIASES = {"average": "mean", "avg": "mean"}
-
-_QUERY_LINE = re.compile(r"^\s*[-*]?\s*\**\s*Query\s*(\d+)\s*\**\s*[:：]\s*(.*)$", re.IGNORECASE)
-_STEP_LINE = re.compile(r"^\s*[-*]?\s*\**\s*Step\s*(\d+)\s*\**\s*[:：.]\s*(.*)$", re.IGNORECASE)
-_TARGET = re.compile(r"^\s*#*\s*Target\s*type\s*[:：]\s*(.*)$", re.IGNORECASE)
-_BARE_CALL = re.compile(r"^\s*[\"'`]?\s*[A-Za-z_]\w*\s*\(")
-_REF = re.compile(r"^output_of_query\s*(\d+)$", re.IGNORECASE)
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-_CMP = re.compile(r"(>=|<=|==|!=|<>|=>|=<|=|>|<)")
-_GLUED_ARG = re.compile(r"\s+[A-Za-z_]\w*\s*(>=|<=|==|!=|<>|=|>|<)")
-_MAX_LINE = 10_000
+_IF_NAMES = frozenset({"if", "if_else", "ifelse", "if_then_else"})
 
 
 def parse(reply: str) -> Program:
     """Parse a whole LLM reply into a Program (raises :class:`ParseError` with line/column)."""
     if not isinstance(reply, str):
         raise ParseError(f"expected text, got {type(reply).__name__}")
-    target: str | None = None
-    steps: dict[int, str] = {}
-    found: list[tuple[int | None, int, str]] = []
-    lines = [ln.removesuffix("\r") for ln in reply.split("\n")]  # not splitlines(): \x0c etc.
-    has_query_prefix = any(_QUERY_LINE.match(ln) for ln in lines)
-    for line_no, line in enumerate(lines, 1):
-        if line.strip().startswith("```"):
-            continue
-        if (m := _TARGET.match(line)) and target is None:
-            target = _target_text(m.group(1))
-        elif m := _STEP_LINE.match(line):
-            steps.setdefault(int(m.group(1)), m.group(2).strip())
-        elif m := _QUERY_LINE.match(line):
-            found.append((int(m.group(1)), line_no, line))
-        elif not has_query_prefix and _BARE_CALL.match(line):
-            found.append((None, line_no, line))
-    if not found:
+    limits = current_limits()
+    scan = scan_reply(reply, limits)
+    if not scan.queries:
         raise ParseError('no query found in the reply (expected lines like Query1: "...")')
+    firsts: list[tuple[int, QueryLine, Call]] = []
+    every: list[tuple[int, QueryLine, Call]] = []
+    for ql in scan.queries:
+        number = ql.number if ql.number is not None else len(firsts) + 1
+        nodes = LineParser(ql.line, ql.line_no, limits).bodies(ql.start)
+        firsts.append((number, ql, _as_call(nodes[0], ql)))
+        for extra, node in enumerate(nodes):  # "call(...)", "call(...)": numbers N, N+1, ...
+            every.append((number + extra, ql, _as_call(node, ql)))
+    try:
+        trees = _numbered(firsts)
+    except ParseError:
+        # a second call on a query's line is read only when the program needs it (a later
+        # query refers to it); otherwise it is ignored, as it always was
+        if len(every) == len(firsts):
+            raise
+        try:
+            trees = _numbered(every)
+        except ParseError:
+            trees = _numbered(firsts)  # raises the error of the program as written
     queries: list[Query] = []
+    fresh = max(n for n, _, _ in trees) + 1
+    for number, ql, tree in trees:
+        step = ql.step if ql.step is not None else (ql.number if ql.number is not None else number)
+        description = scan.steps.get(step, "") if step is not None else ""
+        part, fresh = hoist(number, tree, description, fresh, _normalise, ql.line_no,
+                            ql.line.strip())
+        queries.extend(part)
+    return Program(tuple(queries), scan.target)
+
+
+def _numbered(trees: list[tuple[int, QueryLine, Call]]) -> list[tuple[int, QueryLine, Call]]:
+    """Check the references (renumbering when a number is written twice)."""
+    written = [n for n, _, _ in trees]
+    if len(set(written)) != len(written):
+        return _renumber(trees)
+    _check_refs(trees)
+    return trees
+
+
+def _as_call(node: Node, ql: QueryLine) -> Call:
+    """The query's call; a query that is only ``output_of_queryN`` repeats that result."""
+    if isinstance(node, Call):
+        return node
+    if isinstance(node, Ref):
+        return Call("set_union", (Arg("set1", node),))
+    raise ParseError(
+        f"expected a call or an expression, got the value {_short(str(node))!r} alone",
+        ql.line,
+        ql.line_no,
+        ql.start + 1,
+    )
+
+
+def _short(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[: size - 3] + "..."
+
+
+def _ref_error(ref: int, number: int, ql: QueryLine) -> ParseError:
+    col = ql.line.find(f"output_of_query{ref}") + 1 or 1
+    return ParseError(
+        f"output_of_query{ref} refers to a query not defined before Query{number}",
+        ql.line,
+        ql.line_no,
+        col,
+    )
+
+
+def _check_refs(trees: list[tuple[int, QueryLine, Call]]) -> None:
     seen: set[int] = set()
-    for number, line_no, line in found:
-        number = number if number is not None else len(queries) + 1
-        if number in seen:
-            raise ParseError(f"Query{number} appears twice", line, line_no, 1)
-        call = parse_call(line, line_no, start=_call_start(line))
-        for ref in call.refs():
+    for number, ql, tree in trees:
+        for ref in tree_refs(tree):
             if ref not in seen:
-                col = line.find(f"output_of_query{ref}") + 1 or 1
-                raise ParseError(
-                    f"output_of_query{ref} refers to a query not defined before Query{number}",
-                    line,
-                    line_no,
-                    col,
-                )
+                raise _ref_error(ref, number, ql)
         seen.add(number)
-        queries.append(Query(number, call, steps.get(number, ""), line_no, line.strip()))
-    return Program(tuple(queries), target)
 
 
-def _target_text(raw: str) -> str | None:
-    m = re.search(r"\{(.*?)\}", raw)
-    text = (m.group(1) if m else raw).strip().strip("'\"` ").strip()
-    return text or None
-
-
-def _call_start(line: str) -> int:
-    m = _QUERY_LINE.match(line)
-    return m.start(2) if m else 0
+def _renumber(trees: list[tuple[int, QueryLine, Call]]) -> list[tuple[int, QueryLine, Call]]:
+    """Misnumbered queries (a number written twice): number them 1, 2, ... in order, and let
+    ``output_of_queryN`` mean the latest query written as N before the one that uses it."""
+    latest: dict[int, int] = {}
+    out: list[tuple[int, QueryLine, Call]] = []
+    for position, (number, ql, tree) in enumerate(trees, 1):
+        for ref in tree_refs(tree):
+            if ref not in latest:
+                raise _ref_error(ref, number, ql)
+        out.append((position, ql, cast(Call, map_refs(tree, latest.__getitem__))))
+        latest[number] = position
+    return out
 
 
 def parse_call(text: str, line_no: int = 1, start: int = 0) -> Call:
     """Parse one call written on ``text`` from index ``start`` (quotes around it allowed).
 
+    A nested call needs a program to be hoisted into: use :func:`parse` for those.
+
     >>> parse_call("max(set='output_of_query2')")
     Call(func='max', args=(Arg(name='set', value=Ref(step=2), cmp='='),))
     """
-    if len(text) > _MAX_LINE:
-        raise ParseError(f"query line longer than {_MAX_LINE} characters", "", line_no, 1)
-    return _LineParser(text, line_no).call_line(start)
-
-
-class _LineParser:
-    """Recursive-descent parser over one line; ``pos`` is a 0-based index into ``text``."""
-
-    def __init__(self, text: str, line_no: int) -> None:
-        self.text, self.line_no, self.pos = text, line_no, 0
-
-    def error(self, message: str, pos: int | None = None) -> ParseError:
-        col = (self.pos if pos is None else pos) + 1
-        return ParseError(message, self.text, self.line_no, col)
-
-    def skip_ws(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def call_line(self, start: int) -> Call:
-        self.pos = start
-        self.skip_ws()
-        opener = self.peek() if self.peek() in "\"'`" else ""
-        if opener:
-            self.pos += 1
-        call = self.call()
-        self.skip_ws()
-        if opener and self.peek() == opener:
-            return call
-        rest = self.text[self.pos :].strip()
-        if rest and not re.fullmatch(r"[\"'`.,;]*(<br\s*/?>)?[\"'`.,;]*", rest):
-            raise self.error("unexpected text after the call")
-        return call
-
-    def call(self) -> Call:
-        begin = self.pos
-        m = _IDENT.match(self.text, self.pos)
-        if not m:
-            raise self.error("expected a function name")
-        func = m.group(0)
-        self.pos = m.end()
-        self.skip_ws()
-        if self.peek() != "(":
-            raise self.error(f"expected '(' after {func!r}")
-        self.pos += 1
-        args: list[Arg] = []
-        self.skip_ws()
-        while self.peek() != ")":
-            if not self.peek():
-                raise self.error("missing ')' at end of the call")
-            args.append(self.arg())
-            self.skip_ws()
-            if self.peek() == ",":
-                self.pos += 1
-                self.skip_ws()
-            elif self.peek() != ")":
-                raise self.error("expected ',' or ')'")
-        self.pos += 1
-        return _normalise(Call(func, tuple(args), (begin, self.pos)))
-
-    def arg(self) -> Arg:
-        begin = self.pos
-        m = _IDENT.match(self.text, self.pos)
-        if m and not _REF.match(m.group(0)):
-            after = self.pos
-            self.pos = m.end()
-            self.skip_ws()
-            op = _CMP.match(self.text, self.pos)
-            if op:
-                cmp = _cmp(op.group(1))
-                if cmp is None:
-                    raise self.error(f"unsupported operator {op.group(1)!r}")
-                self.pos = op.end()
-                self.skip_ws()
-                value = self.value()
-                return Arg(m.group(0), value, cmp, (begin, self.pos))
-            self.pos = after
-        return Arg(None, self.value(), "=", (begin, self.pos))
-
-    def value(self) -> Value:
-        ch = self.peek()
-        if ch in "'\"":
-            return _as_ref(self.quoted(ch))
-        if ch == "[":
-            return self.list_value()
-        begin = self.pos
-        m = re.compile(r"[^,()\[\]'\"]+").match(self.text, self.pos)
-        if not m or not m.group(0).strip():
-            raise self.error("expected a value")
-        raw = m.group(0)
-        glued = _GLUED_ARG.search(raw)  # "output_of_query1 value<" lacks a comma
-        raw = (raw[: glued.start()] if glued else raw).rstrip()
-        self.pos = begin + len(raw)
-        if self.peek() == "(" and _IDENT.fullmatch(raw.strip()):
-            raise self.error(
-                "nested calls are not supported: write each call as its own query", begin
-            )
-        return _as_ref(Text(raw.strip(), quoted=False))
-
-    def quoted(self, quote: str) -> Text:
-        begin = self.pos
-        self.pos += 1
-        out: list[str] = []
-        while self.pos < len(self.text):
-            ch = self.text[self.pos]
-            if ch == "\\" and self.pos + 1 < len(self.text):
-                out.append(self.text[self.pos + 1])
-                self.pos += 2
-                continue
-            if ch == quote and re.match(r"\s*[,)\]]", self.text[self.pos + 1 :]):
-                self.pos += 1
-                return Text("".join(out))
-            out.append(ch)
-            self.pos += 1
-        raise self.error(
-            "unterminated string (a closing quote must be followed by ',' or ')')", begin
+    limits = current_limits()
+    if len(text) > limits.query_line_chars:
+        raise ParseError(
+            f"query line longer than {limits.query_line_chars:,} characters (limit "
+            "query_line_chars; raise it with TRUSTUQA_LIMIT_QUERY_LINE_CHARS)",
+            "",
+            line_no,
+            1,
         )
-
-    def list_value(self) -> ListValue:
-        self.pos += 1
-        items: list[Value] = []
-        self.skip_ws()
-        while self.peek() != "]":
-            if not self.peek():
-                raise self.error("missing ']'")
-            items.append(self.value())
-            self.skip_ws()
-            if self.peek() == ",":
-                self.pos += 1
-                self.skip_ws()
-            elif self.peek() != "]":
-                raise self.error("expected ',' or ']'")
-        self.pos += 1
-        return ListValue(tuple(items))
+    node = LineParser(text, line_no, limits).body(start)
+    if not isinstance(node, Call):
+        raise ParseError("expected a call", text, line_no, start + 1)
+    for a in node.args:
+        if _has_call(a.value):
+            raise ParseError(
+                "nested calls need a whole program: use parse()", text, line_no, a.span[0] + 1
+            )
+    return _normalise(node)
 
 
-def _cmp(op: str) -> Cmp | None:
-    return {
-        "=": "=",
-        "==": "=",
-        ">": ">",
-        "<": "<",
-        ">=": ">=",
-        "<=": "<=",
-        "=>": ">=",
-        "=<": "<=",
-        "!=": "!=",
-        "<>": "!=",
-    }.get(op)  # type: ignore[return-value]
-
-
-def _as_ref(text: Text) -> Value:
-    m = _REF.match(text.value.strip())
-    return Ref(int(m.group(1))) if m else text
+def _has_call(value: object) -> bool:
+    if isinstance(value, Call):
+        return True
+    items = getattr(value, "items", ())
+    return any(_has_call(v) for v in items)
 
 
 def _normalise(call: Call) -> Call:
-    """Canonical function and parameter names (``set``/``set1``, positional, aliases)."""
+    """Canonical function and parameter names (``set``/``set1``, positional, aliases;
+    ``if(C, X, Y)`` -> ``if_then_else(condition=C, then=X, else=Y)``)."""
+    if call.func.lower() in _IF_NAMES and len(call.args) == 3 and call.names() == (None,) * 3:
+        names = ("condition", "then", "else")
+        return Call("if_then_else", tuple(
+            Arg(n, a.value, a.cmp, a.span) for n, a in zip(names, call.args, strict=True)
+        ), call.span)
     func = ALIASES.get(call.func.lower(), call.func)
     if func.lower() in KNOWN_FUNCTIONS:
         func = func.lower()
