@@ -20,6 +20,7 @@ from .graph import EMPTY
 from .numbers import parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
 from .query.ast import Text
+from .reasoning import REASONING
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
 
@@ -303,4 +304,5 @@ FUNCTIONS: dict[str, Callable[[Context, Op], Result]] = {
     "keep": fn_keep,
     "previous_row": fn_previous_row,
     "next_row": fn_next_row,
+    **REASONING,
 }

@@ -3,8 +3,9 @@
 The rule table is keyed by the call's argument signature (``key`` counts as ``time_key`` when
 it maps to a time key of a temporal graph). Each rule is a small named function; its docstring
 shows the call and the plan. An unsupported signature raises :class:`RewriteError` listing
-the supported ones. Other functions (set operations, aggregates, ``keep``, row navigation)
-become a single operation of the same name.
+the supported ones. Other functions (set operations, aggregates, ``keep``, row navigation,
+the reasoning functions) become a single operation named by the function's canonical name
+(``calculate_difference`` -> ``difference``, see :mod:`.function_names`).
 
 >>> from trustuqa_core.query.ast import Bound, Call, Arg, Text
 >>> call = Call("get_information", (Arg("relation", Bound("Year", (0,), ("Year",), "relation")),
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import RewriteError
+from .function_names import canonical_function
 from .query.ast import Arg, Bound, Call, Ref, Text
 
 __all__ = ["Op", "GET_INFORMATION_RULES", "rewrite", "signature", "rule_table"]
@@ -277,7 +279,7 @@ def rewrite(call: Call) -> list[Op]:
     if call.func != "get_information":
         return [
             Op(
-                call.func,
+                canonical_function(call.func) or call.func,
                 tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args)),
                 next((a.cmp for a in call.args if a.cmp != "="), "="),
             )

@@ -1,0 +1,89 @@
+"""What form of answer a comparison question asks for, read from the question's words.
+
+A comparison of two values answers different questions: "is Koli larger than Lemmenjoki?"
+(yes/no), "which is taller, Mount Humphreys or Mount Kaweah?" (a name), "was 2008's score
+above or below 2013?" (one of the question's own words). :func:`question_form` tells them
+apart with word lists (data, below); the comparison functions state the reading in the step.
+
+>>> question_form("was 2008's score above or below 2013?")
+QuestionForm(kind='pair', pair=(('above', '>'), ('below', '<')), direction='>')
+>>> question_form("which is taller, mount humphreys or mount kaweah.").kind
+'choice'
+>>> f = question_form("did the drink/drive sandown 500 happen before the tooheys 1000?")
+>>> f.kind, f.direction
+('yesno', '<')
+>>> question_form(None).kind
+'unknown'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["QuestionForm", "question_form", "DIRECTION_WORDS", "PAIR_WORDS"]
+
+# comparative words -> the direction they ask for ('>' larger / later, '<' smaller / earlier)
+DIRECTION_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        ["more", "most", "higher", "highest", "larger", "largest", "bigger", "biggest",
+         "greater", "greatest", "taller", "tallest", "longer", "longest", "later", "latest",
+         "last", "after", "above", "over", "heavier", "heaviest", "exceed", "exceeded",
+         "wider", "deeper", "farther", "further", "older"],
+        ">",
+    ),
+    **dict.fromkeys(
+        ["less", "least", "fewer", "fewest", "lower", "lowest", "smaller", "smallest",
+         "shorter", "shortest", "earlier", "earliest", "first", "before", "below", "under",
+         "lighter", "lightest", "sooner", "quicker", "faster", "fastest", "younger"],
+        "<",
+    ),
+    **dict.fromkeys(["same", "equal", "tied", "as many"], "="),
+    **dict.fromkeys(["different"], "!="),
+}
+# words that can form an "X or Y" answer pair ("more or less", "above/below")
+PAIR_WORDS = frozenset(
+    {"more", "less", "fewer", "above", "below", "before", "after", "higher", "lower",
+     "over", "under", "greater", "smaller", "larger", "earlier", "later", "longer",
+     "shorter", "bigger", "taller", "older", "younger"}
+)
+_AUX = re.compile(
+    r"^\s*(is|was|were|are|did|does|do|has|have|had|can|could|will|would|should|am)\b",
+    re.IGNORECASE,
+)
+_PAIR = re.compile(r"\b([a-z]+)\s*(?:\bor\b|/)\s*([a-z]+)\b")
+_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class QuestionForm:
+    """``kind``: ``pair`` (answer one of two words), ``choice`` (answer a name), ``yesno``,
+    or ``unknown`` (no question); ``direction``: the comparison the question's words ask."""
+
+    kind: Literal["pair", "choice", "yesno", "unknown"]
+    pair: tuple[tuple[str, str], tuple[str, str]] | None = None
+    direction: str | None = None
+
+
+def question_form(question: str | None) -> QuestionForm:
+    """The answer form and direction a comparison question asks for (see the module doc)."""
+    if not question or not question.strip():
+        return QuestionForm("unknown")
+    q = question.lower()
+    pair = None
+    for m in _PAIR.finditer(q):
+        a, b = m.groups()
+        if a in PAIR_WORDS and b in PAIR_WORDS:
+            da, db = DIRECTION_WORDS.get(a), DIRECTION_WORDS.get(b)
+            if da and db and da != db:
+                pair = ((a, da), (b, db))
+                break
+    direction = next((DIRECTION_WORDS[w] for w in _WORD.findall(q) if w in DIRECTION_WORDS), None)
+    if pair is not None:
+        return QuestionForm("pair", pair, pair[0][1])
+    if " or " in q or "," in q.split("?")[0] and not _AUX.match(q):
+        return QuestionForm("choice", None, direction)
+    if _AUX.match(q):
+        return QuestionForm("yesno", None, direction)
+    return QuestionForm("choice", None, direction)
