@@ -191,15 +191,23 @@ def _names(ctx: Context, call: Call) -> tuple[str, ...]:
     """The named entities a step is about: its mapped literal values, else those of the
     steps it refers to (so ``Points of output_of_query1`` is about Query1's ``Willemsen``)."""
     own = [
-        label
+        _display_name(a.value)
         for a in call.args
-        if isinstance(a.value, Bound) and a.value.role in ("value", "entity")
-        for label in a.value.labels[:1]
+        if isinstance(a.value, Bound) and a.value.role in ("value", "entity") and a.value.labels
     ]
     if own:
         return tuple(own)
     inherited = [n for r in call.refs() for n in ctx.names.get(r, ())]
     return tuple(dict.fromkeys(inherited))
+
+
+def _display_name(bound: Bound) -> str:
+    """The data's text for a mapped literal, or the literal itself when the matched cell holds
+    more (a multi-value cell ``Belarus\\nLiudmila Kalinchik``, a cell with a gloss)."""
+    label, text = bound.labels[0], bound.text.strip()
+    if label.strip().casefold() == text.casefold() or not text:
+        return label
+    return text if text.casefold() in label.casefold() else label
 
 
 def _run_op(ctx: Context, op: Op) -> Result:

@@ -113,6 +113,18 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
         word = "equal" if x == y else (w1 if holds(x, d1, y) else w2)
         ctx.notes.append(f"the question asks '{w1} or {w2}': the answer is {word!r}")
         return _answer(word, merged_witnesses([_res(ctx, left), _res(ctx, right)]))
+    if form.kind == "pair_choice" and form.pair is not None:
+        symbol = form.direction or ">"
+        truth, a, b = _verdict(ctx, left, symbol, right, what)
+        ctx.verdicts[ctx.step] = truth
+        (w1, _), (w2, _) = form.pair
+        x, y = _align(ctx, a, b)
+        word = "equal" if x == y else (w1 if truth else w2)
+        ctx.notes.append(
+            f"the question asks '{w1} or {w2}' for the {'larger' if symbol == '>' else 'smaller'}"
+            f" value, {w1!r} being the first value: the answer is {word!r}"
+        )
+        return _answer(word, merged_witnesses([_res(ctx, left), _res(ctx, right)]))
     if form.kind == "choice" or (form.kind == "unknown" and given is None):
         symbol = given if given in (">", "<", ">=", "<=") else None
         source = "the operator"

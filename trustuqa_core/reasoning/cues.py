@@ -12,6 +12,8 @@ QuestionForm(kind='pair', pair=(('above', '>'), ('below', '<')), direction='>')
 >>> f = question_form("did the drink/drive sandown 500 happen before the tooheys 1000?")
 >>> f.kind, f.direction
 ('yesno', '<')
+>>> question_form("were more magazines founded before or after 2000?").kind
+'pair_choice'
 >>> question_form(None).kind
 'unknown'
 """
@@ -58,10 +60,12 @@ _WORD = re.compile(r"[a-z]+")
 
 @dataclass(frozen=True)
 class QuestionForm:
-    """``kind``: ``pair`` (answer one of two words), ``choice`` (answer a name), ``yesno``,
-    or ``unknown`` (no question); ``direction``: the comparison the question's words ask."""
+    """``kind``: ``pair`` (answer one of two words: "more or less than 15?"), ``pair_choice``
+    (the two words name the operands: "were more founded before or after 2000?"), ``choice``
+    (answer a name), ``yesno``, or ``unknown`` (no question); ``direction``: the comparison
+    the question's words ask for."""
 
-    kind: Literal["pair", "choice", "yesno", "unknown"]
+    kind: Literal["pair", "pair_choice", "choice", "yesno", "unknown"]
     pair: tuple[tuple[str, str], tuple[str, str]] | None = None
     direction: str | None = None
 
@@ -71,16 +75,19 @@ def question_form(question: str | None) -> QuestionForm:
     if not question or not question.strip():
         return QuestionForm("unknown")
     q = question.lower()
-    pair = None
+    pair, start = None, 0
     for m in _PAIR.finditer(q):
         a, b = m.groups()
         if a in PAIR_WORDS and b in PAIR_WORDS:
             da, db = DIRECTION_WORDS.get(a), DIRECTION_WORDS.get(b)
             if da and db and da != db:
-                pair = ((a, da), (b, db))
+                pair, start = ((a, da), (b, db)), m.start()
                 break
     direction = next((DIRECTION_WORDS[w] for w in _WORD.findall(q) if w in DIRECTION_WORDS), None)
     if pair is not None:
+        before = [DIRECTION_WORDS[w] for w in _WORD.findall(q[:start]) if w in DIRECTION_WORDS]
+        if before and before[-1] in (">", "<"):
+            return QuestionForm("pair_choice", pair, before[-1])
         return QuestionForm("pair", pair, pair[0][1])
     if " or " in q or "," in q.split("?")[0] and not _AUX.match(q):
         return QuestionForm("choice", None, direction)

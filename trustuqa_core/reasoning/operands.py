@@ -90,7 +90,8 @@ COMPARISONS = frozenset({">", "<", ">=", "<=", "=", "!="})
 # argument names by role (lower case)
 OPERATOR_NAMES = frozenset(
     {"op", "operator", "operation", "comparison", "comparison_operator", "compare", "function",
-     "type", "mode", "method", "comparison_type", "func", "operand", "sign"}
+     "type", "mode", "method", "comparison_type", "func", "sign", "comparator",
+     "compare_op", "comparison_op", "operator_type"}
 )
 CONDITION_NAMES = frozenset({"condition", "cond", "if", "test", "predicate", "expression",
                              "expr", "check"})
@@ -99,7 +100,7 @@ THEN_NAMES = frozenset({"then", "true", "if_true", "value_if_true", "then_value"
 ELSE_NAMES = frozenset({"else", "false", "if_false", "value_if_false", "else_value", "no",
                         "otherwise", "false_value", "result_if_false", "else_output",
                         "output_if_false"})
-IGNORED_NAMES = frozenset({"relation", "key", "unit", "description"})
+IGNORED_NAMES = frozenset({"relation", "unit", "description"})
 
 _NUMBER_WORDS = {
     w: float(i)
@@ -196,6 +197,10 @@ def split_args(ctx: Context, op: Op) -> Args:
             out.condition = value
         elif positional and out.condition is not None:
             positional_after_condition.append(value)
+        elif isinstance(value, ListValue) and not out.operands and len(value.items) == 2:
+            # operands=['output_of_query2', 'output_of_query4']
+            out.operands.extend(_value(i.value) if isinstance(i, Text) else i for i in value.items)
+            out.names.extend([key, key])
         else:
             out.operands.append(value)
             out.names.append(key)
@@ -343,7 +348,7 @@ def describe_witnesses(ctx: Context, witnesses: tuple[int, ...], limit: int = 2)
     parts = []
     for f in reversed(witnesses):
         p = g.provenance(f)
-        rel = g.fact_text(f)[1]
+        rel = " ".join(g.fact_text(f)[1].split())
         text = f"{p.unit} {p.number} {rel}"
         if text not in parts:
             parts.append(text)
