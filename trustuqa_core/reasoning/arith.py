@@ -19,6 +19,7 @@ from ..query.ast import Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
 from .compare import fn_compare
+from .cues import asks_for_amount, mentions_years
 from .operands import (
     COMPARISONS,
     Args,
@@ -93,6 +94,12 @@ def _compute(ctx: Context, op: Op, symbol: str, what: str) -> Result:
         "/": lambda: x / y,
         "%": lambda: x / y * 100,
     }[symbol]()
+    if symbol == "-" and value < 0 and asks_for_amount(ctx.question):
+        ctx.notes.append(
+            f"{format_number(x)} − {format_number(y)} is negative and the question asks how much "
+            "more / the difference: the size of the difference is the answer"
+        )
+        symbol, value = "|-|", -value
     if symbol in ("+", "-", "|-|"):
         value = round(value, max(a.decimals, b.decimals))
     elif not math.isfinite(value):
@@ -192,12 +199,15 @@ def _span(ctx: Context, op: Op, what: str) -> tuple[int, int, tuple[int, ...]]:
 
 def fn_duration(ctx: Context, op: Op) -> Result:
     """Years from a start to an end (two dates or years, or one span like ``1947–1959``),
-    answered as ``N years``."""
+    answered as ``N years`` (the number alone when the question already says "years")."""
     start, end, wits = _span(ctx, op, "duration()")
     n = abs(end - start)
     ctx.notes.append(
         f"from {start} to {end}: {n} years ({describe_witnesses(ctx, wits)})"
     )
+    if mentions_years(ctx.question):
+        ctx.notes.append("the question counts in years: the answer is the number")
+        return Result((Scalar.number(n),), (wits,))
     return Result((Scalar(float(n), f"{n} years"),), (wits,))
 
 

@@ -20,7 +20,7 @@ from ..ops.base import Context, elem_text, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
-from .cues import question_form
+from .cues import RANK_RELATION, RANK_WORDS, question_form, rank_direction
 from .operands import (
     COMPARISONS,
     Args,
@@ -79,11 +79,30 @@ def _two_operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
     raise not_applicable(ctx, f"{what} needs two values; it got {len(args.operands)}")
 
 
+def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
+    """Both operands as numbers, refusing readings that would make the comparison a guess."""
+    a, b = read_number(ctx, left, what), read_number(ctx, right, what)
+    if a.rows == 1 and b.rows == 1:
+        raise not_applicable(ctx, f"{what}: comparing two rows needs a value of them")
+    if (
+        a.value == b.value
+        and a.text != b.text
+        and "leading number" in (a.kind, b.kind)
+    ):
+        raise not_applicable(
+            ctx, f"{what}: {a.text!r} and {b.text!r} differ but their leading numbers are equal"
+        )
+    return a, b
+
+
 def _verdict(
     ctx: Context, left: object, symbol: str, right: object, what: str
 ) -> tuple[bool, Reading, Reading]:
-    a = read_number(ctx, left, what)
-    b = read_number(ctx, right, what)
+    a, b = _read_pair(ctx, left, right, what)
+    return _judge(ctx, left, a, symbol, right, b), a, b
+
+
+def _judge(ctx: Context, left: object, a: Reading, symbol: str, right: object, b: Reading) -> bool:
     x, y = _align(ctx, a, b)
     truth = holds(x, symbol, y)
     ctx.notes.append(
@@ -92,11 +111,15 @@ def _verdict(
         f"{'true' if truth else 'false'}"
         + (f" (values read as {a.kind})" if a.kind not in ("number", "count") else "")
     )
-    return truth, a, b
+    return truth
 
 
 def _answer(text: str, wits: tuple[int, ...]) -> Result:
     return Result((Scalar(text, text),), (wits,))
+
+
+def _rank_like(a: Reading, b: Reading) -> bool:
+    return all(r.kind == "ordinal" or RANK_RELATION.match(r.relation) for r in (a, b))
 
 
 def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -> Result:
@@ -104,38 +127,48 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     given = args.operator if args.operator in COMPARISONS else None
     if args.operator is not None and given is None:
         raise not_applicable(ctx, f"{what}: {args.operator_text!r} is not a comparison")
+    a, b = _read_pair(ctx, left, right, what)
+    x, y = _align(ctx, a, b)
+    wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
+    rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
+    if rank_word is not None:
+        wanted = "smaller" if rank_word[1] == "<" else "larger"
+        ctx.notes.append(
+            f"the values are ranks or positions ({a.relation or a.kind!r}): "
+            f"{rank_word[0]!r} asks for the {wanted} number"
+        )
     if form.kind == "pair" and form.pair is not None:
-        symbol = form.pair[0][1]
-        truth, a, b = _verdict(ctx, left, symbol, right, what)
-        ctx.verdicts[ctx.step] = truth
         (w1, d1), (w2, d2) = form.pair
-        x, y = _align(ctx, a, b)
-        word = "equal" if x == y else (w1 if holds(x, d1, y) else w2)
+        if rank_word is not None:
+            d1, d2 = RANK_WORDS.get(w1, d1), RANK_WORDS.get(w2, d2)
+        truth = _judge(ctx, left, a, d1, right, b)
+        ctx.verdicts[ctx.step] = truth
+        word = "equal" if x == y else (w1 if truth else w2)
         ctx.notes.append(f"the question asks '{w1} or {w2}': the answer is {word!r}")
-        return _answer(word, merged_witnesses([_res(ctx, left), _res(ctx, right)]))
+        return _answer(word, wits)
     if form.kind == "pair_choice" and form.pair is not None:
-        symbol = form.direction or ">"
-        truth, a, b = _verdict(ctx, left, symbol, right, what)
+        symbol = rank_word[1] if rank_word else (form.direction or ">")
+        truth = _judge(ctx, left, a, symbol, right, b)
         ctx.verdicts[ctx.step] = truth
         (w1, _), (w2, _) = form.pair
-        x, y = _align(ctx, a, b)
         word = "equal" if x == y else (w1 if truth else w2)
         ctx.notes.append(
             f"the question asks '{w1} or {w2}' for the {'larger' if symbol == '>' else 'smaller'}"
             f" value, {w1!r} being the first value: the answer is {word!r}"
         )
-        return _answer(word, merged_witnesses([_res(ctx, left), _res(ctx, right)]))
+        return _answer(word, wits)
     if form.kind == "choice" or (form.kind == "unknown" and given is None):
         symbol = given if given in (">", "<", ">=", "<=") else None
         source = "the operator"
-        if symbol is None:
+        if rank_word is not None:
+            symbol, source = rank_word[1], "the question"
+        elif symbol is None:
             symbol = form.direction if form.direction in (">", "<") else ">"
             source = "the question" if form.direction in (">", "<") else "the default (larger)"
-        truth, a, b = _verdict(ctx, left, symbol, right, what)
+        truth = _judge(ctx, left, a, symbol, right, b)
         ctx.verdicts[ctx.step] = truth
         names = operand_name(ctx, left), operand_name(ctx, right)
-        x, y = _align(ctx, a, b)
-        if None in names:
+        if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
         if x == y:
             winners = [names[0], names[1]]
@@ -147,15 +180,15 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             f"which of {names[0]!r} and {names[1]!r}: the {size} value wins ({source}) -> "
             + ", ".join(repr(w) for w in winners)
         )
-        wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
-        return Result(tuple(Scalar(w, w) for w in dict.fromkeys(winners)),
-                      tuple(wits for _ in dict.fromkeys(winners)))
-    symbol = given or (form.direction if form.direction else None)
+        unique = list(dict.fromkeys(winners))
+        return Result(tuple(Scalar(w, w) for w in unique), tuple(wits for _ in unique))
+    symbol = rank_word[1] if rank_word and given in (None, ">", "<") else given
+    symbol = symbol or form.direction
     if symbol is None:
         raise not_applicable(ctx, f"{what}: no operator, and the question names none")
-    truth, _, _ = _verdict(ctx, left, symbol, right, what)
+    truth = _judge(ctx, left, a, symbol, right, b)
     ctx.verdicts[ctx.step] = truth
-    return _answer("yes" if truth else "no", merged_witnesses([_res(ctx, left), _res(ctx, right)]))
+    return _answer("yes" if truth else "no", wits)
 
 
 def _res(ctx: Context, value: object) -> Result:

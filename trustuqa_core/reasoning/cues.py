@@ -24,7 +24,17 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["QuestionForm", "question_form", "DIRECTION_WORDS", "PAIR_WORDS"]
+__all__ = [
+    "QuestionForm",
+    "question_form",
+    "rank_direction",
+    "asks_for_amount",
+    "mentions_years",
+    "DIRECTION_WORDS",
+    "PAIR_WORDS",
+    "RANK_WORDS",
+    "RANK_RELATION",
+]
 
 # comparative words -> the direction they ask for ('>' larger / later, '<' smaller / earlier)
 DIRECTION_WORDS: dict[str, str] = {
@@ -49,6 +59,24 @@ PAIR_WORDS = frozenset(
     {"more", "less", "fewer", "above", "below", "before", "after", "higher", "lower",
      "over", "under", "greater", "smaller", "larger", "earlier", "later", "longer",
      "shorter", "bigger", "taller", "older", "younger"}
+)
+# for ranks and positions (1st is "higher", "above", "better" than 2nd) the smaller number wins
+RANK_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        ["above", "higher", "highest", "better", "best", "ahead", "top", "first", "before",
+         "earlier", "up"],
+        "<",
+    ),
+    **dict.fromkeys(
+        ["below", "lower", "lowest", "worse", "worst", "behind", "bottom", "last", "after",
+         "later", "down"],
+        ">",
+    ),
+}
+RANK_RELATION = re.compile(
+    r"^(row_number|rank|ranking|pos\.?|position|place|placing|finish|finished|standing|seed|"
+    r"final position|final place)$",
+    re.IGNORECASE,
 )
 _AUX = re.compile(
     r"^\s*(is|was|were|are|did|does|do|has|have|had|can|could|will|would|should|am)\b",
@@ -94,3 +122,47 @@ def question_form(question: str | None) -> QuestionForm:
     if _AUX.match(q):
         return QuestionForm("yesno", None, direction)
     return QuestionForm("choice", None, direction)
+
+
+def rank_direction(question: str | None) -> tuple[str, str] | None:
+    """The first rank word of the question and the direction it asks for over ranks.
+
+    >>> rank_direction("did alex polita finish above or below lorenzo lanzi?")
+    ('above', '<')
+    >>> rank_direction("how many goals?") is None
+    True
+    """
+    if not question:
+        return None
+    for w in _WORD.findall(question.lower()):
+        if w in RANK_WORDS:
+            return w, RANK_WORDS[w]
+    return None
+
+
+_AMOUNT = re.compile(
+    r"\b(difference|differ|how (many|much)\b.*\b(more|less|fewer|higher|lower|longer|shorter|"
+    r"larger|smaller|bigger|greater|older|younger|faster|slower|further|farther|later|earlier)|"
+    r"between|apart|gap|margin|by how)\b"
+)
+
+
+def asks_for_amount(question: str | None) -> bool:
+    """True when the question asks for the size of a difference ("how many more", "the
+    difference between"), whose answer is not negative.
+
+    >>> asks_for_amount("how many more medals did italy win than the soviet union?")
+    True
+    >>> asks_for_amount("what was the net change in population?")
+    False
+    """
+    return bool(question) and bool(_AMOUNT.search(question.lower()))
+
+
+def mentions_years(question: str | None) -> bool:
+    """True when the question itself counts in years ("how many years", "in years").
+
+    >>> mentions_years("how many years did sun hao reign?"), mentions_years("how long?")
+    (True, False)
+    """
+    return bool(question) and re.search(r"\byears?\b", question.lower()) is not None

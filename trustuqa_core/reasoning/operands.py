@@ -186,6 +186,8 @@ def split_args(ctx: Context, op: Op) -> Args:
             out.otherwise = value
         elif key in IGNORED_NAMES:
             continue
+        elif positional and out.condition is not None:
+            positional_after_condition.append(value)  # if(cond, 'before', 'after')
         elif positional and isinstance(value, Text) and operator_symbol(value.value):
             _set_operator(ctx, out, value.value)
         elif (
@@ -195,8 +197,6 @@ def split_args(ctx: Context, op: Op) -> Args:
             and read_expression(value.value) is not None
         ):
             out.condition = value
-        elif positional and out.condition is not None:
-            positional_after_condition.append(value)
         elif isinstance(value, ListValue) and not out.operands and len(value.items) == 2:
             # operands=['output_of_query2', 'output_of_query4']
             out.operands.extend(_value(i.value) if isinstance(i, Text) else i for i in value.items)
@@ -281,6 +281,8 @@ class Reading:
     text: str
     witnesses: tuple[int, ...]
     decimals: int = 0
+    relation: str = ""
+    rows: int = 0
 
 
 def decimals(text: str) -> int:
@@ -303,9 +305,11 @@ def read_number(ctx: Context, value: object, what: str) -> Reading:
     if not r:
         raise ctx.fail(f"{what}: {shown} is empty, so there is nothing to compute with")
     wits = merged_witnesses([r])
+    last = [w[-1] for w in r.witnesses if w]
+    relation = " ".join(g.fact_text(last[0])[1].split()) if last else ""
     if all(not isinstance(e, Scalar) and g.is_row(e) for e in r.elems):
         n = len(r.distinct())
-        return Reading(float(n), "count", f"{n} row(s)", wits)
+        return Reading(float(n), "count", f"{n} row(s)", wits, rows=n)
     readings = []
     for e in r.elems:
         q = quantity(g, e)
@@ -320,11 +324,11 @@ def read_number(ctx: Context, value: object, what: str) -> Reading:
     kind = kinds.most_common(1)[0][0]
     if len(readings) == 1:
         x, kind, text = readings[0]
-        return Reading(x, kind, text, wits, decimals(text))
+        return Reading(x, kind, text, wits, decimals(text), relation)
     distinct = {x for x, _, _ in readings}
     if len(distinct) == 1:
         x, kind, text = readings[0]
-        return Reading(x, kind, text, wits, decimals(text))
+        return Reading(x, kind, text, wits, decimals(text), relation)
     total = math.fsum(x for x, _, _ in readings)
     ctx.notes.append(
         f"{shown} holds {len(readings)} values ("
@@ -333,7 +337,7 @@ def read_number(ctx: Context, value: object, what: str) -> Reading:
         + f"); {what} uses their sum, {format_number(total)}"
     )
     return Reading(total, kind, format_number(total), wits,
-                   max(decimals(t) for _, _, t in readings))
+                   max(decimals(t) for _, _, t in readings), relation)
 
 
 def merged_witnesses(results: list[Result]) -> tuple[int, ...]:
