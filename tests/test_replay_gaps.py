@@ -67,3 +67,14 @@ def test_ordinals_with_one_malformed_cell() -> None:
         _graph(),
     )
     assert t.error is None and t.answer == ["27thq"]
+
+
+def test_space_grouped_thousands_are_numbers_for_extrema() -> None:
+    g = build_graph([load_source("Company,Revenue\nA,79 037 121\nB,29 258 539\n".encode(),
+                                 "table", "rev.csv")])
+    t = run_query(
+        "Query1: \"get_information(relation='Revenue')\"\nQuery2: \"min(set='output_of_query1')\"",
+        g,
+    )
+    assert t.answer == ["29 258 539"]
+    assert "space-grouped thousands" in t.steps[-1].notes[0]

@@ -82,7 +82,11 @@ def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tupl
     if len(out) < len(strict):
         loose = [(quantity(ctx.graph, e), e, w) for _, e, w in strict]
         counts = Counter(q[1] for q, _, _ in loose if q is not None and q[1] != "number")
-        if counts:
+        spaced = [(q[0], e, w) for q, e, w in loose if q is not None and q[1] == "number"]
+        if not counts and len(spaced) > len(out):  # '79 037 121': thousands grouped by spaces
+            out = spaced
+            ctx.notes.append(f"{what}: values with space-grouped thousands read as numbers")
+        elif counts:
             kind, n = counts.most_common(1)[0]
             if n + len(out) > len(out) and n >= len(out):
                 out = [
