@@ -203,7 +203,7 @@ def fn_duration(ctx: Context, op: Op) -> Result:
     start, end, wits = _span(ctx, op, "duration()")
     n = abs(end - start)
     ctx.notes.append(
-        f"from {start} to {end}: {n} years ({describe_witnesses(ctx, wits)})"
+        f"from {start} to {end}: {n} years ({describe_witnesses(ctx, wits, limit=4)})"
     )
     if mentions_years(ctx.question):
         ctx.notes.append("the question counts in years: the answer is the number")
@@ -215,5 +215,5 @@ def fn_year_difference(ctx: Context, op: Op) -> Result:
     """The number of years between two dates or years (absolute)."""
     start, end, wits = _span(ctx, op, "year_difference()")
     n = abs(end - start)
-    ctx.notes.append(f"|{end} − {start}| = {n} years ({describe_witnesses(ctx, wits)})")
+    ctx.notes.append(f"|{end} − {start}| = {n} years ({describe_witnesses(ctx, wits, limit=4)})")
     return Result((Scalar.number(n),), (wits,))

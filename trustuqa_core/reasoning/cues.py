@@ -42,7 +42,7 @@ DIRECTION_WORDS: dict[str, str] = {
         ["more", "most", "higher", "highest", "larger", "largest", "bigger", "biggest",
          "greater", "greatest", "taller", "tallest", "longer", "longest", "later", "latest",
          "last", "after", "above", "over", "heavier", "heaviest", "exceed", "exceeded",
-         "wider", "deeper", "farther", "further", "older"],
+         "wider", "deeper", "farther", "further", "older", "slower", "slowest"],
         ">",
     ),
     **dict.fromkeys(
