@@ -135,3 +135,23 @@ def test_expressions_are_split_not_evaluated() -> None:
     assert read_expression("__import__('os').system('x')") is None
     assert read_expression("output_of_query1 >= 'ten'")[1] == ">="
     assert read_expression("output_of_query2 * 3")[1] == "*"
+
+
+def test_evidence_graph_highlights_the_operands_of_a_computed_step() -> None:
+    from trustuqa_core.explain import evidence_graph
+
+    g = _graph("Nation,Gold\nChina,10\nItaly,4\nJapan,1\n")
+    t = run_query(
+        "Query1: \"get_information(relation='Nation', tail_entity='China')\"\n"
+        "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
+        "Query4: \"get_information(relation='Gold', head_entity='output_of_query3')\"\n"
+        "Query5: \"difference(set1='output_of_query2', set2='output_of_query4')\"",
+        g,
+    )
+    eg = evidence_graph(t)
+    in_step5 = {(e.relation, g.label(e.tail)) for e in eg.edges if 5 in e.steps and e.tail >= 0}
+    assert in_step5 == {("Gold", "10"), ("Gold", "4"), ("Nation", "China"), ("Nation", "Italy")}
+    computed = [e for e in eg.edges if e.computed]
+    assert computed and {n.label for n in eg.nodes if n.id < 0} == {"6"}
+    assert "Japan" not in {n.label for n in eg.nodes}
