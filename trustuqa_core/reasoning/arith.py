@@ -48,10 +48,12 @@ __all__ = [
 
 _SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷", "%": "as a percentage of", "|-|": "−"}
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_PAIR = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[–—\-−]\s*(\d+(?:\.\d+)?)\s*$")  # a score 21–7
 
 
 def _operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
-    """Two operands: two arguments, or one expression text, or one set of two values."""
+    """Two operands: two arguments, or one expression text, or one set of two values, or
+    one value holding two numbers (a score ``21–7``, a span ``1937–1978``)."""
     if len(args.operands) == 2:
         return args.operands[0], args.operands[1]
     if not args.operands and isinstance(args.condition, Text):
@@ -60,6 +62,14 @@ def _operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
             return parts[0], parts[2]
     if len(args.operands) == 1 and isinstance(args.operands[0], Ref):
         r = operand_result(ctx, args.operands[0])
+        if len(r) == 1 and (m := _PAIR.match(elem_text(ctx.graph, r.elems[0]))):
+            ctx.notes.append(
+                f"{what}: {elem_text(ctx.graph, r.elems[0])!r} holds two numbers, "
+                f"{m.group(1)} and {m.group(2)}"
+            )
+            w = r.witnesses[0]
+            return (Result((Scalar(float(m.group(1)), m.group(1)),), (w,)),
+                    Result((Scalar(float(m.group(2)), m.group(2)),), (w,)))
         if len(r) == 2:
             ctx.notes.append(
                 f"{what}: output_of_query{args.operands[0].step} holds two values; "
