@@ -48,6 +48,7 @@ __all__ = [
 
 _SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷", "%": "as a percentage of", "|-|": "−"}
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_UNIT = re.compile(r"^\s*[\d.,]+(\s?)([A-Za-z]{1,6}\.?)\s*$")  # '401 ft', '38.6m', '8 kg'
 _PAIR = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[–—\-−]\s*(\d+(?:\.\d+)?)\s*$")  # a score 21–7
 
 
@@ -124,8 +125,21 @@ def _compute(ctx: Context, op: Op, symbol: str, what: str) -> Result:
     else:
         line = f"{a.text} {_SHOWN[symbol]} {b.text} = {shown}"
     ctx.notes.append(line + (f" ({where})" if where else ""))
-    return Result((Scalar.number(value),), (merged_witnesses([operand_result(ctx, left),
-                                                               operand_result(ctx, right)]),))
+    result = Scalar.number(value)
+    unit = _common_unit(a, b) if symbol in ("+", "-", "|-|") else None
+    if unit is not None:
+        result = Scalar(result.value, f"{result.text}{unit}")
+        ctx.notes.append(f"both values are in {unit.strip()!r}: the result keeps the unit")
+    wits = merged_witnesses([operand_result(ctx, left), operand_result(ctx, right)])
+    return Result((result,), (wits,))
+
+
+def _common_unit(a: Reading, b: Reading) -> str | None:
+    """The unit both operands are written with (``'401 ft'``, ``'4 ft'`` -> ``' ft'``)."""
+    ua, ub = _UNIT.match(a.text), _UNIT.match(b.text)
+    if ua and ub and ua.group(2).lower() == ub.group(2).lower():
+        return ua.group(1) + ua.group(2)
+    return None
 
 
 def fn_add(ctx: Context, op: Op) -> Result:

@@ -20,7 +20,7 @@ from ..ops.base import Context, elem_text, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
-from .cues import RANK_RELATION, RANK_WORDS, question_form, rank_direction
+from .cues import AGE_WORDS, RANK_RELATION, RANK_WORDS, question_form, rank_direction
 from .operands import (
     COMPARISONS,
     Args,
@@ -122,6 +122,17 @@ def _rank_like(a: Reading, b: Reading) -> bool:
     return all(r.kind == "ordinal" or RANK_RELATION.match(r.relation) for r in (a, b))
 
 
+def _dates_or_years(a: Reading, b: Reading) -> bool:
+    return all(r.kind == "date" or (r.kind == "number" and 1000 <= r.value <= 3000
+                                    and r.value == int(r.value)) for r in (a, b))
+
+
+def _age_direction(question: str | None) -> tuple[str, str] | None:
+    """"older" over birth dates or years asks for the earlier one ("younger" the later)."""
+    words = re.findall(r"[a-z]+", (question or "").lower())
+    return next(((w, AGE_WORDS[w]) for w in words if w in AGE_WORDS), None)
+
+
 def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -> Result:
     form = question_form(ctx.question)
     given = args.operator if args.operator in COMPARISONS else None
@@ -131,16 +142,20 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     x, y = _align(ctx, a, b)
     wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
     rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
+    if rank_word is None and _dates_or_years(a, b):
+        rank_word = _age_direction(ctx.question)
     if rank_word is not None:
         wanted = "smaller" if rank_word[1] == "<" else "larger"
+        what_values = "dates or years" if rank_word[0] in AGE_WORDS else "ranks or positions"
         ctx.notes.append(
-            f"the values are ranks or positions ({a.relation or a.kind!r}): "
+            f"the values are {what_values} ({a.relation or a.kind!r}): "
             f"{rank_word[0]!r} asks for the {wanted} number"
         )
     if form.kind == "pair" and form.pair is not None:
         (w1, d1), (w2, d2) = form.pair
         if rank_word is not None:
-            d1, d2 = RANK_WORDS.get(w1, d1), RANK_WORDS.get(w2, d2)
+            table = AGE_WORDS if rank_word[0] in AGE_WORDS else RANK_WORDS
+            d1, d2 = table.get(w1, d1), table.get(w2, d2)
         truth = _judge(ctx, left, a, d1, right, b)
         ctx.verdicts[ctx.step] = truth
         word = "equal" if x == y else (w1 if truth else w2)

@@ -29,6 +29,7 @@ __all__ = [
     "question_form",
     "rank_direction",
     "asks_for_amount",
+    "AGE_WORDS",
     "mentions_years",
     "DIRECTION_WORDS",
     "PAIR_WORDS",
@@ -60,6 +61,8 @@ PAIR_WORDS = frozenset(
      "over", "under", "greater", "smaller", "larger", "earlier", "later", "longer",
      "shorter", "bigger", "taller", "older", "younger"}
 )
+# older/younger over birth dates or years: the older one has the earlier date
+AGE_WORDS: dict[str, str] = {"older": "<", "oldest": "<", "younger": ">", "youngest": ">"}
 # for ranks and positions (1st is "higher", "above", "better" than 2nd) the smaller number wins
 RANK_WORDS: dict[str, str] = {
     **dict.fromkeys(
@@ -143,7 +146,8 @@ def rank_direction(question: str | None) -> tuple[str, str] | None:
 _AMOUNT = re.compile(
     r"\b(difference|differ|how (many|much)\b.*\b(more|less|fewer|higher|lower|longer|shorter|"
     r"larger|smaller|bigger|greater|older|younger|faster|slower|further|farther|later|earlier)|"
-    r"between|apart|gap|margin|by how)\b"
+    r"between|apart|gap|margin|by how)\b|\bhow (many|much)\b.*\b(decrease|decreased|increase|"
+    r"increased|drop|dropped|gain|gained|rise|rose|fall|fell|lose|lost|behind|ahead)\b"
 )
 
 
@@ -152,6 +156,8 @@ def asks_for_amount(question: str | None) -> bool:
     difference between"), whose answer is not negative.
 
     >>> asks_for_amount("how many more medals did italy win than the soviet union?")
+    True
+    >>> asks_for_amount("how many places did the engine decrease from start to finish?")
     True
     >>> asks_for_amount("what was the net change in population?")
     False
