@@ -155,3 +155,41 @@ def test_evidence_graph_highlights_the_operands_of_a_computed_step() -> None:
     computed = [e for e in eg.edges if e.computed]
     assert computed and {n.label for n in eg.nodes if n.id < 0} == {"6"}
     assert "Japan" not in {n.label for n in eg.nodes}
+
+
+def _lookup(n: int, nation: str, column: str) -> list:
+    from trustuqa_core.query.ast import Arg, Call, Query, Ref, Text
+
+    return [
+        Query(n, Call("get_information", (Arg("relation", Text("Nation")),
+                                          Arg("tail_entity", Text(nation))))),
+        Query(n + 1, Call("get_information", (Arg("relation", Text(column)),
+                                              Arg("head_entity", Ref(n))))),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "answer"),
+    [
+        ("was italy's gold count above or below japan's?", "<", "less"),
+        ("was italy's gold count above or below japan's?", ">=", "more"),
+        ("which nation won more gold medals, italy or japan?", "<", "less"),
+        (None, "=", "less"),
+    ],
+)
+def test_parser_contract_hoisted_compare_and_if_then_else(question, op, answer) -> None:  # noqa: ANN001
+    """The parser hoists ``if A op B then X else Y`` into ``compare`` + ``if_then_else``
+    (the contract between the parser and the functions): the branch follows the written
+    operator whatever form the question asks for."""
+    from trustuqa_core.execute import run_program
+    from trustuqa_core.query.ast import Arg, Call, Program, Query, Ref, Text
+
+    g = _graph("Nation,Gold\nItaly,5\nJapan,4\n")
+    compare = Query(5, Call("compare", (Arg("set1", Ref(2)), Arg("set2", Ref(4)),
+                                        Arg("op", Text(op)))), "part of Query6")
+    choose = Query(6, Call("if_then_else", (Arg("condition", Ref(5)), Arg("then", Text("more")),
+                                            Arg("else", Text("less")))))
+    program = Program((*_lookup(1, "Italy", "Gold"), *_lookup(3, "Japan", "Gold"), compare,
+                       choose))
+    t = run_program(program, g, question=question)
+    assert t.error is None and t.answer == [answer]

@@ -157,14 +157,14 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             table = AGE_WORDS if rank_word[0] in AGE_WORDS else RANK_WORDS
             d1, d2 = table.get(w1, d1), table.get(w2, d2)
         truth = _judge(ctx, left, a, d1, right, b)
-        ctx.verdicts[ctx.step] = truth
+        _keep_verdict(ctx, truth, given, x, y)
         word = "equal" if x == y else (w1 if truth else w2)
         ctx.notes.append(f"the question asks '{w1} or {w2}': the answer is {word!r}")
         return _answer(word, wits)
     if form.kind == "pair_choice" and form.pair is not None:
         symbol = rank_word[1] if rank_word else (form.direction or ">")
         truth = _judge(ctx, left, a, symbol, right, b)
-        ctx.verdicts[ctx.step] = truth
+        _keep_verdict(ctx, truth, given, x, y)
         (w1, _), (w2, _) = form.pair
         word = "equal" if x == y else (w1 if truth else w2)
         ctx.notes.append(
@@ -181,7 +181,7 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             symbol = form.direction if form.direction in (">", "<") else ">"
             source = "the question" if form.direction in (">", "<") else "the default (larger)"
         truth = _judge(ctx, left, a, symbol, right, b)
-        ctx.verdicts[ctx.step] = truth
+        _keep_verdict(ctx, truth, given, x, y)
         names = operand_name(ctx, left), operand_name(ctx, right)
         if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
@@ -202,8 +202,14 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     if symbol is None:
         raise not_applicable(ctx, f"{what}: no operator, and the question names none")
     truth = _judge(ctx, left, a, symbol, right, b)
-    ctx.verdicts[ctx.step] = truth
+    _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+def _keep_verdict(ctx: Context, truth: bool, given: str | None, x: float, y: float) -> None:
+    """The truth an ``if_then_else`` reads: the written operator's when there is one (the
+    answer form may follow the question's words instead)."""
+    ctx.verdicts[ctx.step] = holds(x, given, y) if given is not None else truth
 
 
 def _res(ctx: Context, value: object) -> Result:
