@@ -70,7 +70,7 @@ def test_ordinals_with_one_malformed_cell() -> None:
 
 
 def test_space_grouped_thousands_are_numbers_for_extrema() -> None:
-    g = build_graph([load_source("Company,Revenue\nA,79 037 121\nB,29 258 539\n".encode(),
+    g = build_graph([load_source(b"Company,Revenue\nA,79 037 121\nB,29 258 539\n",
                                  "table", "rev.csv")])
     t = run_query(
         "Query1: \"get_information(relation='Revenue')\"\nQuery2: \"min(set='output_of_query1')\"",

@@ -9,7 +9,7 @@ from trustuqa_core.execute import run_query
 from trustuqa_core.writers import link_table, plan_program
 
 MEDALS = b"Nation,Gold,Silver\nItaly,10,3\nJapan,4,5\nSpain,4,1\n"
-OFFICE = "Name,Took office,Left office\nAnn,1 June 1947,12 May 1959\nBob,1959,1960\n".encode()
+OFFICE = b"Name,Took office,Left office\nAnn,1 June 1947,12 May 1959\nBob,1959,1960\n"
 
 
 @pytest.mark.parametrize(
