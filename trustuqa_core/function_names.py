@@ -162,6 +162,20 @@ FUNCTION_ALIASES: dict[str, str] = {
     "get_month": "extract_month",
     "month": "extract_month",
     "first_row": "first",
+    "random": "first",  # "name a track ...": any one element; the first in table order
+    "choose": "first",
+    "choose_one": "first",
+    "pick": "first",
+    "only": "distinct",  # "what was the only show she hosted?": the set itself
+    "find_max": "max",
+    "get_max": "max",
+    "maximum": "max",
+    "find_min": "min",
+    "get_min": "min",
+    "minimum": "min",
+    "check_equal": "equals",
+    "time_duration": "duration",
+    "calculate_time_difference": "difference",
     "last_row": "last",
     "unique": "distinct",
     "count_unique": "count",  # count already counts distinct elements
