@@ -193,3 +193,17 @@ def test_parser_contract_hoisted_compare_and_if_then_else(question, op, answer) 
                        choose))
     t = run_program(program, g, question=question)
     assert t.error is None and t.answer == [answer]
+
+
+def test_a_date_against_a_non_date_is_not_compared() -> None:
+    g = _graph('Name,Born\nAnn,16 April 1993\nBea,15 maggio 1985\n')
+    t = run_query(
+        "Query1: \"get_information(relation='Name', tail_entity='Ann')\"\n"
+        "Query2: \"get_information(relation='Born', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Name', tail_entity='Bea')\"\n"
+        "Query4: \"get_information(relation='Born', head_entity='output_of_query3')\"\n"
+        "Query5: \"compare(set1='output_of_query2', set2='output_of_query4')\"",
+        g, question="which player is younger, ann or bea?",
+    )
+    assert t.steps[-1].status == "unanswered"
+    assert any("reads as a date" in n for n in t.steps[-1].notes)

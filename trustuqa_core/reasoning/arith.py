@@ -137,6 +137,8 @@ def _compute(ctx: Context, op: Op, symbol: str, what: str) -> Result:
 def _common_unit(a: Reading, b: Reading) -> str | None:
     """The unit both operands are written with (``'401 ft'``, ``'4 ft'`` -> ``' ft'``)."""
     ua, ub = _UNIT.match(a.text), _UNIT.match(b.text)
+    if a.kind == "ordinal" or b.kind == "ordinal":
+        return None  # '6th' − '3rd' is 3, not '3th'
     if ua and ub and ua.group(2).lower() == ub.group(2).lower():
         return ua.group(1) + ua.group(2)
     return None

@@ -20,7 +20,15 @@ from ..ops.base import Context, elem_text, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
-from .cues import AGE_WORDS, RANK_RELATION, RANK_WORDS, question_form, rank_direction
+from .cues import (
+    AGE_WORDS,
+    RANK_RELATION,
+    RANK_WORDS,
+    SPEED_WORDS,
+    TIME_RELATION,
+    question_form,
+    rank_direction,
+)
 from .operands import (
     COMPARISONS,
     Args,
@@ -84,6 +92,10 @@ def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Re
     a, b = read_number(ctx, left, what), read_number(ctx, right, what)
     if a.rows == 1 and b.rows == 1:
         raise not_applicable(ctx, f"{what}: comparing two rows needs a value of them")
+    if _mismatched(a, b) or _mismatched(b, a):
+        raise not_applicable(
+            ctx, f"{what}: {a.text!r} reads as a {a.kind} and {b.text!r} as a {b.kind}"
+        )
     if (
         a.value == b.value
         and a.text != b.text
@@ -93,6 +105,14 @@ def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Re
             ctx, f"{what}: {a.text!r} and {b.text!r} differ but their leading numbers are equal"
         )
     return a, b
+
+
+def _mismatched(a: Reading, b: Reading) -> bool:
+    """A date against anything but a date or a year, a duration against a non-duration."""
+    year = b.kind in ("number", "leading number") and 1000 <= b.value <= 3000
+    if a.kind == "date":
+        return b.kind != "date" and not year
+    return a.kind == "duration" and b.kind not in ("duration", "number", "count")
 
 
 def _verdict(
@@ -127,10 +147,15 @@ def _dates_or_years(a: Reading, b: Reading) -> bool:
                                     and r.value == int(r.value)) for r in (a, b))
 
 
-def _age_direction(question: str | None) -> tuple[str, str] | None:
-    """"older" over birth dates or years asks for the earlier one ("younger" the later)."""
+def _times(a: Reading, b: Reading) -> bool:
+    return all(r.kind == "duration" or TIME_RELATION.search(r.relation) for r in (a, b))
+
+
+def _word_direction(question: str | None, table: dict[str, str]) -> tuple[str, str] | None:
+    """The first word of ``table`` in the question and its direction: "older" over birth
+    dates asks for the earlier one, "faster" over times for the smaller one."""
     words = re.findall(r"[a-z]+", (question or "").lower())
-    return next(((w, AGE_WORDS[w]) for w in words if w in AGE_WORDS), None)
+    return next(((w, table[w]) for w in words if w in table), None)
 
 
 def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -> Result:
@@ -143,10 +168,14 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
     rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
     if rank_word is None and _dates_or_years(a, b):
-        rank_word = _age_direction(ctx.question)
+        rank_word = _word_direction(ctx.question, AGE_WORDS)
+    if rank_word is None and _times(a, b):
+        rank_word = _word_direction(ctx.question, SPEED_WORDS)
     if rank_word is not None:
         wanted = "smaller" if rank_word[1] == "<" else "larger"
-        what_values = "dates or years" if rank_word[0] in AGE_WORDS else "ranks or positions"
+        what_values = ("dates or years" if rank_word[0] in AGE_WORDS else "times"
+                       if rank_word[0] in SPEED_WORDS and not _rank_like(a, b)
+                       else "ranks or positions")
         ctx.notes.append(
             f"the values are {what_values} ({a.relation or a.kind!r}): "
             f"{rank_word[0]!r} asks for the {wanted} number"
@@ -154,7 +183,7 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     if form.kind == "pair" and form.pair is not None:
         (w1, d1), (w2, d2) = form.pair
         if rank_word is not None:
-            table = AGE_WORDS if rank_word[0] in AGE_WORDS else RANK_WORDS
+            table = next(t for t in (AGE_WORDS, SPEED_WORDS, RANK_WORDS) if rank_word[0] in t)
             d1, d2 = table.get(w1, d1), table.get(w2, d2)
         truth = _judge(ctx, left, a, d1, right, b)
         _keep_verdict(ctx, truth, given, x, y)

@@ -30,6 +30,8 @@ __all__ = [
     "rank_direction",
     "asks_for_amount",
     "AGE_WORDS",
+    "SPEED_WORDS",
+    "TIME_RELATION",
     "mentions_years",
     "DIRECTION_WORDS",
     "PAIR_WORDS",
@@ -63,6 +65,12 @@ PAIR_WORDS = frozenset(
 )
 # older/younger over birth dates or years: the older one has the earlier date
 AGE_WORDS: dict[str, str] = {"older": "<", "oldest": "<", "younger": ">", "youngest": ">"}
+# over times (durations, a Time column) the faster / better one has the smaller value
+SPEED_WORDS: dict[str, str] = {
+    **dict.fromkeys(["faster", "fastest", "quicker", "quickest", "best", "better"], "<"),
+    **dict.fromkeys(["slower", "slowest", "worst", "worse"], ">"),
+}
+TIME_RELATION = re.compile(r"\btimes?\b", re.IGNORECASE)
 # for ranks and positions (1st is "higher", "above", "better" than 2nd) the smaller number wins
 RANK_WORDS: dict[str, str] = {
     **dict.fromkeys(
