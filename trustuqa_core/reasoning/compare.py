@@ -70,12 +70,15 @@ def holds(a: float, symbol: str, b: float) -> bool:
 def _align(ctx: Context, a: Reading, b: Reading) -> tuple[float, float]:
     """Values on one scale: a date (yyyymmdd) against a plain year compares by year."""
     x, y = a.value, b.value
+    note = ""
     if a.kind == "date" and b.kind != "date" and 1000 <= y <= 3000:
         x = float(int(x // 10000))
-        ctx.notes.append(f"{a.text!r} is a date, compared by its year {int(x)}")
+        note = f"{a.text!r} is a date, compared by its year {int(x)}"
     elif b.kind == "date" and a.kind != "date" and 1000 <= x <= 3000:
         y = float(int(y // 10000))
-        ctx.notes.append(f"{b.text!r} is a date, compared by its year {int(y)}")
+        note = f"{b.text!r} is a date, compared by its year {int(y)}"
+    if note and note not in ctx.notes:
+        ctx.notes.append(note)
     return x, y
 
 
