@@ -78,3 +78,18 @@ def test_space_grouped_thousands_are_numbers_for_extrema() -> None:
     )
     assert t.answer == ["29 258 539"]
     assert "space-grouped thousands" in t.steps[-1].notes[0]
+
+
+def test_more_superlatives_select_extremes() -> None:
+    g = build_graph([load_source(b"Athlete,Time,Year\nAnn,1:48.64,1990\nBea,1:47.10,1985\n",
+                                 "table", "times.csv")])
+    for word, answer in (("fastest", "Bea"), ("slowest", "Ann")):
+        t = run_query(
+            "## Target type: {Athlete}\n"
+            f"Query1: \"get_information(relation='Time', tail_entity>='{word}')\"",
+            g,
+        )
+        assert t.answer == [answer], word
+    t = run_query("## Target type: {Athlete}\n"
+                  "Query1: \"get_information(relation='Year', tail_entity>='oldest')\"", g)
+    assert t.answer == ["Bea"]

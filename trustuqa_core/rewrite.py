@@ -78,9 +78,15 @@ MAX_WORDS = frozenset(
         "longest",
         "latest",
         "top",
+        "most recent",
+        "newest",
+        "slowest",
     }
 )
-MIN_WORDS = frozenset({"lowest", "min", "minimum", "smallest", "shortest", "earliest"})
+MIN_WORDS = frozenset(
+    {"lowest", "min", "minimum", "smallest", "shortest", "earliest", "fastest", "quickest",
+     "oldest"}
+)
 
 
 def _select(rel: Arg, val: Arg, out: str = "") -> Op:
