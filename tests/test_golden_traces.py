@@ -45,6 +45,21 @@ Query4: "get_information(relation='in_language', head_entity='output_of_query3')
 Query2: "max(set='output_of_query1')"
 Query3: "get_information(head_entity='Ann Smith', relation='member of sports team', key='time', value='output_of_query2')\"""",
     ),
+    "table_difference": (
+        "table",
+        MEDALS,
+        """## Target type: {number}
+Step1: Find the row whose Nation is China
+Query1: "get_information(relation='Nation', tail_entity='China')"
+Step2: Get its Gold
+Query2: "get_information(relation='Gold', head_entity='output_of_query1')"
+Step3: Find the row whose Nation is Italy
+Query3: "get_information(relation='Nation', tail_entity='Italy')"
+Step4: Get its Gold
+Query4: "get_information(relation='Gold', head_entity='output_of_query3')"
+Step5: How many more
+Query5: "calculate_difference(value1='output_of_query2', value2='output_of_query4')\"""",
+    ),
     "table_empty": (
         "table",
         MEDALS,

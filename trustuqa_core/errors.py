@@ -16,6 +16,7 @@ __all__ = [
     "MappingError",
     "RewriteError",
     "ExecutionError",
+    "NotApplicableError",
     "ModelUnavailableError",
     "LimitError",
 ]
@@ -82,6 +83,11 @@ class ExecutionError(TrustUQAError):
     def __init__(self, message: str, step: int | None = None) -> None:
         self.step = step
         super().__init__(f"step {step}: {message}" if step is not None else message)
+
+
+class NotApplicableError(ExecutionError):
+    """A defined function cannot read the arguments it was given (an argument shape it does
+    not know): the executor hands the step to the LLM fallback, marked unverified."""
 
 
 class ModelUnavailableError(TrustUQAError):

@@ -18,14 +18,15 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping as MappingType
 
-from .errors import ExecutionError, MappingError, ParseError, RewriteError
+from .errors import ExecutionError, MappingError, NotApplicableError, ParseError, RewriteError
 from .fallback import Fallback, FallbackRequest
+from .function_names import is_defined
 from .functions import FUNCTIONS
 from .graph import ConditionGraph
 from .mapping.mapper import MappedProgram, Mapper
 from .ops import GRAPH_OPS, Context, elem_text, project, resolve_set
-from .query.ast import Bound, Program, Query, Ref
-from .query.parse import KNOWN_FUNCTIONS, parse
+from .query.ast import Bound, Call, Program, Query, Ref
+from .query.parse import parse
 from .query.render import render_call, render_program
 from .results import Elem, Result, Scalar
 from .rewrite import Op, rewrite
@@ -120,10 +121,14 @@ def execute(
     else:
         last = trace.steps[-1] if trace.steps else None
         if last is not None and last.status == "unanswered":
+            why = (
+                "whose arguments the closed function cannot read"
+                if is_defined(last.func)
+                else "which the query language does not define"
+            )
             trace.error = ErrorInfo(
                 "execute",
-                f"Query{last.number} uses {last.func}(), which the "
-                "query language does not define, and no LLM fallback answered it",
+                f"Query{last.number} uses {last.func}(), {why}, and no LLM fallback answered it",
                 last.number,
             )
         elif last is not None:
@@ -150,21 +155,26 @@ def _run_step(ctx: Context, q: Query, original: Query, mapped: MappedProgram) ->
         missing = [r for r in call.refs() if r not in ctx.env]
         if missing:
             raise ExecutionError(f"depends on Query{missing[0]}, which has no answer", q.number)
-        if call.func not in KNOWN_FUNCTIONS:
+        if not is_defined(call.func):
             result = _llm_function(ctx, q, step)
         else:
             ops = rewrite(call)
             step.ops = [str(op) for op in ops]
             result = Result.empty()
-            for op in ops:
-                result = _run_op(ctx, op)
-                if op.out:
-                    ctx.local[op.out] = result
+            try:
+                for op in ops:
+                    result = _run_op(ctx, op)
+                    if op.out:
+                        ctx.local[op.out] = result
+            except NotApplicableError as exc:  # an argument shape the function cannot read
+                ctx.notes.append(str(exc).removeprefix(f"step {q.number}: "))
+                result = _llm_function(ctx, q, step)
     except (ExecutionError, RewriteError) as exc:
         step.status, step.error = "error", str(exc).removeprefix(f"step {q.number}: ")
         step.notes = list(ctx.notes)
         step.seconds = time.perf_counter() - t0
         return step
+    ctx.names[q.number] = _names(ctx, call)
     if result is not None:
         ctx.env[q.number] = result
         step.result = result
@@ -175,6 +185,29 @@ def _run_step(ctx: Context, q: Query, original: Query, mapped: MappedProgram) ->
     step.notes = list(ctx.notes)
     step.seconds = time.perf_counter() - t0
     return step
+
+
+def _names(ctx: Context, call: Call) -> tuple[str, ...]:
+    """The named entities a step is about: its mapped literal values, else those of the
+    steps it refers to (so ``Points of output_of_query1`` is about Query1's ``Willemsen``)."""
+    own = [
+        _display_name(a.value)
+        for a in call.args
+        if isinstance(a.value, Bound) and a.value.role in ("value", "entity") and a.value.labels
+    ]
+    if own:
+        return tuple(own)
+    inherited = [n for r in call.refs() for n in ctx.names.get(r, ())]
+    return tuple(dict.fromkeys(inherited))
+
+
+def _display_name(bound: Bound) -> str:
+    """The data's text for a mapped literal, or the literal itself when the matched cell holds
+    more (a multi-value cell ``Belarus\\nLiudmila Kalinchik``, a cell with a gloss)."""
+    label, text = bound.labels[0], bound.text.strip()
+    if label.strip().casefold() == text.casefold() or not text:
+        return label
+    return text if text.casefold() in label.casefold() else label
 
 
 def _run_op(ctx: Context, op: Op) -> Result:
@@ -189,10 +222,12 @@ def _llm_function(ctx: Context, q: Query, step: StepTrace) -> Result | None:
     step.ops = [f"llm_function({q.call.func})"]
     if ctx.fallback is None:
         step.status = "unanswered"
-        step.notes.append(
-            f"{q.call.func}() is not part of the query language; an LLM fallback "
-            "could answer it, but none is configured"
+        what = (
+            f"{q.call.func}() could not read its arguments"
+            if is_defined(q.call.func)
+            else f"{q.call.func}() is not part of the query language"
         )
+        ctx.notes.append(f"{what}; an LLM fallback could answer it, but none is configured")
         return None
     inputs: dict[str, list[str]] = {}
     for i, a in enumerate(q.call.args):

@@ -20,6 +20,7 @@ from .graph import EMPTY
 from .numbers import parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
 from .query.ast import Text
+from .reasoning import REASONING
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
 
@@ -81,7 +82,11 @@ def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tupl
     if len(out) < len(strict):
         loose = [(quantity(ctx.graph, e), e, w) for _, e, w in strict]
         counts = Counter(q[1] for q, _, _ in loose if q is not None and q[1] != "number")
-        if counts:
+        spaced = [(q[0], e, w) for q, e, w in loose if q is not None and q[1] == "number"]
+        if not counts and len(spaced) > len(out):  # '79 037 121': thousands grouped by spaces
+            out = spaced
+            ctx.notes.append(f"{what}: values with space-grouped thousands read as numbers")
+        elif counts:
             kind, n = counts.most_common(1)[0]
             if n + len(out) > len(out) and n >= len(out):
                 out = [
@@ -303,4 +308,5 @@ FUNCTIONS: dict[str, Callable[[Context, Op], Result]] = {
     "keep": fn_keep,
     "previous_row": fn_previous_row,
     "next_row": fn_next_row,
+    **REASONING,
 }

@@ -59,7 +59,7 @@ def parse_number(text: object) -> float | None:
 
 
 _SPACED = re.compile(r"^\s*([+\-]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?)\s*$")
-_ORDINAL = re.compile(r"^\s*(\d+)\s*(?:st|nd|rd|th)\b", re.IGNORECASE)
+_ORDINAL = re.compile(r"^\s*(\d+)\s*(?:st|nd|rd|th)[a-z]?\b", re.IGNORECASE)  # 27thq: a typo
 _CLOCK = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{2}(?:\.\d+)?)\s*$")
 _LEADING = re.compile(
     r"^\s*[~≈]?\s*([+\-]?[$€£¥]?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d:/\-–—])"
@@ -81,6 +81,8 @@ def parse_quantity(text: object) -> tuple[float, str] | None:
 
     >>> [parse_quantity(s) for s in ["79 037 121", "6th", "1:48.64", "128 kbit/s"]]
     [(79037121.0, 'number'), (6.0, 'ordinal'), (108.64, 'duration'), (128.0, 'leading number')]
+    >>> parse_quantity("27thq")  # one stray letter after an ordinal (a typo in a WTQ table)
+    (27.0, 'ordinal')
     >>> parse_quantity("March 3, 2001"), parse_quantity("–"), parse_quantity("2:1")
     ((20010303.0, 'date'), None, None)
     """

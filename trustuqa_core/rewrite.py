@@ -3,8 +3,9 @@
 The rule table is keyed by the call's argument signature (``key`` counts as ``time_key`` when
 it maps to a time key of a temporal graph). Each rule is a small named function; its docstring
 shows the call and the plan. An unsupported signature raises :class:`RewriteError` listing
-the supported ones. Other functions (set operations, aggregates, ``keep``, row navigation)
-become a single operation of the same name.
+the supported ones. Other functions (set operations, aggregates, ``keep``, row navigation,
+the reasoning functions) become a single operation named by the function's canonical name
+(``calculate_difference`` -> ``difference``, see :mod:`.function_names`).
 
 >>> from trustuqa_core.query.ast import Bound, Call, Arg, Text
 >>> call = Call("get_information", (Arg("relation", Bound("Year", (0,), ("Year",), "relation")),
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import RewriteError
+from .function_names import canonical_function
 from .query.ast import Arg, Bound, Call, Ref, Text
 
 __all__ = ["Op", "GET_INFORMATION_RULES", "rewrite", "signature", "rule_table"]
@@ -76,9 +78,15 @@ MAX_WORDS = frozenset(
         "longest",
         "latest",
         "top",
+        "most recent",
+        "newest",
+        "slowest",
     }
 )
-MIN_WORDS = frozenset({"lowest", "min", "minimum", "smallest", "shortest", "earliest"})
+MIN_WORDS = frozenset(
+    {"lowest", "min", "minimum", "smallest", "shortest", "earliest", "fastest", "quickest",
+     "oldest"}
+)
 
 
 def _select(rel: Arg, val: Arg, out: str = "") -> Op:
@@ -277,7 +285,7 @@ def rewrite(call: Call) -> list[Op]:
     if call.func != "get_information":
         return [
             Op(
-                call.func,
+                canonical_function(call.func) or call.func,
                 tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args)),
                 next((a.cmp for a in call.args if a.cmp != "="), "="),
             )
@@ -295,29 +303,44 @@ def rewrite(call: Call) -> list[Op]:
 
 
 def _conjunction(call: Call, names: list[str]) -> list[Op]:
-    """Repeated names: pair the k-th relation with the k-th tail/value and intersect the parts.
+    """Repeated names: pair the k-th relation with the k-th tail/value and intersect the parts
+    (with unequal numbers, each condition reads the relation the mapper looked it up in).
 
     ``get_information(relation='Year', tail_entity>'1990', tail_entity<'2000')`` becomes two
     selects on ``Year`` and their intersection.
     """
     rels = [a for a, n in zip(call.args, names, strict=True) if n in ("relation", "key")]
     conds = [a for a, n in zip(call.args, names, strict=True) if n in ("tail_entity", "value")]
-    if (
-        not rels
-        or not conds
-        or len(rels) + len(conds) != len(names)
-        or (len(rels) != 1 and len(rels) != len(conds))
-    ):
+    if not rels or not conds or len(rels) + len(conds) != len(names):
         raise RewriteError(
             f"repeated arguments in get_information({', '.join(names)}) can only "
             "pair relations with tail entities/values"
         )
+    if len(rels) == 1 or len(rels) == len(conds):
+        pairs = [(rels[k] if len(rels) > 1 else rels[0], c) for k, c in enumerate(conds)]
+    else:
+        seen: dict[str | None, int] = {}
+        pairs = []
+        for c in conds:
+            seen[c.name] = seen.get(c.name, 0) + 1
+            pairs.append((_scope_of(call.args, c.name, seen[c.name]), c))
     ops: list[Op] = []
-    for k, cond in enumerate(conds):
-        rel = rels[k] if len(rels) > 1 else rels[0]
+    for k, (rel, cond) in enumerate(pairs):
         ops.append(_select(rel, cond, out=f"${k + 1}"))
     ops.append(_op("intersect", ("sets", tuple(f"${k + 1}" for k in range(len(conds))))))
     return ops
+
+
+def _scope_of(args: tuple[Arg, ...], name: str | None, occurrence: int) -> Arg:
+    """The relation a condition reads, as the mapper scopes it: ``tail_entity`` pairs with
+    ``relation`` (else ``key``), ``value`` with ``key`` (else ``relation``); the k-th
+    ``value`` with the k-th ``key`` when there are several, else the first."""
+    first, second = ("relation", "key") if name == "tail_entity" else ("key", "relation")
+    for wanted in (first, second):
+        found = [a for a in args if a.name == wanted]
+        if found:
+            return found[occurrence - 1] if occurrence <= len(found) else found[0]
+    raise RewriteError(f"no relation for {name}")  # pragma: no cover - checked by the caller
 
 
 def rule_table() -> list[tuple[str, str, str]]:

@@ -31,10 +31,10 @@ from typing import Literal
 import numpy as np
 
 from ..errors import MappingError
+from ..function_names import is_defined, is_reasoning
 from ..graph import ConditionGraph
 from ..numbers import parse_number
 from ..query.ast import Arg, Bound, Call, ListValue, Program, Query, Ref, Text, Value
-from ..query.parse import KNOWN_FUNCTIONS
 from .dense import EmbeddingIndex, Encoder, default_cache_dir
 from .lexical import LexicalPool, normalize
 
@@ -272,8 +272,8 @@ class Mapper:
         the k-th relation, as the rewrite's conjunction rule does.
         """
         call = q.call
-        if call.func not in KNOWN_FUNCTIONS:
-            return call, []
+        if not is_defined(call.func) or is_reasoning(call.func):
+            return call, []  # undefined: the LLM fallback reads it; reasoning: read as literals
         found: list[Mapping] = []
         seen: dict[str, int] = {}
         scopes: dict[str, list[int | None]] = {"relation": [], "key": []}

@@ -30,6 +30,10 @@ class Context:
     call_text: str = ""
     description: str = ""
     target_relation: int | None = None
+    names: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Per step, the named entities its result is about (the literals of its query chain)."""
+    verdicts: dict[int, bool] = field(default_factory=dict)
+    """Per step, the truth value of a comparison (read by ``if_then_else``)."""
 
     def fail(self, message: str) -> ExecutionError:
         return ExecutionError(message, self.step)

@@ -247,12 +247,35 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
 
 def op_filter_heads(ctx: Context, op: Op) -> Result:
     """The given heads that also satisfy ``relation <cmp> value``."""
-    heads = resolve_set(ctx, op.param("heads"))
+    heads = _cells_as_rows(ctx, resolve_set(ctx, op.param("heads")))
     selected = op_select(
         ctx,
         Op("select", (("relation", op.param("relation")), ("value", op.param("value"))), op.cmp),
     )
     return intersect([heads.distinct(), selected])
+
+
+def _cells_as_rows(ctx: Context, heads: Result) -> Result:
+    """Table cells given as heads (``head_entity='Robert Manzon'`` names a Driver cell, maybe a
+    multi-value one) stand for the rows that hold them; rows and KG entities stay as they are."""
+    g = ctx.graph
+    elems: list = []
+    wits: list[tuple[int, ...]] = []
+    changed = 0
+    for e, w in zip(heads.elems, heads.witnesses, strict=True):
+        if isinstance(e, Scalar) or g.is_row(e) or len(g.facts_heads(np.asarray([e]))):
+            elems.append(e)
+            wits.append(w)
+            continue
+        for f in g.facts_tail(int(e)).tolist():
+            row = g.head_of(f)
+            if g.is_row(row):
+                elems.append(row)
+                wits.append((*w, f))
+                changed += 1
+    if changed:
+        ctx.notes.append(f"the heads are table cells: read as the {changed} row(s) holding them")
+    return Result(tuple(elems), tuple(wits)).distinct()
 
 
 # ------------------------------------------------------------- projections

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..graph import ConditionGraph
 from ..numbers import parse_number
+from .computed import Computed, computed_steps, link_computed
 from .linking import (
     Cond,
     Table,
@@ -68,6 +69,8 @@ class TablePlan:
     exclude: tuple[str, str] | None = None
     #: "next_row" / "previous_row": the row after/before the one the conditions find
     neighbour: str = ""
+    #: a difference / yes-no comparison / duration of the rows' values (writers/computed.py)
+    computed: Computed | None = None
 
     def explain(self) -> str:
         return "; ".join(self.why)
@@ -115,7 +118,10 @@ def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
             order := _order_word(q, covered)):
         agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
     exclude = _summary_row(table, conds) if (agg or ranking) else None
-    plan = TablePlan(select, agg, conds, table.name, [], ranking, exclude, neighbour)
+    computed = link_computed(question, conds, mentions, table)
+    if computed is not None:
+        agg, ranking, exclude, neighbour = "", None, None, ""
+    plan = TablePlan(select, agg, conds, table.name, [], ranking, exclude, neighbour, computed)
     plan.why = _reasons(plan)
     return plan
 
@@ -167,6 +173,8 @@ def _reasons(plan: TablePlan) -> list[str]:
         why.append(f"leaving out the summary row {plan.exclude[0]} = {plan.exclude[1]!r}")
     if plan.neighbour:
         why.append(f"then the {'next' if plan.neighbour == 'next_row' else 'previous'} row")
+    if plan.computed is not None:
+        why.append(f"computed: {plan.computed.kind}, {plan.computed.why}")
     return why
 
 
@@ -386,6 +394,9 @@ def _wh_column(q: list[str], columns: Sequence[str]) -> str | None:
 
 def plan_program(plan: TablePlan) -> str | None:
     """The query program of a plan (None without a selected column)."""
+    if plan.computed is not None:
+        target, steps = computed_steps(plan.computed)
+        return program_text(target, steps)
     if plan.select is None:
         return None
     steps: list[tuple[str, str]] = []

@@ -1,0 +1,209 @@
+"""Reasoning functions: one fixture file per family (tests/fixtures/functions/*.json), each
+case a question, a table, a query, the expected answer and notes the step must state; plus
+the alias table, the hand-over to the LLM fallback, and the witnesses a computed step keeps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from trustuqa_core import build_graph, load_source, run_query
+from trustuqa_core.fallback import FallbackAnswer, FallbackRequest
+from trustuqa_core.function_names import (
+    FUNCTION_ALIASES,
+    REASONING_FUNCTIONS,
+    canonical_function,
+    is_defined,
+)
+from trustuqa_core.functions import FUNCTIONS
+from trustuqa_core.mapping import Mapper
+from trustuqa_core.reasoning.cues import question_form
+from trustuqa_core.reasoning.operands import read_expression
+
+FAMILIES = Path(__file__).parent / "fixtures" / "functions"
+CASES = [
+    pytest.param(case, id=f"{path.stem}-{i}")
+    for path in sorted(FAMILIES.glob("*.json"))
+    for i, case in enumerate(json.loads(path.read_text(encoding="utf-8"))["cases"])
+]
+
+
+def _graph(table: str):  # noqa: ANN202
+    return build_graph([load_source(table.encode("utf-8"), "table", "t.csv")])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_family_fixture(case: dict) -> None:
+    g = _graph(case["table"])
+    t = run_query(case["query"], g, Mapper(g), question=case["question"])
+    assert t.error is None, t.error
+    assert t.answer == case["answer"]
+    last = t.steps[-1]
+    assert last.status == "ok" and not last.inferred_note
+    notes = " | ".join(last.notes)
+    for expected in case["notes"]:
+        assert expected in notes, (expected, last.notes)
+
+
+def test_every_family_has_a_fixture_file() -> None:
+    assert {p.stem for p in FAMILIES.glob("*.json")} == {
+        "compare", "arithmetic", "duration", "conditional", "yesno", "sets"
+    }
+
+
+def test_aliases_point_at_registered_functions() -> None:
+    assert set(FUNCTIONS) >= REASONING_FUNCTIONS
+    for alias, target in FUNCTION_ALIASES.items():
+        assert target in FUNCTIONS, alias
+    assert canonical_function("calculate_difference") == "difference"
+    assert canonical_function("Calculator") == "calculate"
+    assert canonical_function("IF") == "if_then_else"
+    assert not is_defined("consecutive_wins")
+
+
+def test_computed_step_keeps_operand_witnesses() -> None:
+    g = _graph("Nation,Gold\nChina,10\nItaly,4\n")
+    t = run_query(
+        "Query1: \"get_information(relation='Nation', tail_entity='China')\"\n"
+        "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
+        "Query4: \"get_information(relation='Gold', head_entity='output_of_query3')\"\n"
+        "Query5: \"subtract(value1='output_of_query2', value2='output_of_query4')\"",
+        g,
+    )
+    assert t.answer == ["6"]
+    wits = set(t.steps[-1].output.witnesses[0])
+    assert set(t.steps[1].output.witnesses[0]) <= wits
+    assert set(t.steps[3].output.witnesses[0]) <= wits
+    assert {g.fact_text(f)[2] for f in wits} >= {"10", "4", "China", "Italy"}
+
+
+def test_unreadable_arguments_go_to_the_fallback_marked_unverified() -> None:
+    g = _graph("Nation,Gold\nChina,ten\nItaly,a few\n")
+    asked: list[FallbackRequest] = []
+
+    def fallback(req: FallbackRequest) -> FallbackAnswer:
+        asked.append(req)
+        return FallbackAnswer(["China"], "LLM-inferred, not verified")
+
+    text = (
+        "Query1: \"get_information(relation='Nation', tail_entity='China')\"\n"
+        "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
+        "Query4: \"get_information(relation='Gold', head_entity='output_of_query3')\"\n"
+        "Query5: \"compare(set1='output_of_query2', set2='output_of_query4')\""
+    )
+    t = run_query(text, g, question="who won more, china or italy?", fallback=fallback)
+    assert asked and asked[0].kind == "function"
+    assert t.steps[-1].status == "inferred" and t.answer == ["China"]
+    assert any("does not read as a number" in n for n in t.steps[-1].notes)
+    unanswered = run_query(text, g, question="who won more, china or italy?")
+    assert unanswered.error is not None and "cannot read" in unanswered.error.message
+
+
+def test_division_by_zero_is_a_clear_error() -> None:
+    g = _graph("Nation,Gold\nChina,10\nItaly,0\n")
+    t = run_query(
+        "Query1: \"get_information(relation='Nation', tail_entity='China')\"\n"
+        "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
+        "Query4: \"get_information(relation='Gold', head_entity='output_of_query3')\"\n"
+        "Query5: \"divide(set1='output_of_query2', set2='output_of_query4')\"",
+        g,
+    )
+    assert t.error is not None and "division by zero" in t.error.message
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "direction"),
+    [
+        ("is koli larger than lemmenjoki?", "yesno", ">"),
+        ("who was faster? maria paris or susan sloan?", "choice", "<"),
+        ("did true romance make more or less money than diabolique?", "pair", ">"),
+        ("were more magazines founded before or after 2000?", "pair_choice", ">"),
+        ("which yacht launched first: cougar ii or aurora?", "choice", "<"),
+    ],
+)
+def test_question_forms(question: str, kind: str, direction: str) -> None:
+    form = question_form(question)
+    assert (form.kind, form.direction) == (kind, direction)
+
+
+def test_expressions_are_split_not_evaluated() -> None:
+    assert read_expression("__import__('os').system('x')") is None
+    assert read_expression("output_of_query1 >= 'ten'")[1] == ">="
+    assert read_expression("output_of_query2 * 3")[1] == "*"
+
+
+def test_evidence_graph_highlights_the_operands_of_a_computed_step() -> None:
+    from trustuqa_core.explain import evidence_graph
+
+    g = _graph("Nation,Gold\nChina,10\nItaly,4\nJapan,1\n")
+    t = run_query(
+        "Query1: \"get_information(relation='Nation', tail_entity='China')\"\n"
+        "Query2: \"get_information(relation='Gold', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Nation', tail_entity='Italy')\"\n"
+        "Query4: \"get_information(relation='Gold', head_entity='output_of_query3')\"\n"
+        "Query5: \"difference(set1='output_of_query2', set2='output_of_query4')\"",
+        g,
+    )
+    eg = evidence_graph(t)
+    in_step5 = {(e.relation, g.label(e.tail)) for e in eg.edges if 5 in e.steps and e.tail >= 0}
+    assert in_step5 == {("Gold", "10"), ("Gold", "4"), ("Nation", "China"), ("Nation", "Italy")}
+    computed = [e for e in eg.edges if e.computed]
+    assert computed and {n.label for n in eg.nodes if n.id < 0} == {"6"}
+    assert "Japan" not in {n.label for n in eg.nodes}
+
+
+def _lookup(n: int, nation: str, column: str) -> list:
+    from trustuqa_core.query.ast import Arg, Call, Query, Ref, Text
+
+    return [
+        Query(n, Call("get_information", (Arg("relation", Text("Nation")),
+                                          Arg("tail_entity", Text(nation))))),
+        Query(n + 1, Call("get_information", (Arg("relation", Text(column)),
+                                              Arg("head_entity", Ref(n))))),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "answer"),
+    [
+        ("was italy's gold count above or below japan's?", "<", "less"),
+        ("was italy's gold count above or below japan's?", ">=", "more"),
+        ("which nation won more gold medals, italy or japan?", "<", "less"),
+        (None, "=", "less"),
+    ],
+)
+def test_parser_contract_hoisted_compare_and_if_then_else(question, op, answer) -> None:  # noqa: ANN001
+    """The parser hoists ``if A op B then X else Y`` into ``compare`` + ``if_then_else``
+    (the contract between the parser and the functions): the branch follows the written
+    operator whatever form the question asks for."""
+    from trustuqa_core.execute import run_program
+    from trustuqa_core.query.ast import Arg, Call, Program, Query, Ref, Text
+
+    g = _graph("Nation,Gold\nItaly,5\nJapan,4\n")
+    compare = Query(5, Call("compare", (Arg("set1", Ref(2)), Arg("set2", Ref(4)),
+                                        Arg("op", Text(op)))), "part of Query6")
+    choose = Query(6, Call("if_then_else", (Arg("condition", Ref(5)), Arg("then", Text("more")),
+                                            Arg("else", Text("less")))))
+    program = Program((*_lookup(1, "Italy", "Gold"), *_lookup(3, "Japan", "Gold"), compare,
+                       choose))
+    t = run_program(program, g, question=question)
+    assert t.error is None and t.answer == [answer]
+
+
+def test_a_date_against_a_non_date_is_not_compared() -> None:
+    g = _graph('Name,Born\nAnn,16 April 1993\nBea,15 maggio 1985\n')
+    t = run_query(
+        "Query1: \"get_information(relation='Name', tail_entity='Ann')\"\n"
+        "Query2: \"get_information(relation='Born', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Name', tail_entity='Bea')\"\n"
+        "Query4: \"get_information(relation='Born', head_entity='output_of_query3')\"\n"
+        "Query5: \"compare(set1='output_of_query2', set2='output_of_query4')\"",
+        g, question="which player is younger, ann or bea?",
+    )
+    assert t.steps[-1].status == "unanswered"
+    assert any("reads as a date" in n for n in t.steps[-1].notes)

@@ -1,0 +1,204 @@
+"""Names of the query language's functions, and the many names LLMs use for them (data only).
+
+The executor owns the registry (:mod:`.functions`); this module only says which names exist,
+so the parser, mapper, rewrite and executor agree without importing each other. An LLM writes
+``calculate_difference``, ``Calculator``, ``comparison`` or ``if``: each alias points at one
+closed function. Names found nowhere here stay undefined and go to the LLM fallback.
+
+>>> canonical_function("calculate_difference"), canonical_function("Calculator")
+('difference', 'calculate')
+>>> canonical_function("get_information"), canonical_function("tell_me_a_story") is None
+('get_information', True)
+>>> is_reasoning("compare"), is_reasoning("count")
+(True, False)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CORE_FUNCTIONS",
+    "REASONING_FUNCTIONS",
+    "FUNCTION_ALIASES",
+    "canonical_function",
+    "is_defined",
+    "is_reasoning",
+]
+
+CORE_FUNCTIONS = frozenset(
+    {
+        "get_information",
+        "keep",
+        "count",
+        "sum",
+        "mean",
+        "max",
+        "min",
+        "set_negation",
+        "previous_row",
+        "next_row",
+        "set_union",
+        "set_intersection",
+        "set_difference",
+    }
+)
+"""The paper's functions (get_information, set operations, aggregates, rows)."""
+
+REASONING_FUNCTIONS = frozenset(
+    {
+        "compare",
+        "if_then_else",
+        "add",
+        "subtract",
+        "difference",
+        "multiply",
+        "divide",
+        "percentage",
+        "calculate",
+        "duration",
+        "year_difference",
+        "equals",
+        "contains",
+        "is_empty",
+        "exists",
+        "most_frequent",
+        "extract_year",
+        "extract_month",
+        "first",
+        "last",
+        "distinct",
+    }
+)
+"""Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
+
+# alias (lower case) -> canonical name; mined from the recorded GPT-3.5 queries (docs/FUNCTIONS.md)
+FUNCTION_ALIASES: dict[str, str] = {
+    # comparison of two values or sets
+    "comparison": "compare",
+    "compare_values": "compare",
+    "compare_count": "compare",
+    "compare_counts": "compare",
+    "compare_dates": "compare",
+    "compare_date": "compare",
+    "compare_scores": "compare",
+    "compare_numbers": "compare",
+    "compare_sets": "compare",
+    "compare_rows": "compare",
+    "compare_years": "compare",
+    "compare_time": "compare",
+    "compare_times": "compare",
+    "set_comparison": "compare",
+    "set_max": "compare",
+    "greater_than": "compare",
+    "less_than": "compare",
+    "greater": "compare",
+    "is_greater": "compare",
+    "check_condition": "compare",
+    "check": "compare",
+    # conditionals
+    "if": "if_then_else",
+    "if_else": "if_then_else",
+    "ifelse": "if_then_else",
+    "conditional": "if_then_else",
+    # arithmetic
+    "plus": "add",
+    "addition": "add",
+    "sum_values": "add",
+    "minus": "subtract",
+    "subtraction": "subtract",
+    "sub": "subtract",
+    "calculate_difference": "difference",
+    "calc_difference": "difference",
+    "calculate_score_difference": "difference",
+    "difference_between": "difference",
+    "abs_difference": "difference",
+    "absolute_difference": "difference",
+    "diff": "difference",
+    "product": "multiply",
+    "times": "multiply",
+    "division": "divide",
+    "ratio": "divide",
+    "calculate_ratio": "divide",
+    "calculate_percentage": "percentage",
+    "percent": "percentage",
+    "calculator": "calculate",
+    "calculation": "calculate",
+    "arithmetic": "calculate",
+    "math": "calculate",
+    "compute": "calculate",
+    # durations between dates and years
+    "calculate_duration": "duration",
+    "calculate_years": "duration",
+    "time_difference": "duration",
+    "years_between": "year_difference",
+    "calculate_year_difference": "year_difference",
+    "date_difference": "year_difference",
+    # yes/no and strings
+    "equal": "equals",
+    "is_equal": "equals",
+    "same": "equals",
+    "is_same": "equals",
+    "is_in": "contains",
+    "check_membership": "contains",
+    "in": "contains",
+    "includes": "contains",
+    "substring": "contains",
+    "check_empty": "is_empty",
+    "empty": "is_empty",
+    "exist": "exists",
+    "check_exists": "exists",
+    "any": "exists",
+    # most frequent value
+    "mode": "most_frequent",
+    "most": "most_frequent",
+    "argmax": "most_frequent",
+    "count_occurrences": "most_frequent",
+    "most_common": "most_frequent",
+    "frequency": "most_frequent",
+    # dates, rows, sets
+    "average": "mean",
+    "avg": "mean",
+    "get_year": "extract_year",
+    "year": "extract_year",
+    "get_month": "extract_month",
+    "month": "extract_month",
+    "first_row": "first",
+    "random": "first",  # "name a track ...": any one element; the first in table order
+    "choose": "first",
+    "choose_one": "first",
+    "pick": "first",
+    "only": "distinct",  # "what was the only show she hosted?": the set itself
+    "find_max": "max",
+    "get_max": "max",
+    "maximum": "max",
+    "find_min": "min",
+    "get_min": "min",
+    "minimum": "min",
+    "check_equal": "equals",
+    "time_duration": "duration",
+    "calculate_time_difference": "difference",
+    "last_row": "last",
+    "unique": "distinct",
+    "count_unique": "count",  # count already counts distinct elements
+    "count_distinct": "count",
+}
+
+
+def canonical_function(name: str) -> str | None:
+    """The defined function ``name`` stands for, or ``None`` when the language lacks it.
+
+    Case and ``-``/space are ignored (``Calculator``, ``calculate-difference``).
+    """
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    if key in CORE_FUNCTIONS or key in REASONING_FUNCTIONS:
+        return key
+    return FUNCTION_ALIASES.get(key)
+
+
+def is_defined(name: str) -> bool:
+    """True when the executor can run ``name`` without the LLM fallback."""
+    return canonical_function(name) is not None
+
+
+def is_reasoning(name: str) -> bool:
+    """True for the reasoning functions (their literal arguments are read, not mapped)."""
+    return canonical_function(name) in REASONING_FUNCTIONS

@@ -1,0 +1,68 @@
+"""Verified reasoning functions: comparisons, conditionals, arithmetic, durations, yes/no tests.
+
+Deterministic functions over earlier results, registered with the executor next to the set
+operations and aggregates. They read numbers, dates, durations and ordinals the way
+:mod:`trustuqa_core.numbers` does, state that reading in the step's notes, and keep the
+witnesses of their operands. The names LLMs use for them (``calculate_difference``,
+``comparison``, ``if``, ...) are mapped onto these by
+:data:`trustuqa_core.function_names.FUNCTION_ALIASES`.
+
+>>> sorted(REASONING)[:4]
+['add', 'calculate', 'compare', 'contains']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..ops.base import Context
+from ..results import Result
+from ..rewrite import Op
+from .arith import (
+    fn_add,
+    fn_calculate,
+    fn_difference,
+    fn_divide,
+    fn_duration,
+    fn_multiply,
+    fn_percentage,
+    fn_subtract,
+    fn_year_difference,
+)
+from .compare import fn_compare, fn_contains, fn_equals, fn_if_then_else
+from .sets import (
+    fn_distinct,
+    fn_exists,
+    fn_extract_month,
+    fn_extract_year,
+    fn_first,
+    fn_is_empty,
+    fn_last,
+    fn_most_frequent,
+)
+
+__all__ = ["REASONING"]
+
+REASONING: dict[str, Callable[[Context, Op], Result]] = {
+    "compare": fn_compare,
+    "if_then_else": fn_if_then_else,
+    "equals": fn_equals,
+    "contains": fn_contains,
+    "add": fn_add,
+    "subtract": fn_subtract,
+    "difference": fn_difference,
+    "multiply": fn_multiply,
+    "divide": fn_divide,
+    "percentage": fn_percentage,
+    "calculate": fn_calculate,
+    "duration": fn_duration,
+    "year_difference": fn_year_difference,
+    "is_empty": fn_is_empty,
+    "exists": fn_exists,
+    "most_frequent": fn_most_frequent,
+    "extract_year": fn_extract_year,
+    "extract_month": fn_extract_month,
+    "first": fn_first,
+    "last": fn_last,
+    "distinct": fn_distinct,
+}

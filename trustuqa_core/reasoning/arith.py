@@ -1,0 +1,245 @@
+"""Arithmetic between two values: sum, difference, product, ratio, percentage, durations.
+
+Each operand is read as one number (:func:`.operands.read_number`), and the step's note shows
+the computation with where each operand came from, e.g.
+``1,234 − 1,100 = 134 (row 5 Gold; row 9 Gold)``. ``subtract`` is signed (first minus second);
+``difference`` is the absolute difference, as "the difference between A and B" is asked.
+Results are rounded to the operands' decimal places for ``+``/``-`` (so 0.183 − 0.057 is 0.126,
+not 0.12599999999999997). Durations read years out of dates and spans.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..numbers import format_number, parse_quantity
+from ..ops.base import Context, elem_text
+from ..query.ast import Ref, Text
+from ..results import Result, Scalar
+from ..rewrite import Op
+from .compare import fn_compare
+from .cues import asks_for_amount, mentions_years
+from .operands import (
+    COMPARISONS,
+    Args,
+    Reading,
+    describe_witnesses,
+    merged_witnesses,
+    not_applicable,
+    operand_result,
+    operand_text,
+    read_expression,
+    read_number,
+    split_args,
+)
+
+__all__ = [
+    "fn_add",
+    "fn_subtract",
+    "fn_difference",
+    "fn_multiply",
+    "fn_divide",
+    "fn_percentage",
+    "fn_calculate",
+    "fn_duration",
+    "fn_year_difference",
+]
+
+_SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷", "%": "as a percentage of", "|-|": "−"}
+_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_UNIT = re.compile(r"^\s*[\d.,]+(\s?)([A-Za-z]{1,6}\.?)\s*$")  # '401 ft', '38.6m', '8 kg'
+_PAIR = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[–—\-−]\s*(\d+(?:\.\d+)?)\s*$")  # a score 21–7
+
+
+def _operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
+    """Two operands: two arguments, or one expression text, or one set of two values, or
+    one value holding two numbers (a score ``21–7``, a span ``1937–1978``)."""
+    if len(args.operands) == 2:
+        return args.operands[0], args.operands[1]
+    if not args.operands and isinstance(args.condition, Text):
+        parts = read_expression(args.condition.value)
+        if parts is not None:
+            return parts[0], parts[2]
+    if len(args.operands) == 1 and isinstance(args.operands[0], Ref):
+        r = operand_result(ctx, args.operands[0])
+        if len(r) == 1 and (m := _PAIR.match(elem_text(ctx.graph, r.elems[0]))):
+            ctx.notes.append(
+                f"{what}: {elem_text(ctx.graph, r.elems[0])!r} holds two numbers, "
+                f"{m.group(1)} and {m.group(2)}"
+            )
+            w = r.witnesses[0]
+            return (Result((Scalar(float(m.group(1)), m.group(1)),), (w,)),
+                    Result((Scalar(float(m.group(2)), m.group(2)),), (w,)))
+        if len(r) == 2:
+            ctx.notes.append(
+                f"{what}: output_of_query{args.operands[0].step} holds two values; "
+                "the first is the first operand"
+            )
+            return (Result((r.elems[0],), (r.witnesses[0],)),
+                    Result((r.elems[1],), (r.witnesses[1],)))
+    raise not_applicable(ctx, f"{what} needs two values; it got {len(args.operands)}")
+
+
+def _as_years(ctx: Context, a: Reading, b: Reading) -> tuple[float, float]:
+    x, y = a.value, b.value
+    if a.kind == "date" or b.kind == "date":
+        x = float(int(x // 10000)) if a.kind == "date" else x
+        y = float(int(y // 10000)) if b.kind == "date" else y
+        ctx.notes.append("dates are read as their years")
+    return x, y
+
+
+def _compute(ctx: Context, op: Op, symbol: str, what: str) -> Result:
+    args = split_args(ctx, op)
+    left, right = _operands(ctx, args, what)
+    a, b = read_number(ctx, left, what), read_number(ctx, right, what)
+    x, y = _as_years(ctx, a, b)
+    if symbol in ("/", "%") and y == 0:
+        raise ctx.fail(f"{what}: division by zero ({operand_text(right)} is 0)")
+    value = {
+        "+": lambda: x + y,
+        "-": lambda: x - y,
+        "|-|": lambda: abs(x - y),
+        "*": lambda: x * y,
+        "/": lambda: x / y,
+        "%": lambda: x / y * 100,
+    }[symbol]()
+    if symbol == "-" and value < 0 and asks_for_amount(ctx.question):
+        ctx.notes.append(
+            f"{format_number(x)} − {format_number(y)} is negative and the question asks how much "
+            "more / the difference: the size of the difference is the answer"
+        )
+        symbol, value = "|-|", -value
+    if symbol in ("+", "-", "|-|"):
+        value = round(value, max(a.decimals, b.decimals))
+    elif not math.isfinite(value):
+        raise ctx.fail(f"{what}: the result is not a finite number")
+    shown = format_number(value)
+    where = "; ".join(w for w in (describe_witnesses(ctx, a.witnesses),
+                                  describe_witnesses(ctx, b.witnesses)) if w)
+    if symbol == "|-|":
+        line = f"|{a.text} − {b.text}| = {shown}"
+    elif symbol == "%":
+        line = f"{a.text} ÷ {b.text} × 100 = {shown}"
+    else:
+        line = f"{a.text} {_SHOWN[symbol]} {b.text} = {shown}"
+    ctx.notes.append(line + (f" ({where})" if where else ""))
+    result = Scalar.number(value)
+    unit = _common_unit(a, b) if symbol in ("+", "-", "|-|") else None
+    if unit is not None:
+        result = Scalar(result.value, f"{result.text}{unit}")
+        ctx.notes.append(f"both values are in {unit.strip()!r}: the result keeps the unit")
+    wits = merged_witnesses([operand_result(ctx, left), operand_result(ctx, right)])
+    return Result((result,), (wits,))
+
+
+def _common_unit(a: Reading, b: Reading) -> str | None:
+    """The unit both operands are written with (``'401 ft'``, ``'4 ft'`` -> ``' ft'``)."""
+    ua, ub = _UNIT.match(a.text), _UNIT.match(b.text)
+    if a.kind == "ordinal" or b.kind == "ordinal":
+        return None  # '6th' − '3rd' is 3, not '3th'
+    if ua and ub and ua.group(2).lower() == ub.group(2).lower():
+        return ua.group(1) + ua.group(2)
+    return None
+
+
+def fn_add(ctx: Context, op: Op) -> Result:
+    """The sum of two values."""
+    return _compute(ctx, op, "+", "add()")
+
+
+def fn_subtract(ctx: Context, op: Op) -> Result:
+    """The first value minus the second (signed)."""
+    return _compute(ctx, op, "-", "subtract()")
+
+
+def fn_difference(ctx: Context, op: Op) -> Result:
+    """The absolute difference of two values."""
+    return _compute(ctx, op, "|-|", "difference()")
+
+
+def fn_multiply(ctx: Context, op: Op) -> Result:
+    """The product of two values."""
+    return _compute(ctx, op, "*", "multiply()")
+
+
+def fn_divide(ctx: Context, op: Op) -> Result:
+    """The first value divided by the second (a ratio)."""
+    return _compute(ctx, op, "/", "divide()")
+
+
+def fn_percentage(ctx: Context, op: Op) -> Result:
+    """The first value as a percentage of the second."""
+    return _compute(ctx, op, "%", "percentage()")
+
+
+def fn_calculate(ctx: Context, op: Op) -> Result:
+    """A calculation whose operation is an argument (``operation='-'``, ``function=
+    'subtract'``) or an expression text (``'output_of_query4 - output_of_query2'``); a
+    comparison operator makes it a :func:`~.compare.fn_compare`."""
+    args = split_args(ctx, op)
+    symbol = args.operator
+    if symbol is None and isinstance(args.condition, Text):
+        parts = read_expression(args.condition.value)
+        symbol = parts[1] if parts else None
+    if symbol in COMPARISONS:
+        return fn_compare(ctx, op)
+    if symbol not in ("+", "-", "*", "/", "%"):
+        raise not_applicable(ctx, "calculate() names no operation it knows")
+    return _compute(ctx, op, symbol, f"calculate({symbol})")
+
+
+def _years(ctx: Context, value: object) -> list[tuple[int, tuple[int, ...]]]:
+    """Years in an operand's values: a date's year, a plain year, or years inside a text."""
+    r = operand_result(ctx, value)
+    out = []
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        text = elem_text(ctx.graph, e)
+        q = parse_quantity(text)
+        if q is not None and q[1] == "date":
+            out.append((int(q[0] // 10000), w))
+        elif q is not None and q[1] == "number" and 1000 <= q[0] <= 2999 and q[0] == int(q[0]):
+            out.append((int(q[0]), w))
+        else:
+            out.extend((int(y), w) for y in _YEAR.findall(text))
+    return out
+
+
+def _span(ctx: Context, op: Op, what: str) -> tuple[int, int, tuple[int, ...]]:
+    args = split_args(ctx, op)
+    if len(args.operands) == 2:
+        first, second = _years(ctx, args.operands[0]), _years(ctx, args.operands[1])
+        if not first or not second:
+            raise not_applicable(ctx, f"{what}: no year in the values")
+        wits = merged_witnesses([operand_result(ctx, v) for v in args.operands])
+        return first[0][0], second[0][0], wits
+    if len(args.operands) == 1:
+        years = _years(ctx, args.operands[0])
+        if len(years) >= 2:
+            wits = merged_witnesses([operand_result(ctx, args.operands[0])])
+            ys = [y for y, _ in years]
+            return min(ys), max(ys), wits
+    raise not_applicable(ctx, f"{what} needs two dates or years (or one span)")
+
+
+def fn_duration(ctx: Context, op: Op) -> Result:
+    """Years from a start to an end (two dates or years, or one span like ``1947–1959``),
+    answered as ``N years`` (the number alone when the question already says "years")."""
+    start, end, wits = _span(ctx, op, "duration()")
+    n = abs(end - start)
+    ctx.notes.append(
+        f"from {start} to {end}: {n} years ({describe_witnesses(ctx, wits, limit=4)})"
+    )
+    if mentions_years(ctx.question):
+        ctx.notes.append("the question counts in years: the answer is the number")
+        return Result((Scalar.number(n),), (wits,))
+    return Result((Scalar(float(n), f"{n} years"),), (wits,))
+
+
+def fn_year_difference(ctx: Context, op: Op) -> Result:
+    """The number of years between two dates or years (absolute)."""
+    start, end, wits = _span(ctx, op, "year_difference()")
+    n = abs(end - start)
+    ctx.notes.append(f"|{end} − {start}| = {n} years ({describe_witnesses(ctx, wits, limit=4)})")
+    return Result((Scalar.number(n),), (wits,))

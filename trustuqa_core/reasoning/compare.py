@@ -1,0 +1,380 @@
+"""Comparisons and conditionals: ``compare``, ``if_then_else``, ``equals``, ``contains``.
+
+``compare(set1=A, set2=B, op='>')`` reads A and B as numbers (counts of rows, cell values,
+dates, ordinals, durations: see :func:`.operands.read_number`) and answers in the form the
+question asks (:func:`.cues.question_form`): ``yes``/``no``; the name of the operand that wins
+("which is taller, X or Y?"); or one of the question's own words ("above or below?"). Without
+an operator, the question's comparative word gives the direction ("taller" -> ``>``). The
+truth value is also kept for ``if_then_else``, whose condition may be such a step, a yes/no
+value, or a text ``'output_of_query2 > 10000'`` (split by a regular expression, never
+evaluated as Python).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ExecutionError
+from ..numbers import format_number
+from ..ops.base import Context, elem_text, resolve_set
+from ..query.ast import Ref, Text
+from ..results import Result, Scalar
+from ..rewrite import Op
+from .cues import (
+    AGE_WORDS,
+    RANK_RELATION,
+    RANK_WORDS,
+    SPEED_WORDS,
+    TIME_RELATION,
+    question_form,
+    rank_direction,
+)
+from .operands import (
+    COMPARISONS,
+    Args,
+    Reading,
+    merged_witnesses,
+    not_applicable,
+    operand_name,
+    operand_result,
+    operand_text,
+    read_expression,
+    read_number,
+    show,
+    split_args,
+)
+
+__all__ = ["fn_compare", "fn_if_then_else", "fn_equals", "fn_contains", "holds"]
+
+_SYMBOLS = {">": ">", "<": "<", ">=": "≥", "<=": "≤", "=": "=", "!=": "≠"}
+_TRUE = frozenset({"yes", "true", "1", "y"})
+_FALSE = frozenset({"no", "false", "0", "n"})
+
+
+def holds(a: float, symbol: str, b: float) -> bool:
+    """``a <symbol> b`` for a comparison symbol.
+
+    >>> holds(3, ">=", 3), holds(2, "!=", 2)
+    (True, False)
+    """
+    return {
+        ">": a > b,
+        "<": a < b,
+        ">=": a >= b,
+        "<=": a <= b,
+        "=": a == b,
+        "!=": a != b,
+    }[symbol]
+
+
+def _align(ctx: Context, a: Reading, b: Reading) -> tuple[float, float]:
+    """Values on one scale: a date (yyyymmdd) against a plain year compares by year."""
+    x, y = a.value, b.value
+    note = ""
+    if a.kind == "date" and b.kind != "date" and 1000 <= y <= 3000:
+        x = float(int(x // 10000))
+        note = f"{a.text!r} is a date, compared by its year {int(x)}"
+    elif b.kind == "date" and a.kind != "date" and 1000 <= x <= 3000:
+        y = float(int(y // 10000))
+        note = f"{b.text!r} is a date, compared by its year {int(y)}"
+    if note and note not in ctx.notes:
+        ctx.notes.append(note)
+    return x, y
+
+
+def _two_operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
+    if len(args.operands) == 2:
+        return args.operands[0], args.operands[1]
+    if len(args.operands) == 1 and isinstance(args.operands[0], Ref):
+        raise not_applicable(ctx, f"{what} needs two values; it got one set")
+    raise not_applicable(ctx, f"{what} needs two values; it got {len(args.operands)}")
+
+
+def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
+    """Both operands as numbers, refusing readings that would make the comparison a guess."""
+    a, b = read_number(ctx, left, what), read_number(ctx, right, what)
+    if a.rows == 1 and b.rows == 1:
+        raise not_applicable(ctx, f"{what}: comparing two rows needs a value of them")
+    if _mismatched(a, b) or _mismatched(b, a):
+        raise not_applicable(
+            ctx, f"{what}: {a.text!r} reads as a {a.kind} and {b.text!r} as a {b.kind}"
+        )
+    if (
+        a.value == b.value
+        and a.text != b.text
+        and "leading number" in (a.kind, b.kind)
+    ):
+        raise not_applicable(
+            ctx, f"{what}: {a.text!r} and {b.text!r} differ but their leading numbers are equal"
+        )
+    return a, b
+
+
+def _mismatched(a: Reading, b: Reading) -> bool:
+    """A date against anything but a date or a year, a duration against a non-duration."""
+    year = b.kind in ("number", "leading number") and 1000 <= b.value <= 3000
+    if a.kind == "date":
+        return b.kind != "date" and not year
+    return a.kind == "duration" and b.kind not in ("duration", "number", "count")
+
+
+def _verdict(
+    ctx: Context, left: object, symbol: str, right: object, what: str
+) -> tuple[bool, Reading, Reading]:
+    a, b = _read_pair(ctx, left, right, what)
+    return _judge(ctx, left, a, symbol, right, b), a, b
+
+
+def _judge(ctx: Context, left: object, a: Reading, symbol: str, right: object, b: Reading) -> bool:
+    x, y = _align(ctx, a, b)
+    truth = holds(x, symbol, y)
+    ctx.notes.append(
+        f"{operand_text(left)} = {show(ctx, a)}; {operand_text(right)} = {show(ctx, b)}; "
+        f"{format_number(x)} {_SYMBOLS[symbol]} {format_number(y)} is "
+        f"{'true' if truth else 'false'}"
+        + (f" (values read as {a.kind})" if a.kind not in ("number", "count") else "")
+    )
+    return truth
+
+
+def _answer(text: str, wits: tuple[int, ...]) -> Result:
+    return Result((Scalar(text, text),), (wits,))
+
+
+def _rank_like(a: Reading, b: Reading) -> bool:
+    return all(r.kind == "ordinal" or RANK_RELATION.match(r.relation) for r in (a, b))
+
+
+def _dates_or_years(a: Reading, b: Reading) -> bool:
+    return all(r.kind == "date" or (r.kind == "number" and 1000 <= r.value <= 3000
+                                    and r.value == int(r.value)) for r in (a, b))
+
+
+def _times(a: Reading, b: Reading) -> bool:
+    return all(r.kind == "duration" or TIME_RELATION.search(r.relation) for r in (a, b))
+
+
+def _word_direction(question: str | None, table: dict[str, str]) -> tuple[str, str] | None:
+    """The first word of ``table`` in the question and its direction: "older" over birth
+    dates asks for the earlier one, "faster" over times for the smaller one."""
+    words = re.findall(r"[a-z]+", (question or "").lower())
+    return next(((w, table[w]) for w in words if w in table), None)
+
+
+def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -> Result:
+    form = question_form(ctx.question)
+    given = args.operator if args.operator in COMPARISONS else None
+    if args.operator is not None and given is None:
+        raise not_applicable(ctx, f"{what}: {args.operator_text!r} is not a comparison")
+    a, b = _read_pair(ctx, left, right, what)
+    x, y = _align(ctx, a, b)
+    wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
+    rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
+    if rank_word is None and _dates_or_years(a, b):
+        rank_word = _word_direction(ctx.question, AGE_WORDS)
+    if rank_word is None and _times(a, b):
+        rank_word = _word_direction(ctx.question, SPEED_WORDS)
+    if rank_word is not None:
+        wanted = "smaller" if rank_word[1] == "<" else "larger"
+        what_values = ("dates or years" if rank_word[0] in AGE_WORDS else "times"
+                       if rank_word[0] in SPEED_WORDS and not _rank_like(a, b)
+                       else "ranks or positions")
+        ctx.notes.append(
+            f"the values are {what_values} ({a.relation or a.kind!r}): "
+            f"{rank_word[0]!r} asks for the {wanted} number"
+        )
+    if form.kind == "pair" and form.pair is not None:
+        (w1, d1), (w2, d2) = form.pair
+        if rank_word is not None:
+            table = next(t for t in (AGE_WORDS, SPEED_WORDS, RANK_WORDS) if rank_word[0] in t)
+            d1, d2 = table.get(w1, d1), table.get(w2, d2)
+        truth = _judge(ctx, left, a, d1, right, b)
+        _keep_verdict(ctx, truth, given, x, y)
+        word = "equal" if x == y else (w1 if truth else w2)
+        ctx.notes.append(f"the question asks '{w1} or {w2}': the answer is {word!r}")
+        return _answer(word, wits)
+    if form.kind == "pair_choice" and form.pair is not None:
+        symbol = rank_word[1] if rank_word else (form.direction or ">")
+        truth = _judge(ctx, left, a, symbol, right, b)
+        _keep_verdict(ctx, truth, given, x, y)
+        (w1, _), (w2, _) = form.pair
+        word = "equal" if x == y else (w1 if truth else w2)
+        ctx.notes.append(
+            f"the question asks '{w1} or {w2}' for the {'larger' if symbol == '>' else 'smaller'}"
+            f" value, {w1!r} being the first value: the answer is {word!r}"
+        )
+        return _answer(word, wits)
+    if form.kind == "choice" or (form.kind == "unknown" and given is None):
+        symbol = given if given in (">", "<", ">=", "<=") else None
+        source = "the operator"
+        if rank_word is not None:
+            symbol, source = rank_word[1], "the question"
+        elif symbol is None:
+            symbol = form.direction if form.direction in (">", "<") else ">"
+            source = "the question" if form.direction in (">", "<") else "the default (larger)"
+        truth = _judge(ctx, left, a, symbol, right, b)
+        _keep_verdict(ctx, truth, given, x, y)
+        names = operand_name(ctx, left), operand_name(ctx, right)
+        if names[0] is None or names[1] is None:
+            raise not_applicable(ctx, f"{what}: the values are not about named entities")
+        if x == y:
+            winners = [names[0], names[1]]
+            ctx.notes.append("the two values are equal: both are answers")
+        else:
+            winners = [names[0] if truth else names[1]]
+        size = "larger" if symbol in (">", ">=") else "smaller"
+        ctx.notes.append(
+            f"which of {names[0]!r} and {names[1]!r}: the {size} value wins ({source}) -> "
+            + ", ".join(repr(w) for w in winners)
+        )
+        unique = list(dict.fromkeys(winners))
+        return Result(tuple(Scalar(w, w) for w in unique), tuple(wits for _ in unique))
+    symbol = rank_word[1] if rank_word and given in (None, ">", "<") else given
+    symbol = symbol or form.direction
+    if symbol is None:
+        raise not_applicable(ctx, f"{what}: no operator, and the question names none")
+    truth = _judge(ctx, left, a, symbol, right, b)
+    _keep_verdict(ctx, truth, given, x, y)
+    return _answer("yes" if truth else "no", wits)
+
+
+def _keep_verdict(ctx: Context, truth: bool, given: str | None, x: float, y: float) -> None:
+    """The truth an ``if_then_else`` reads: the written operator's when there is one (the
+    answer form may follow the question's words instead)."""
+    ctx.verdicts[ctx.step] = holds(x, given, y) if given is not None else truth
+
+
+def _res(ctx: Context, value: object) -> Result:
+    return operand_result(ctx, value)
+
+
+def fn_compare(ctx: Context, op: Op) -> Result:
+    """Compare two values or sets; the answer form follows the question (module doc)."""
+    args = split_args(ctx, op)
+    if args.has_then:
+        return fn_if_then_else(ctx, op)
+    if args.condition is not None and not args.operands:
+        left, symbol, right = _expression(ctx, args.condition)
+        args.operator, args.operator_text = symbol, symbol
+        return _compare(ctx, left, right, args, "compare()")
+    left, right = _two_operands(ctx, args, "compare()")
+    return _compare(ctx, left, right, args, "compare()")
+
+
+def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
+    if not isinstance(value, Text):
+        raise not_applicable(ctx, "the condition is not a comparison")
+    parts = read_expression(value.value)
+    if parts is None or parts[1] not in COMPARISONS:
+        raise not_applicable(ctx, f"cannot read the condition {value.value!r}")
+    return parts
+
+
+def _condition(ctx: Context, value: object) -> bool:
+    """The truth of a condition: a comparison step, a yes/no value, or a comparison text."""
+    if isinstance(value, Ref):
+        if value.step in ctx.verdicts:
+            truth = ctx.verdicts[value.step]
+            ctx.notes.append(f"condition output_of_query{value.step} is {str(truth).lower()}")
+            return truth
+        r = resolve_set(ctx, value)
+        texts = {elem_text(ctx.graph, e).strip().lower() for e in r.elems}
+        if texts and texts <= _TRUE:
+            return True
+        if texts and texts <= _FALSE:
+            return False
+        raise not_applicable(ctx, f"output_of_query{value.step} is not a yes/no value")
+    if isinstance(value, Text) and value.value.strip().lower() in _TRUE | _FALSE:
+        return value.value.strip().lower() in _TRUE
+    left, symbol, right = _expression(ctx, value)
+    truth, _, _ = _verdict(ctx, left, symbol, right, "if_then_else()")
+    return truth
+
+
+def _branch(ctx: Context, value: object) -> Result:
+    if isinstance(value, Text):
+        return Result.of([Scalar(value.value, value.value)])
+    return resolve_set(ctx, value)
+
+
+def fn_if_then_else(ctx: Context, op: Op) -> Result:
+    """``if_then_else(condition=C, then=X, else=Y)``: X when C holds, else Y.
+
+    Also reads the recorded variants: ``if('output_of_query2 > 10000', 'yes', 'no')``;
+    ``if(set1=A, set2=B, operator='>', then=X, else=Y)``; and ``if(set1=A, set2=B)``
+    without branches, which is a comparison (:func:`fn_compare`).
+    """
+    args = split_args(ctx, op)
+    if not args.has_then:
+        if args.condition is not None and not args.operands:
+            left, symbol, right = _expression(ctx, args.condition)
+            args.operator, args.operator_text = symbol, symbol
+            return _compare(ctx, left, right, args, "if_then_else()")
+        left, right = _two_operands(ctx, args, "if_then_else()")
+        return _compare(ctx, left, right, args, "if_then_else()")
+    if args.condition is not None:
+        truth = _condition(ctx, args.condition)
+    elif len(args.operands) == 2 and args.operator in COMPARISONS:
+        truth, _, _ = _verdict(ctx, args.operands[0], args.operator, args.operands[1],
+                               "if_then_else()")
+    elif len(args.operands) == 1:
+        truth = _condition(ctx, args.operands[0])
+    else:
+        raise not_applicable(ctx, "if_then_else() needs a condition")
+    chosen = args.then if truth else args.otherwise
+    if chosen is None:
+        raise not_applicable(ctx, "if_then_else() has no value for this branch")
+    ctx.verdicts[ctx.step] = truth
+    ctx.notes.append(
+        f"the condition is {'true' if truth else 'false'}: the answer is the "
+        f"{'then' if truth else 'else'} value {operand_text(chosen)}"
+    )
+    return _branch(ctx, chosen)
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+def fn_equals(ctx: Context, op: Op) -> Result:
+    """``yes`` when the two values are equal (as numbers when both read as numbers, else as
+    text ignoring case and spacing), else ``no``."""
+    args = split_args(ctx, op)
+    left, right = _two_operands(ctx, args, "equals()")
+    try:
+        truth, _, _ = _verdict(ctx, left, "=", right, "equals()")
+    except ExecutionError:  # not numbers: compare the texts instead
+        a = {_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, left).elems}
+        b = {_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, right).elems}
+        truth = bool(a) and a == b
+        ctx.notes.append(f"compared as text: {sorted(a)[:3]} and {sorted(b)[:3]}")
+    ctx.verdicts[ctx.step] = truth
+    wits = merged_witnesses([operand_result(ctx, left), operand_result(ctx, right)])
+    return _answer("yes" if truth else "no", wits)
+
+
+def fn_contains(ctx: Context, op: Op) -> Result:
+    """``yes`` when a value of the set equals or contains the element's text (ignoring case
+    and spacing), else ``no``; the witnesses are those of the matching values."""
+    args = split_args(ctx, op)
+    if len(args.operands) != 2:
+        raise not_applicable(ctx, "contains() needs a set and an element")
+    pool, element = operand_result(ctx, args.operands[0]), args.operands[1]
+    needles = [_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, element).elems]
+    hits = [
+        (e, w)
+        for e, w in zip(pool.elems, pool.witnesses, strict=True)
+        if any(n and n in _norm(elem_text(ctx.graph, e)) for n in needles)
+    ]
+    truth = bool(hits)
+    ctx.verdicts[ctx.step] = truth
+    shown = ", ".join(repr(elem_text(ctx.graph, e)) for e, _ in hits[:3])
+    ctx.notes.append(
+        f"{operand_text(element)} {'is' if truth else 'is not'} among the {len(pool)} value(s) "
+        f"of {operand_text(args.operands[0])}" + (f": {shown}" if shown else "")
+    )
+    wits = merged_witnesses([Result(tuple(e for e, _ in hits), tuple(w for _, w in hits))])
+    return _answer("yes" if truth else "no", wits)

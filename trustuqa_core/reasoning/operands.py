@@ -1,0 +1,367 @@
+"""Reading the arguments of a reasoning function: operands, an operator, a condition, branches.
+
+LLMs name the same thing many ways (``set1``/``value1``/``count1``/``a``/positional; ``op``,
+``operator='greater than'``, ``comparison_operator='greater_than'``; ``'output_of_query2 >
+10000'`` as one text). :func:`split_args` sorts the arguments of a call into those roles by
+name tables (data, below); :func:`read_number` turns an operand into one number the way
+:mod:`trustuqa_core.numbers` reads cells, and keeps the operand's witnesses and a short
+description of them ("row 5 Gold") for the step's notes. Nothing is evaluated as Python:
+an expression text is split by one regular expression into operand, operator, operand.
+
+>>> operator_symbol("greater than"), operator_symbol("Subtract"), operator_symbol("foo") is None
+('>', '-', True)
+>>> read_expression("output_of_query3 < output_of_query4")
+(Ref(step=3), '<', Ref(step=4))
+>>> read_expression("output_of_query2 > 10000")
+(Ref(step=2), '>', Text(value='10000'))
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..errors import NotApplicableError
+from ..numbers import format_number, parse_quantity
+from ..ops.base import Context, elem_text, quantity, resolve_set
+from ..query.ast import Bound, ListValue, Ref, Text
+from ..results import MAX_WITNESSES, Result, Scalar
+from ..rewrite import Op
+
+__all__ = [
+    "Args",
+    "Reading",
+    "OPERATOR_WORDS",
+    "operator_symbol",
+    "split_args",
+    "read_expression",
+    "read_number",
+    "operand_name",
+    "operand_text",
+    "operand_result",
+    "describe_witnesses",
+    "show",
+    "merged_witnesses",
+    "decimals",
+    "not_applicable",
+]
+
+# normalised word -> symbol; comparisons (> < >= <= = !=) and arithmetic (+ - * / %)
+OPERATOR_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        [">", "gt", "greater", "greater_than", "more", "more_than", "larger", "larger_than",
+         "higher", "bigger", "later", "after", "above", "max", "maximum", "is_greater",
+         "greater_than_operator"],
+        ">",
+    ),
+    **dict.fromkeys(
+        ["<", "lt", "less", "less_than", "smaller", "smaller_than", "lower", "fewer", "earlier",
+         "before", "below", "min", "minimum", "is_less"],
+        "<",
+    ),
+    **dict.fromkeys(
+        [">=", "=>", "ge", "gte", "greater_than_or_equal_to", "greater_or_equal",
+         "greater_than_or_equal", "at_least"],
+        ">=",
+    ),
+    **dict.fromkeys(
+        ["<=", "=<", "le", "lte", "less_than_or_equal_to", "less_or_equal",
+         "less_than_or_equal", "at_most"],
+        "<=",
+    ),
+    **dict.fromkeys(
+        ["=", "==", "eq", "equal", "equals", "equal_to", "is_equal", "same", "is_same",
+         "is_equal_to", "equality"],
+        "=",
+    ),
+    **dict.fromkeys(["!=", "<>", "ne", "not_equal", "not_equal_to", "different"], "!="),
+    **dict.fromkeys(["+", "add", "addition", "plus", "sum"], "+"),
+    **dict.fromkeys(
+        ["-", "−", "subtract", "subtraction", "minus", "difference", "diff", "sub"], "-"
+    ),
+    **dict.fromkeys(["*", "x", "×", "multiply", "multiplication", "times", "product"], "*"),
+    **dict.fromkeys(["/", "÷", "divide", "division", "ratio", "divided_by"], "/"),
+    **dict.fromkeys(["%", "percentage", "percent"], "%"),
+}
+COMPARISONS = frozenset({">", "<", ">=", "<=", "=", "!="})
+
+# argument names by role (lower case)
+OPERATOR_NAMES = frozenset(
+    {"op", "operator", "operation", "comparison", "comparison_operator", "compare", "function",
+     "type", "mode", "method", "comparison_type", "func", "sign", "comparator",
+     "compare_op", "comparison_op", "operator_type"}
+)
+CONDITION_NAMES = frozenset({"condition", "cond", "if", "test", "predicate", "expression",
+                             "expr", "check"})
+THEN_NAMES = frozenset({"then", "true", "if_true", "value_if_true", "then_value", "yes",
+                        "true_value", "result_if_true", "then_output", "output_if_true"})
+ELSE_NAMES = frozenset({"else", "false", "if_false", "value_if_false", "else_value", "no",
+                        "otherwise", "false_value", "result_if_false", "else_output",
+                        "output_if_false"})
+IGNORED_NAMES = frozenset({"relation", "unit", "description"})
+
+_NUMBER_WORDS = {
+    w: float(i)
+    for i, w in enumerate(
+        [
+            "zero", "one", "two", "three", "four", "five", "six", "seven",
+            "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+            "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+        ]
+    )
+}
+_OPERAND = r"(?:output_of_query\s*\d+|'[^']*'|\"[^\"]*\"|[-+]?[\d.,]+%?|[A-Za-z][\w ]*?)"
+_SYMBOL = r"(>=|<=|==|!=|<>|=>|=<|=|>|<|\+|-|−|\*|×|/|÷)"
+_EXPRESSION = re.compile(rf"^\s*\(?\s*({_OPERAND})\s*{_SYMBOL}\s*({_OPERAND})\s*\)?\s*$")
+_REF = re.compile(r"^output_of_query\s*(\d+)$", re.IGNORECASE)
+
+
+def not_applicable(ctx: Context, message: str) -> NotApplicableError:
+    """The error that hands a step to the LLM fallback (an argument shape not understood)."""
+    return NotApplicableError(message, ctx.step)
+
+
+def operator_symbol(word: str) -> str | None:
+    """The symbol an operator word stands for (``'greater than'`` -> ``'>'``), or ``None``."""
+    key = re.sub(r"[\s\-]+", "_", word.strip().lower()).strip("_")
+    return OPERATOR_WORDS.get(key) or OPERATOR_WORDS.get(word.strip())
+
+
+def _value(text: str) -> Ref | Text:
+    t = text.strip()
+    if m := _REF.match(t):
+        return Ref(int(m.group(1)))
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        t = t[1:-1]
+    return Text(t)
+
+
+def read_expression(text: str) -> tuple[Ref | Text, str, Ref | Text] | None:
+    """``'A op B'`` -> (A, op, B) when ``text`` is one binary expression, else ``None``."""
+    m = _EXPRESSION.match(text)
+    if m is None:
+        return None
+    left, sym, right = m.groups()
+    symbol = operator_symbol(sym) or sym
+    if symbol == "<>":
+        symbol = "!="
+    return _value(left), symbol, _value(right)
+
+
+@dataclass
+class Args:
+    """The arguments of one reasoning call, sorted by role."""
+
+    operands: list[object] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    operator: str | None = None
+    operator_text: str = ""
+    condition: object | None = None
+    then: object | None = None
+    otherwise: object | None = None
+    has_then: bool = False
+
+
+def split_args(ctx: Context, op: Op) -> Args:
+    """Sort ``op``'s parameters into operands, operator, condition and branches.
+
+    Unnamed (``argN``) parameters are read by position: an operator word is the operator, a
+    text holding ``output_of_queryN <op> ...`` is a condition (or an arithmetic expression),
+    and in a call with a condition the next two are the *then* and *else* values.
+    """
+    out = Args()
+    positional_after_condition: list[object] = []
+    for name, value in op.params:
+        key = (name or "").lower()
+        positional = key.startswith("arg") and key[3:].isdigit()
+        if key in OPERATOR_NAMES and isinstance(value, Text | Bound):
+            _set_operator(ctx, out, _text(value))
+        elif key in CONDITION_NAMES:
+            out.condition = value
+        elif key in THEN_NAMES:
+            out.then, out.has_then = value, True
+        elif key in ELSE_NAMES:
+            out.otherwise = value
+        elif key in IGNORED_NAMES:
+            continue
+        elif positional and out.condition is not None:
+            positional_after_condition.append(value)  # if(cond, 'before', 'after')
+        elif positional and isinstance(value, Text) and operator_symbol(value.value):
+            _set_operator(ctx, out, value.value)
+        elif (
+            isinstance(value, Text)
+            and out.condition is None
+            and "output_of_query" in value.value.lower()
+            and read_expression(value.value) is not None
+        ):
+            out.condition = value
+        elif isinstance(value, ListValue) and not out.operands and len(value.items) == 2:
+            # operands=['output_of_query2', 'output_of_query4']
+            out.operands.extend(_value(i.value) if isinstance(i, Text) else i for i in value.items)
+            out.names.extend([key, key])
+        else:
+            out.operands.append(value)
+            out.names.append(key)
+    if positional_after_condition:
+        if len(positional_after_condition) != 2 or out.has_then:
+            raise not_applicable(ctx, "a condition needs exactly two values to choose from")
+        out.then, out.otherwise = positional_after_condition
+        out.has_then = True
+    if op.cmp != "=" and out.operator is None:
+        out.operator = op.cmp
+        out.operator_text = op.cmp
+    return out
+
+
+def _set_operator(ctx: Context, out: Args, word: str) -> None:
+    symbol = operator_symbol(word)
+    if symbol is None:
+        raise not_applicable(ctx, f"unknown operator {word!r}")
+    out.operator, out.operator_text = symbol, word
+
+
+def _text(value: object) -> str:
+    if isinstance(value, Text):
+        return value.value
+    if isinstance(value, Bound):
+        return value.text
+    return str(value)
+
+
+def operand_result(ctx: Context, value: object) -> Result:
+    """The elements an operand stands for (a literal text is itself, as a scalar)."""
+    if isinstance(value, Result):
+        return value
+    if isinstance(value, Ref | Bound | ListValue | str):
+        return resolve_set(ctx, value)
+    if isinstance(value, Text):
+        return Result.of([_literal(value.value)])
+    raise not_applicable(ctx, f"cannot read {value!r} as an operand")
+
+
+def _literal(text: str) -> Scalar:
+    q = parse_quantity(text)
+    if q is None and text.strip().lower() in _NUMBER_WORDS:
+        q = (_NUMBER_WORDS[text.strip().lower()], "number")
+    if q is not None and q[1] == "number":
+        return Scalar(q[0], text)
+    return Scalar(text, text)
+
+
+def operand_text(value: object) -> str:
+    """How an operand is shown: ``output_of_query3`` or the literal in quotes."""
+    if isinstance(value, Ref):
+        return f"output_of_query{value.step}"
+    if isinstance(value, Result):
+        return "a value"
+    return repr(_text(value))
+
+
+def operand_name(ctx: Context, value: object) -> str | None:
+    """The named entity an operand is about: the first literal of its query chain, or the
+    literal itself (``'Italy'``); ``None`` when the chain names nothing."""
+    if isinstance(value, Ref):
+        names = ctx.names.get(value.step, ())
+        return names[0] if names else None
+    if isinstance(value, Bound):
+        return value.labels[0] if value.labels else value.text
+    if isinstance(value, Text):
+        return value.value
+    return None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One operand read as a number: value, how it was read, its text and witnesses."""
+
+    value: float
+    kind: str
+    text: str
+    witnesses: tuple[int, ...]
+    decimals: int = 0
+    relation: str = ""
+    rows: int = 0
+
+
+def decimals(text: str) -> int:
+    """Digits after the decimal point in ``text`` (``'0.126'`` -> 3)."""
+    m = re.search(r"\.(\d+)", text)
+    return len(m.group(1)) if m else 0
+
+
+def read_number(ctx: Context, value: object, what: str) -> Reading:
+    """One number for an operand, noted in the step.
+
+    Rows count (a set of rows reads as how many there are); one value reads as itself
+    (numbers, dates, durations, ordinals, as :func:`~trustuqa_core.numbers.parse_quantity`);
+    several values are summed, with a note. Values that do not read as numbers hand the step
+    to the LLM fallback.
+    """
+    g = ctx.graph
+    r = operand_result(ctx, value)
+    shown = operand_text(value)
+    if not r:
+        raise ctx.fail(f"{what}: {shown} is empty, so there is nothing to compute with")
+    wits = merged_witnesses([r])
+    last = [w[-1] for w in r.witnesses if w]
+    relation = " ".join(g.fact_text(last[0])[1].split()) if last else ""
+    if all(not isinstance(e, Scalar) and g.is_row(e) for e in r.elems):
+        n = len(r.distinct())
+        return Reading(float(n), "count", f"{n} row(s)", wits, rows=n)
+    readings = []
+    for e in r.elems:
+        q = quantity(g, e)
+        if q is None and isinstance(e, Scalar) and str(e.value).strip().lower() in _NUMBER_WORDS:
+            q = (_NUMBER_WORDS[str(e.value).strip().lower()], "number")
+        if q is None:
+            raise not_applicable(
+                ctx, f"{what}: {elem_text(g, e)!r} in {shown} does not read as a number"
+            )
+        readings.append((q[0], q[1], elem_text(g, e)))
+    kinds = Counter(k for _, k, _ in readings)
+    kind = kinds.most_common(1)[0][0]
+    if len(readings) == 1:
+        x, kind, text = readings[0]
+        return Reading(x, kind, text, wits, decimals(text), relation)
+    distinct = {x for x, _, _ in readings}
+    if len(distinct) == 1:
+        x, kind, text = readings[0]
+        return Reading(x, kind, text, wits, decimals(text), relation)
+    total = math.fsum(x for x, _, _ in readings)
+    ctx.notes.append(
+        f"{shown} holds {len(readings)} values ("
+        + ", ".join(t for _, _, t in readings[:4])
+        + (", ..." if len(readings) > 4 else "")
+        + f"); {what} uses their sum, {format_number(total)}"
+    )
+    return Reading(total, kind, format_number(total), wits,
+                   max(decimals(t) for _, _, t in readings), relation)
+
+
+def merged_witnesses(results: list[Result]) -> tuple[int, ...]:
+    """Every witness of the results once, in order (capped like an element's witnesses)."""
+    seen = dict.fromkeys(f for r in results for w in r.witnesses for f in w)
+    return tuple(list(seen)[:MAX_WITNESSES])
+
+
+def describe_witnesses(ctx: Context, witnesses: tuple[int, ...], limit: int = 2) -> str:
+    """Where a value came from: the last witness facts as ``row 5 Gold`` (or ``line 12 r``)."""
+    g = ctx.graph
+    parts = []
+    for f in reversed(witnesses):
+        p = g.provenance(f)
+        rel = " ".join(g.fact_text(f)[1].split())
+        text = f"{p.unit} {p.number} {rel}"
+        if text not in parts:
+            parts.append(text)
+        if len(parts) == limit:
+            break
+    return ", ".join(reversed(parts))
+
+
+def show(ctx: Context, r: Reading) -> str:
+    """``'1,234 (row 5 Gold)'``: an operand's text and where it came from."""
+    where = describe_witnesses(ctx, r.witnesses)
+    return f"{r.text} ({where})" if where else r.text

@@ -1,0 +1,162 @@
+"""One-set reasoning functions: yes/no tests, the most frequent value, years and months out of
+dates, the first/last element, distinct values. Each keeps its elements' witnesses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..numbers import parse_quantity
+from ..ops.base import Context, elem_text, resolve_set
+from ..results import Elem, Result, Scalar, elem_key
+from ..rewrite import Op
+from .operands import merged_witnesses, not_applicable, split_args
+
+__all__ = [
+    "fn_is_empty",
+    "fn_exists",
+    "fn_most_frequent",
+    "fn_extract_year",
+    "fn_extract_month",
+    "fn_first",
+    "fn_last",
+    "fn_distinct",
+]
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+_MONTH_WORD = re.compile(r"\b(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?", re.I)
+_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+
+
+def _the_set(ctx: Context, op: Op, what: str) -> Result:
+    args = split_args(ctx, op)
+    if len(args.operands) != 1:
+        raise not_applicable(ctx, f"{what} needs one set; it got {len(args.operands)} values")
+    return resolve_set(ctx, args.operands[0])
+
+
+def _yes_no(ctx: Context, truth: bool, r: Result, what: str) -> Result:
+    ctx.verdicts[ctx.step] = truth
+    ctx.notes.append(f"{what}: the set has {len(r.distinct())} element(s), so "
+                     f"{'yes' if truth else 'no'}")
+    text = "yes" if truth else "no"
+    return Result((Scalar(text, text),), (merged_witnesses([r]),))
+
+
+def fn_is_empty(ctx: Context, op: Op) -> Result:
+    """``yes`` when the set is empty, else ``no``."""
+    r = _the_set(ctx, op, "is_empty()")
+    return _yes_no(ctx, not r, r, "is_empty()")
+
+
+def fn_exists(ctx: Context, op: Op) -> Result:
+    """``yes`` when the set has an element, else ``no``."""
+    r = _the_set(ctx, op, "exists()")
+    return _yes_no(ctx, bool(r), r, "exists()")
+
+
+def fn_most_frequent(ctx: Context, op: Op) -> Result:
+    """The value(s) occurring most often in the bag (ties: all), with their witnesses."""
+    r = _the_set(ctx, op, "most_frequent()")
+    if not r:
+        raise ctx.fail("most_frequent() of an empty set")
+    if all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems):
+        raise not_applicable(ctx, "most_frequent() over rows: read a column of the rows first")
+    counts = Counter(elem_key(e) for e in r.elems)
+    top = max(counts.values())
+    keep = [i for i, e in enumerate(r.elems) if counts[elem_key(e)] == top]
+    out = Result(tuple(r.elems[i] for i in keep), tuple(r.witnesses[i] for i in keep)).distinct()
+    ranked = counts.most_common(4)
+    d = r.distinct()
+    label = {elem_key(e): elem_text(ctx.graph, e) for e in d.elems}
+    ctx.notes.append("counts: " + ", ".join(f"{label[k]!r} {n}" for k, n in ranked)
+                     + (" ..." if len(counts) > 4 else ""))
+    return out
+
+
+def _map_values(ctx: Context, op: Op, what: str, read) -> Result:  # noqa: ANN001
+    r = _the_set(ctx, op, what)
+    elems: list[Elem] = []
+    wits: list[tuple[int, ...]] = []
+    skipped = []
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        text = elem_text(ctx.graph, e)
+        value = read(text)
+        if value is None:
+            skipped.append(text)
+            continue
+        elems.append(value)
+        wits.append(w)
+    if skipped:
+        ctx.notes.append(f"{what}: {len(skipped)} value(s) hold none, left out: "
+                         + ", ".join(repr(s) for s in skipped[:3]))
+    if not elems and r:
+        raise ctx.fail(f"{what}: no value holds one ({', '.join(map(repr, skipped[:3]))})")
+    return Result(tuple(elems), tuple(wits))
+
+
+def _year_of(text: str) -> Scalar | None:
+    q = parse_quantity(text)
+    if q is not None and q[1] == "date":
+        return Scalar.number(int(q[0] // 10000))
+    m = _YEAR.search(text)
+    return Scalar.number(int(m.group(1))) if m else None
+
+
+def _month_of(text: str) -> Scalar | None:
+    q = parse_quantity(text)
+    if q is not None and q[1] == "date" and int(q[0] // 100) % 100:
+        name = _MONTHS[int(q[0] // 100) % 100 - 1]
+        return Scalar(name, name)
+    m = _MONTH_WORD.search(text)
+    if m is None:
+        return None
+    name = next(x for x in _MONTHS if x[:3].lower() == m.group(1)[:3].lower())
+    return Scalar(name, name)
+
+
+def fn_extract_year(ctx: Context, op: Op) -> Result:
+    """The year of each value (a date's year, or a four-digit year in the text)."""
+    return _map_values(ctx, op, "extract_year()", _year_of)
+
+
+def fn_extract_month(ctx: Context, op: Op) -> Result:
+    """The month name of each value (from a date or a month word in the text)."""
+    return _map_values(ctx, op, "extract_month()", _month_of)
+
+
+def _ordered(ctx: Context, r: Result) -> list[int]:
+    g = ctx.graph
+    pos = [None if isinstance(e, Scalar) else g.row_position(e) for e in r.elems]
+    if all(p is not None for p in pos):
+        return sorted(range(len(r)), key=lambda i: pos[i])  # type: ignore[arg-type,return-value]
+    return list(range(len(r)))
+
+
+def _end(ctx: Context, op: Op, last: bool) -> Result:
+    what = "last()" if last else "first()"
+    r = _the_set(ctx, op, what).distinct()
+    if not r:
+        raise ctx.fail(f"{what} of an empty set")
+    order = _ordered(ctx, r)
+    i = order[-1] if last else order[0]
+    ctx.notes.append(f"{what}: the {'last' if last else 'first'} of {len(r)} element(s) "
+                     "in table order")
+    return Result((r.elems[i],), (r.witnesses[i],))
+
+
+def fn_first(ctx: Context, op: Op) -> Result:
+    """The first element (the first row in table order)."""
+    return _end(ctx, op, last=False)
+
+
+def fn_last(ctx: Context, op: Op) -> Result:
+    """The last element (the last row in table order)."""
+    return _end(ctx, op, last=True)
+
+
+def fn_distinct(ctx: Context, op: Op) -> Result:
+    """Each element once."""
+    return _the_set(ctx, op, "distinct()").distinct()
