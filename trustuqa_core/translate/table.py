@@ -19,9 +19,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import SourceError
+from ..errors import LimitError, SourceError, SourceLimitError
+from ..limits import current_limits
 from ..sources import SourceFacts
-from .text import DEFAULT_MAX_BYTES, looks_like_formula, looks_like_html, read_bytes, read_text
+from .text import (
+    check_count,
+    check_zip_size,
+    load_json,
+    looks_like_formula,
+    looks_like_html,
+    read_bytes,
+    read_text,
+)
 
 __all__ = ["read_table", "from_table", "ROW_NUMBER", "sniff_delimiter"]
 
@@ -30,7 +39,7 @@ _MAX_WARNINGS = 5
 
 
 def read_table(
-    source: str | Path | bytes, name: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | Path | bytes, name: str | None = None, max_bytes: int | None = None
 ) -> pd.DataFrame:
     """Read a table file into a DataFrame of strings (``""`` for empty cells).
 
@@ -38,6 +47,8 @@ def read_table(
     whose delimiter is sniffed: the official WikiSQL/WTQ copies are tab-separated ``.csv``).
     Problems that lose data (ragged long rows, unreadable files) raise :class:`SourceError`;
     ones that do not (short rows, formulas, HTML in cells) are listed in ``df.attrs["warnings"]``.
+    Sizes, rows and JSON nesting are bounded by :mod:`trustuqa_core.limits`
+    (:class:`~trustuqa_core.errors.SourceLimitError` names the file and the limit).
     """
     name = name or (Path(source).name if not isinstance(source, bytes) else "table")
     suffix = Path(name).suffix.lower()
@@ -56,14 +67,23 @@ def read_table(
 
 
 def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFacts:
-    """Facts of a table: one head per row, one fact per non-empty cell, plus ``row_number``."""
+    """Facts of a table: one head per row, one fact per non-empty cell, plus ``row_number``.
+
+    At most the ``facts`` limit of facts; a table with a header and no rows loads with a warning.
+    """
     columns = [str(c) for c in df.columns]
     add_rn = ROW_NUMBER not in columns
     heads: list[int] = []
     rels: list[str] = []
     tails: list[str] = []
     values = df.to_numpy(dtype=object)
+    warnings = list(df.attrs.get("warnings", []))
+    if len(values) == 0:
+        warnings.append(f"{name}: the table has a header but 0 rows; it adds no facts")
+    max_facts = current_limits().facts
     for i, row in enumerate(values, start=1):
+        if len(heads) > max_facts:
+            break
         for col, cell in zip(columns, row, strict=True):
             text = "" if cell is None else str(cell)
             if text.strip():
@@ -74,6 +94,7 @@ def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFa
             heads.append(i)
             rels.append(ROW_NUMBER)
             tails.append(str(i))
+    check_count(name, len(heads), "facts", "facts")
     return SourceFacts(
         name=name,
         kind="table",
@@ -83,7 +104,7 @@ def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFa
         lines=list(heads),
         columns=tuple(columns),
         n_rows=len(values),
-        warnings=list(df.attrs.get("warnings", [])),
+        warnings=warnings,
         path=path,
     )
 
@@ -124,11 +145,16 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
         delimiter=delimiter,
         quoting=csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL,
     )
+    max_rows = current_limits().table_rows + 1  # the header and the data rows
+    rows: list[tuple[int, list[str]]] = []
     try:
-        rows = [(reader.line_num, r) for r in reader]
+        for r in reader:
+            if any(c.strip() for c in r):
+                rows.append((reader.line_num, r))
+                if len(rows) > max_rows:
+                    check_count(name, len(rows) - 1, "table_rows", "rows")
     except csv.Error as exc:
         raise SourceError(name, f"malformed delimited text ({exc})", reader.line_num) from None
-    rows = [(n, r) for n, r in rows if any(c.strip() for c in r)]
     if not rows:
         raise SourceError(name, "no header row")
     header = _unique_header(rows[0][1])
@@ -152,11 +178,13 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
 
 def _read_json(text: str, name: str) -> pd.DataFrame:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise SourceError(
             name, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
         ) from None
+    except LimitError as exc:
+        raise SourceLimitError(name, str(exc)) from None
     if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):
         lengths = {len(v) for v in data.values()}
         if len(lengths) > 1:
@@ -164,6 +192,7 @@ def _read_json(text: str, name: str) -> pd.DataFrame:
         data = [dict(zip(data, vals, strict=True)) for vals in zip(*data.values(), strict=True)]
     if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
         raise SourceError(name, "expected a list of records (objects) or an object of columns")
+    check_count(name, len(data), "table_rows", "rows")
     columns: dict[str, None] = {}
     for record in data:
         columns.update(dict.fromkeys(map(str, record)))
@@ -192,6 +221,7 @@ def _json_cell(value: object) -> str:
 def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
     import openpyxl  # imported lazily: only needed for spreadsheets
 
+    check_zip_size(data, name)
     try:
         values_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         formula_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
@@ -199,6 +229,8 @@ def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
         raise SourceError(name, f"not a readable .xlsx workbook ({type(exc).__name__})") from None
     sheet, fsheet = values_wb.worksheets[0], formula_wb.worksheets[0]
     rows, warnings = [], []
+    limits = current_limits()
+    cells = 0
     for r, (vals, forms) in enumerate(zip(sheet.iter_rows(), fsheet.iter_rows(), strict=False), 1):
         row = []
         for vcell, fcell in zip(vals, forms, strict=False):
@@ -208,7 +240,11 @@ def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
                 kept = "its last computed value is used" if value is not None else "left empty"
                 warnings.append(f"{name}: cell {ref} holds a formula; {kept}")
             row.append(_xlsx_cell(value))
+        cells += sum(1 for c in row if c.strip()) + 1
+        if cells > limits.facts:
+            check_count(name, cells, "facts", "facts")
         rows.append(row)
+        check_count(name, len(rows) - 1, "table_rows", "rows")  # the first row is the header
     rows = [r for r in rows if any(str(c).strip() for c in r)]
     if not rows:
         raise SourceError(name, "the first sheet is empty")
@@ -236,16 +272,27 @@ def _xlsx_cell(value: object) -> str:
 
 
 def _unique_header(cells: list) -> list[str]:
-    seen: dict[str, int] = {}
+    """Column names made unique: a repeated name gets the first free ``" (n)"`` suffix that no
+    other column of the header uses; empty names become ``"column <i>"``.
+
+    >>> _unique_header(["a", "a", "a (2)"]), _unique_header(["a", "a (2)", "a", ""])
+    (['a', 'a (3)', 'a (2)'], ['a', 'a (2)', 'a (3)', 'column 4'])
+    """
+    names = [" ".join(str(c).split()) or f"column {i}" for i, c in enumerate(cells, 1)]
+    reserved = set(names)
+    taken: set[str] = set()
+    next_suffix: dict[str, int] = {}
     out = []
-    for i, c in enumerate(cells, 1):
-        text = " ".join(str(c).split()) or f"column {i}"
-        if text in seen:
-            seen[text] += 1
-            text = f"{text} ({seen[text]})"
-        else:
-            seen[text] = 1
-        out.append(text)
+    for text in names:
+        name = text
+        if name in taken:
+            n = next_suffix.get(text, 2)
+            while f"{text} ({n})" in reserved or f"{text} ({n})" in taken:
+                n += 1
+            next_suffix[text] = n + 1
+            name = f"{text} ({n})"
+        taken.add(name)
+        out.append(name)
     return out
 
 

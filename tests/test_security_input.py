@@ -1,0 +1,331 @@
+"""Hostile input on the reading side (issue #9, items 4, 7, 10-13): bombs, huge or deep files,
+mapping cost, broken headers, bad command lines. Each test reproduces one reported failure."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import zipfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+
+from trustuqa_core import build_graph, load_source
+from trustuqa_core.errors import LimitError, SourceError, SourceLimitError
+from trustuqa_core.export import ExportError, load_record
+from trustuqa_core.limits import current_limits, env_name
+from trustuqa_core.mapping import HashingEncoder, Mapper
+from trustuqa_core.query import parse
+from trustuqa_core.translate.table import _unique_header, read_table
+from trustuqa_core.ui.data import Upload, load_all
+
+SetLimits = Callable[..., None]
+
+
+@pytest.fixture
+def set_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[SetLimits]:
+    """Lower limits through their TRUSTUQA_LIMIT_* variables, as an operator would."""
+
+    def apply(**values: int) -> None:
+        for field, value in values.items():
+            monkeypatch.setenv(env_name(field), str(value))
+        current_limits.cache_clear()
+
+    yield apply
+    current_limits.cache_clear()
+
+
+def _sheet_xml(rows: int, cols: int = 5) -> bytes:
+    """Rows of constant numbers without cell references (both are optional in the format)."""
+    body = ("<row>" + "<c><v>7</v></c>" * cols + "</row>") * rows
+    return (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        f"<sheetData>{body}</sheetData></worksheet>"
+    ).encode()
+
+
+def _xlsx(rows: int) -> bytes:
+    """A real workbook whose first sheet holds ``rows`` rows x 5 numbers (highly compressible)."""
+    wb = openpyxl.Workbook()
+    wb.active.append([1, 2, 3, 4, 5])
+    small = io.BytesIO()
+    wb.save(small)
+    out = io.BytesIO()
+    with zipfile.ZipFile(small) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = _sheet_xml(rows)
+            zout.writestr(item.filename, data)
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------ item 4: bombs and sizes
+def test_xlsx_zip_bomb_is_refused_before_parsing(set_limits, monkeypatch) -> None:
+    bomb = _xlsx(40_000)
+    unzipped = sum(i.file_size for i in zipfile.ZipFile(io.BytesIO(bomb)).infolist())
+    assert len(bomb) < 100_000 < 3_000_000 < unzipped  # a small file that inflates a lot
+    set_limits(unzipped_bytes=1_000_000)
+
+    def parse_called(*_a: object, **_k: object) -> None:
+        raise AssertionError("the workbook was parsed before its size was checked")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", parse_called)
+    with pytest.raises(SourceLimitError) as info:
+        load_source(bomb, "table", name="bomb.xlsx")
+    message = str(info.value)
+    assert message.startswith("bomb.xlsx: ")
+    assert "TRUSTUQA_LIMIT_UNZIPPED_BYTES" in message and "1.0 MB" in message
+
+
+def test_xlsx_rows_are_capped_while_reading(set_limits) -> None:
+    set_limits(table_rows=100)
+    assert load_source(_xlsx(101), "table", name="ok.xlsx").n_rows == 100  # header + 100 rows
+    with pytest.raises(SourceLimitError, match="TRUSTUQA_LIMIT_TABLE_ROWS") as info:
+        load_source(_xlsx(300), "table", name="rows.xlsx")
+    assert info.value.source == "rows.xlsx"
+
+
+def test_damaged_xlsx_zip_is_a_source_error() -> None:
+    good = _xlsx(3)
+    with pytest.raises(SourceError, match="not a readable .xlsx"):
+        load_source(good[: len(good) // 2], "table", name="cut.xlsx")
+
+
+def test_gzip_bomb_is_cut_at_the_unzipped_limit(set_limits) -> None:
+    bomb = gzip.compress(b"A\tr\tB\n" * 500_000)  # 3 MB of triples in ~10 kB
+    assert len(load_source(bomb, "kg", name="kb.gz")) == 500_000  # default limits: fine
+    set_limits(unzipped_bytes=1_000_000)
+    with pytest.raises(SourceLimitError) as info:
+        load_source(bomb, "kg", name="kb.gz")
+    assert info.value.source == "kb.gz"
+    assert "TRUSTUQA_LIMIT_UNZIPPED_BYTES" in str(info.value)
+
+
+def test_file_size_limit_comes_from_the_limits(set_limits, tmp_path) -> None:
+    path = tmp_path / "big.tsv"
+    path.write_bytes(b"A\tr\tB\n" * 1000)
+    set_limits(upload_bytes=1000)
+    with pytest.raises(SourceLimitError, match="TRUSTUQA_LIMIT_UPLOAD_BYTES"):
+        load_source(path, "kg")
+
+
+@pytest.mark.parametrize("data", [b"Name,Year\n" + b"Ann,1999\n" * 300,
+                                  b"Name\tYear\n" + b"Ann\t1999\n" * 300,
+                                  b'[{"Name": "Ann"}' + b', {"Name": "Bob"}' * 300 + b"]"])
+def test_table_rows_are_capped(set_limits, data: bytes) -> None:
+    name = "t.json" if data.startswith(b"[") else "t.csv"
+    assert load_source(data, "table", name=name).n_rows > 100
+    set_limits(table_rows=100)
+    with pytest.raises(SourceLimitError, match="more than 100 rows.*TRUSTUQA_LIMIT_TABLE_ROWS"):
+        load_source(data, "table", name=name)
+
+
+@pytest.mark.parametrize(("kind", "line"), [("kg", "A\tr\tB{}\n"), ("tkg", "A\tr\tB{}\t1990\t1991\n"),
+                                            ("kg", "A|r|B{}\n"), ("kg", '"A, {}",r,B\n')])
+def test_facts_are_capped_per_source(set_limits, kind: str, line: str) -> None:
+    data = "".join(line.replace("{}", str(i)) for i in range(300)).encode()
+    assert len(load_source(data, kind, name="f.tsv")) == 300
+    set_limits(facts=100)
+    with pytest.raises(SourceLimitError, match="more than 100 facts.*TRUSTUQA_LIMIT_FACTS"):
+        load_source(data, kind, name="f.tsv")
+
+
+def test_table_facts_are_capped(set_limits) -> None:
+    data = b"A,B,C\n" + b"1,2,3\n" * 50  # 50 rows x (3 cells + row_number) = 200 facts
+    assert len(load_source(data, "table", name="t.csv")) == 200
+    set_limits(facts=100)
+    with pytest.raises(SourceLimitError, match="TRUSTUQA_LIMIT_FACTS"):
+        load_source(data, "table", name="t.csv")
+
+
+def test_graph_facts_are_capped_over_all_sources(set_limits) -> None:
+    kg = b"".join(f"A\tr\tB{i}\n".encode() for i in range(80))
+    set_limits(facts=100)
+    one = load_source(kg, "kg", name="one.tsv")
+    two = load_source(kg, "kg", name="two.tsv")
+    assert build_graph([one]).n_facts == 80
+    with pytest.raises(LimitError, match="160 facts.*TRUSTUQA_LIMIT_FACTS"):
+        build_graph([one, two])
+
+
+def test_upload_limit_comes_from_the_limits_and_spares_the_other_files(set_limits) -> None:
+    set_limits(upload_bytes=1000)
+    report = load_all([Upload("big.csv", "table", b"a,b\n" + b"1,2\n" * 500),
+                       Upload("good.csv", "table", b"Name\nAnn\n")])
+    assert [f.name for f in report.facts] == ["good.csv"]
+    assert len(report.errors) == 1
+    assert str(report.errors[0]).startswith("big.csv: ")
+    assert "TRUSTUQA_LIMIT_UPLOAD_BYTES" in str(report.errors[0])
+
+
+def test_batch_over_the_facts_limit_keeps_the_files_that_fit(set_limits) -> None:
+    kg = b"".join(f"A\tr\tB{i}\n".encode() for i in range(80))
+    set_limits(facts=100)
+    report = load_all([Upload("one.tsv", "kg", kg), Upload("two.tsv", "kg", kg),
+                       Upload("small.tsv", "kg", b"X\tr\tY\n")])
+    assert [f.name for f in report.facts] == ["one.tsv", "small.tsv"]
+    assert report.graph.n_facts == 81
+    assert [e.source for e in report.errors] == ["two.tsv"]
+    assert "TRUSTUQA_LIMIT_FACTS" in str(report.errors[0])
+
+
+# ------------------------------------------------------------- item 7: the dense stage's cost
+class CountingEncoder:
+    """A hashing encoder that records how many texts each call embeds."""
+
+    name = "counting-hash"
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+        self._inner = HashingEncoder(dim=64)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(len(texts))
+        return self._inner.encode(texts)
+
+
+def _big_table(rows: int) -> bytes:
+    lines = ["Name,Score"] + [f"person {i},{i % 5}" for i in range(rows)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _mapped(graph, encoder: CountingEncoder, query: str, tmp_path: Path):  # noqa: ANN202
+    return Mapper(graph, encoder, cache_dir=tmp_path).map_program(parse(query)).mappings[-1]
+
+
+def test_row_number_never_reaches_the_encoder(tmp_path) -> None:
+    enc = CountingEncoder()
+    graph = build_graph([load_source(_big_table(20), "table", "t.csv")])
+    m = _mapped(graph, enc, "Query1: \"get_information(relation='row_number', "
+                            "tail_entity='the seventh')\"", tmp_path)
+    assert m.method in ("none", "fuzzy") and enc.calls == []
+
+
+def test_large_label_sets_stay_lexical(set_limits, tmp_path) -> None:
+    set_limits(dense_labels=500)
+    graph = build_graph([load_source(_big_table(600), "table", "t.csv")])
+    enc = CountingEncoder()
+    _mapped(graph, enc, "Query1: \"get_information(relation='Name', tail_entity='zq xw')\"",
+            tmp_path)
+    _mapped(graph, enc, "Query1: \"get_information(head_entity='zq xw', relation='Name')\"",
+            tmp_path)
+    assert enc.calls == []  # 600 names and 1,200+ entities: more than 500 labels
+    # a small relation of the same graph still gets the dense stage, over its own values only
+    m = _mapped(graph, enc, "Query1: \"get_information(relation='Score', tail_entity='zq xw')\"",
+                tmp_path)
+    assert enc.calls and max(enc.calls) <= 500
+    assert m.candidates and all(c.label in {"0", "1", "2", "3", "4"} for c in m.candidates)
+
+
+def test_big_kg_relation_stays_lexical(set_limits, tmp_path) -> None:
+    set_limits(dense_labels=100)
+    kg = "".join(f"film {i}\tdirected_by\tdirector {i}\n" for i in range(300))
+    graph = build_graph([load_source(kg.encode(), "kg", "kb.tsv")])
+    enc = CountingEncoder()
+    _mapped(graph, enc, "Query1: \"get_information(relation='directed_by', "
+                        "tail_entity='qqq zzz')\"", tmp_path)
+    assert enc.calls == []
+
+
+def test_small_graph_keeps_its_dense_stage(tmp_path) -> None:
+    graph = build_graph([load_source(_big_table(20), "table", "t.csv")])
+    enc = CountingEncoder()
+    _mapped(graph, enc, "Query1: \"get_information(relation='Name', tail_entity='zq xw')\"",
+            tmp_path)
+    assert enc.calls  # the guard only removes the dense stage for large label sets
+
+
+# ---------------------------------------------------------------- item 10: duplicate headers
+@pytest.mark.parametrize("header", [["a", "a", "a (2)"], ["a", "a (2)", "a"],
+                                    ["a (2)", "a", "a"], ["", "column 1", ""]])
+def test_unique_header_makes_unique_names(header: list[str]) -> None:
+    out = _unique_header(header)
+    assert len(set(out)) == len(out) == len(header)
+    assert out[0] == (header[0] or "column 1")
+
+
+@pytest.mark.parametrize("header", [b"a,a,a (2)", b"a,a (2),a"])
+def test_tables_with_clashing_headers_load(header: bytes) -> None:
+    facts = load_source(header + b"\n1,2,3\n", "table", "h.csv")
+    assert len(set(facts.columns)) == 3
+    assert sorted(t for r, t in zip(facts.relations, facts.tails, strict=True)
+                  if r != "row_number") == ["1", "2", "3"]
+
+
+def test_one_unreadable_file_does_not_lose_the_batch(monkeypatch) -> None:
+    import trustuqa_core.ui.data as data
+
+    real = data.load_source
+
+    def flaky(source, kind, name=None, **kw):  # noqa: ANN001, ANN202
+        if name == "bad.csv":
+            raise AttributeError("'DataFrame' object has no attribute 'tolist'")
+        return real(source, kind, name=name, **kw)
+
+    monkeypatch.setattr(data, "load_source", flaky)
+    report = load_all([Upload("a.csv", "table", b"X\n1\n"), Upload("bad.csv", "table", b"Y\n2\n"),
+                       Upload("c.csv", "table", b"Z\n3\n")])
+    assert [f.name for f in report.facts] == ["a.csv", "c.csv"]
+    assert [e.source for e in report.errors] == ["bad.csv"]
+    assert "could not be read" in str(report.errors[0])
+
+
+def test_clashing_headers_batch_loads_every_file() -> None:
+    report = load_all([Upload("dup.csv", "table", b"a,a,a (2)\n1,2,3\n"),
+                       Upload("good.csv", "table", b"Name\nAnn\n")])
+    assert [f.name for f in report.facts] == ["dup.csv", "good.csv"] and not report.errors
+
+
+# ------------------------------------------------------------------------- item 11: deep JSON
+def _nested(depth: int) -> bytes:
+    return b'[{"a": ' + b"[" * depth + b"1" + b"]" * depth + b"}]"
+
+
+@pytest.mark.parametrize("data", [b"[" * 100_000, b'{"a":' * 100_000, _nested(100)])
+def test_deep_json_table_is_a_clear_error(data: bytes) -> None:
+    with pytest.raises(SourceLimitError, match="nested.*TRUSTUQA_LIMIT_JSON_DEPTH") as info:
+        load_source(data, "table", name="deep.json")
+    assert info.value.source == "deep.json"
+
+
+def test_json_depth_within_the_limit_loads(set_limits) -> None:
+    assert read_table(_nested(20), "ok.json").iloc[0, 0].startswith("[[[")
+    set_limits(json_depth=10)
+    with pytest.raises(SourceLimitError, match="deeper than 10"):
+        read_table(_nested(20), "ok.json")
+
+
+@pytest.mark.parametrize("data", [b"[" * 100_000, "[" * 100_000])
+def test_deep_json_run_export_is_a_clear_error(data: bytes | str) -> None:
+    with pytest.raises(ExportError, match="nested deeper than"):
+        load_record(data)
+
+
+def test_deep_field_in_an_exported_run_is_refused() -> None:
+    record = (b'{"format": "trustuqa-run", "version": 1, "query": "Query1: x", "extra": '
+              + b"[" * 200 + b"]" * 200 + b"}")
+    with pytest.raises(ExportError, match="nested deeper than 64"):
+        load_record(record)
+    assert load_record(record.replace(b"[" * 200 + b"]" * 200, b"[[]]"))["query"] == "Query1: x"
+
+
+# ------------------------------------------------------------------- item 13: empty tables
+@pytest.mark.parametrize(("data", "name"), [(b"Name,Year\n", "h.csv"), (b"Name\tYear\n", "h.tsv")])
+def test_header_only_table_loads_with_a_warning(data: bytes, name: str) -> None:
+    facts = load_source(data, "table", name=name)
+    assert len(facts) == 0 and facts.columns == ("Name", "Year")
+    assert any("0 rows" in w and name in w for w in facts.warnings)
+
+
+def test_header_only_xlsx_warns() -> None:
+    wb = openpyxl.Workbook()
+    wb.active.append(["Name", "Year"])
+    buf = io.BytesIO()
+    wb.save(buf)
+    facts = load_source(buf.getvalue(), "table", name="h.xlsx")
+    assert any("0 rows" in w for w in facts.warnings)
