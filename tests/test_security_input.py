@@ -329,3 +329,185 @@ def test_header_only_xlsx_warns() -> None:
     wb.save(buf)
     facts = load_source(buf.getvalue(), "table", name="h.xlsx")
     assert any("0 rows" in w for w in facts.warnings)
+
+
+# --------------------------------------------------------- items 12, 13: the command line
+@pytest.fixture
+def no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's dense encoder is the hashing one: these tests never load the sentence model."""
+    monkeypatch.setattr("trustuqa_core.mapping.default_encoder", lambda: HashingEncoder(dim=64))
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    """Well-formed and hostile input files, by name -> path."""
+    contents = {
+        "good.csv": b"Name,Year\nAnn,1999\nBob,2001\n",
+        "header.csv": b"Name,Year\n",
+        "binary.csv": bytes(range(256)) * 4,
+        "latin1.tsv": "Caf\xe9\tr\tB\n".encode("latin-1"),
+        "empty.tsv": b"",
+        "deep.json": b"[" * 100_000,
+        "dupes.csv": b"a,a,a (2)\n1,2,3\n",
+        "ragged.csv": b"a,b\n1,2,3\n",
+        "notzip.xlsx": b"PK\x03\x04garbage",
+        "q_latin1.txt": "Query1: \"get_information(relation='Caf\xe9')\"".encode("latin-1"),
+        "q_ok.txt": b"Query1: \"get_information(relation='Year', head_entity='Ann')\"",
+        "q_bignum.txt": ("Query1: \"get_information(relation='Year', tail_entity>'"
+                         + "9" * 5000 + "')\"").encode(),
+        "q_empty.txt": b"",
+    }
+    for name, data in contents.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "folder").mkdir()
+    return {name: str(tmp_path / name) for name in [*contents, "folder"]} | {
+        "missing": str(tmp_path / "missing.csv")
+    }
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from trustuqa_core.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _expand(argv: list[str], files: dict[str, str]) -> list[str]:
+    out = []
+    for a in argv:
+        if a.startswith("@") and a[1:] in files:
+            out.append("@" + files[a[1:]])
+        else:
+            out.append(files.get(a, a))
+    return out
+
+
+Q = "Query1: \"get_information(relation='Year', head_entity='Ann')\""
+
+
+def test_non_utf8_query_file_is_bad_input(files, capsys, no_model) -> None:
+    code, _, err = _run(["query", "--table", files["good.csv"], "--query",
+                         "@" + files["q_latin1.txt"]], capsys)
+    assert code == 2 and "Traceback" not in err
+    assert "q_latin1.txt" in err and "not UTF-8" in err and "0xe9" in err
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["query", "--query", Q], "give at least one --table"),
+    (["ask", "--question", "who?"], "give at least one --table"),
+    (["query", "--table", "good.csv", "--query", Q, "--override", "garbage"], "ARG=LABEL"),
+    (["query", "--table", "good.csv", "--query", Q, "--override", "=Ann"], "ARG=LABEL"),
+    (["ask", "--table", "good.csv", "--question", ""], "empty question"),
+    (["ask", "--table", "good.csv", "--question", "  \t "], "empty question"),
+    (["query", "--table", "missing", "--query", Q], "no such file"),
+    (["query", "--table", "good.csv", "--query", "@missing"], "No such file"),
+    (["query", "--table", "good.csv", "--query", "@folder"], "query file"),
+    (["query", "--table", "deep.json", "--query", Q], "TRUSTUQA_LIMIT_JSON_DEPTH"),
+    (["query", "--table", "binary.csv", "--query", Q], "binary.csv"),
+    (["query", "--kg", "latin1.tsv", "--query", Q], "not UTF-8"),
+    (["query", "--kg", "empty.tsv", "--query", Q], "file is empty"),
+    (["query", "--table", "notzip.xlsx", "--query", Q], "not a readable .xlsx"),
+    (["query", "--table", "folder", "--query", Q], "no such file"),
+])
+def test_bad_input_exits_2_with_a_message(argv, needle, files, capsys, no_model) -> None:
+    code, _, err = _run(_expand(argv, files), capsys)
+    assert code == 2, err
+    assert needle in err and "Traceback" not in err and "internal error" not in err
+
+
+def test_empty_question_is_refused_before_loading(files, capsys, no_model, monkeypatch) -> None:
+    import trustuqa_core
+
+    monkeypatch.setattr(trustuqa_core, "load_graph", lambda *a: pytest.fail("data was loaded"))
+    code, _, err = _run(["ask", "--table", files["good.csv"], "--question", " "], capsys)
+    assert code == 2 and "empty question" in err
+
+
+def test_header_only_table_warns_on_the_command_line(files, capsys, no_model) -> None:
+    code, _, err = _run(["query", "--table", files["header.csv"], "--query", Q], capsys)
+    assert code in (0, 1)
+    assert "warning: header.csv: the table has a header but 0 rows" in err
+
+
+def test_limit_variables_are_checked(files, capsys, no_model, set_limits) -> None:
+    set_limits(table_rows=1)
+    code, _, err = _run(["query", "--table", files["good.csv"], "--query", Q], capsys)
+    assert code == 2 and "TRUSTUQA_LIMIT_TABLE_ROWS" in err
+    set_limits(table_rows=0)  # not a positive number
+    code, _, err = _run(["query", "--table", files["good.csv"], "--query", Q], capsys)
+    assert code == 2 and "TRUSTUQA_LIMIT_TABLE_ROWS must be a positive number" in err
+
+
+def test_a_failed_query_exits_1_and_a_good_one_0(files, capsys, no_model) -> None:
+    good = ["query", "--table", files["good.csv"]]
+    assert _run([*good, "--query", "@" + files["q_ok.txt"]], capsys)[0] == 0
+    code, out, _ = _run([*good, "--query", "count(set='x'"], capsys)
+    assert code == 1 and "error in parse" in out
+    code, out, _ = _run([*good, "--query", Q, "--override", "Q9.tail_entity=Ann"], capsys)
+    assert code == 1 and "does not exist" in out
+
+
+def test_unexpected_errors_are_one_line_not_a_traceback(files, capsys, monkeypatch) -> None:
+    def broken(*_a: object, **_k: object) -> None:
+        raise KeyError("surprise")
+
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("trustuqa_core.execute"), "run_query", broken)
+    code, _, err = _run(["query", "--table", files["good.csv"], "--query", Q], capsys)
+    assert code == 1 and "internal error (KeyError" in err and "Traceback" not in err
+
+
+_TOKENS = ["query", "ask", "bench", "run", "perf", "--table", "--kg", "--tkg", "--query",
+           "--question", "--override", "--json", "--writer", "offline", "good.csv", "header.csv",
+           "binary.csv", "latin1.tsv", "empty.tsv", "deep.json", "dupes.csv", "ragged.csv",
+           "notzip.xlsx", "folder", "missing", "@q_latin1.txt", "@q_ok.txt", "@q_bignum.txt",
+           "@q_empty.txt", "@missing", "@folder", "", " ", "garbage", "Q1.relation=Year",
+           "Q1.head_entity=Nobody", "=", "-", "--limit", "-1", "--benchmark", "nope", Q,
+           "get_information(", "count(set='output_of_query7')", "\u202e\u0000", "x" * 3000]
+
+
+def _check_no_traceback(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(argv, capsys)
+    assert code in (0, 1, 2), (argv, code, err)
+    assert "Traceback" not in err and "Traceback" not in out, argv
+    if code:
+        assert (err + out).strip(), argv  # a failure always says why
+
+
+@pytest.mark.parametrize("argv", [
+    ["query", "--table", "good.csv", "--query", "@q_bignum.txt"],
+    ["query", "--table", "good.csv", "--query", "@q_empty.txt"],
+    ["query", "--table", "dupes.csv", "--table", "ragged.csv", "--query", Q],
+    ["query", "--table", "good.csv", "--table", "good.csv", "--query", Q, "--json"],
+    ["query", "--table", "good.csv", "--query", "count(set=" + "[" * 600 + "]" * 600 + ")"],
+    ["query", "--table", "good.csv", "--query", "\u202e\x00" * 100],
+    ["ask", "--table", "good.csv", "--question", "?" * 2000, "--writer", "offline"],
+    ["ask", "--table", "dupes.csv", "--question", "what is a?", "--writer", "offline", "--json"],
+    ["bench", "run", "--benchmark", "nope"],
+    ["bench", "run", "--benchmark", "wikisql", "--limit", "-1"],
+    ["query", "--tkg", "good.csv", "--query", Q],
+    [],
+    ["query"],
+    ["--help"],
+])
+def test_hostile_command_lines(argv, files, capsys, no_model) -> None:
+    _check_no_traceback(_expand(argv, files), capsys)
+
+
+def test_random_command_lines_never_trace(files, capsys, no_model) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=60, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.sampled_from(["query", "ask"]),
+           st.lists(st.sampled_from(_TOKENS) | st.text(max_size=30), max_size=8))
+    def check(command: str, rest: list[str]) -> None:
+        _check_no_traceback(_expand([command, *rest], files), capsys)
+
+    check()
