@@ -462,13 +462,12 @@ def test_unexpected_errors_are_one_line_not_a_traceback(files, capsys, monkeypat
     assert code == 1 and "internal error (KeyError" in err and "Traceback" not in err
 
 
-_TOKENS = ["query", "ask", "bench", "run", "perf", "--table", "--kg", "--tkg", "--query",
-           "--question", "--override", "--json", "--writer", "offline", "good.csv", "header.csv",
-           "binary.csv", "latin1.tsv", "empty.tsv", "deep.json", "dupes.csv", "ragged.csv",
-           "notzip.xlsx", "folder", "missing", "@q_latin1.txt", "@q_ok.txt", "@q_bignum.txt",
-           "@q_empty.txt", "@missing", "@folder", "", " ", "garbage", "Q1.relation=Year",
-           "Q1.head_entity=Nobody", "=", "-", "--limit", "-1", "--benchmark", "nope", Q,
-           "get_information(", "count(set='output_of_query7')", "\u202e\u0000", "x" * 3000]
+_FILES = ["good.csv", "header.csv", "binary.csv", "latin1.tsv", "empty.tsv", "deep.json",
+          "dupes.csv", "ragged.csv", "notzip.xlsx", "folder", "missing"]
+_QUERIES = ["@q_latin1.txt", "@q_ok.txt", "@q_bignum.txt", "@q_empty.txt", "@missing", "@folder",
+            "", " ", Q, "get_information(", "count(set='output_of_query7')", "\u202e", "x" * 3000,
+            "Query1: \"keep(set='output_of_query1', value>'-1e999')\""]
+_OVERRIDES = ["garbage", "Q1.relation=Year", "Q1.head_entity=Nobody", "=", "Q1.relation=", "a=b"]
 
 
 def _check_no_traceback(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -503,11 +502,23 @@ def test_random_command_lines_never_trace(files, capsys, no_model) -> None:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    @settings(max_examples=60, deadline=None, database=None,
+    sources = st.lists(st.tuples(st.sampled_from(["--table", "--kg", "--tkg"]),
+                                 st.sampled_from(_FILES)), max_size=2)
+    text = st.text(max_size=40)
+    query = st.tuples(st.just("--query"), st.sampled_from(_QUERIES) | text)
+    overrides = st.lists(st.tuples(st.just("--override"), st.sampled_from(_OVERRIDES) | text),
+                         max_size=2)
+    question = st.tuples(st.just("--question"), st.sampled_from(["", "  ", "who?"]) | text)
+
+    @settings(max_examples=80, deadline=None, database=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(st.sampled_from(["query", "ask"]),
-           st.lists(st.sampled_from(_TOKENS) | st.text(max_size=30), max_size=8))
-    def check(command: str, rest: list[str]) -> None:
-        _check_no_traceback(_expand([command, *rest], files), capsys)
+    @given(st.sampled_from(["query", "ask"]), sources, query, overrides, question, st.booleans())
+    def check(command, srcs, q, overs, quest, as_json) -> None:  # noqa: ANN001
+        argv = [command, *(x for pair in srcs for x in pair)]
+        if command == "query":
+            argv += [*q, *(x for pair in overs for x in pair)]
+        else:
+            argv += [*quest, "--writer", "offline"]
+        _check_no_traceback(_expand(argv + ["--json"] * as_json, files), capsys)
 
     check()
