@@ -40,16 +40,20 @@ def set_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[SetLimits]:
 
 def _sheet_xml(rows: int, cols: int = 5) -> bytes:
     """Rows of constant numbers without cell references (both are optional in the format)."""
-    body = ("<row>" + "<c><v>7</v></c>" * cols + "</row>") * rows
+    return _sheet(("<row>" + "<c><v>7</v></c>" * cols + "</row>") * rows)
+
+
+def _sheet(body: str, head: str = "") -> bytes:
     return (
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
         '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-        f"<sheetData>{body}</sheetData></worksheet>"
+        f"{head}<sheetData>{body}</sheetData></worksheet>"
     ).encode()
 
 
-def _xlsx(rows: int) -> bytes:
-    """A real workbook whose first sheet holds ``rows`` rows x 5 numbers (highly compressible)."""
+def _xlsx(rows: int, sheet: bytes | None = None) -> bytes:
+    """A real workbook whose first sheet holds ``rows`` rows x 5 numbers (highly compressible),
+    or the given sheet XML."""
     wb = openpyxl.Workbook()
     wb.active.append([1, 2, 3, 4, 5])
     small = io.BytesIO()
@@ -59,7 +63,7 @@ def _xlsx(rows: int) -> bytes:
         for item in zin.infolist():
             data = zin.read(item.filename)
             if item.filename == "xl/worksheets/sheet1.xml":
-                data = _sheet_xml(rows)
+                data = sheet or _sheet_xml(rows)
             zout.writestr(item.filename, data)
     return out.getvalue()
 
@@ -88,6 +92,27 @@ def test_xlsx_rows_are_capped_while_reading(set_limits) -> None:
     with pytest.raises(SourceLimitError, match="TRUSTUQA_LIMIT_TABLE_ROWS") as info:
         load_source(_xlsx(300), "table", name="rows.xlsx")
     assert info.value.source == "rows.xlsx"
+
+
+@pytest.mark.timeout(60)
+def test_xlsx_declared_dimension_is_not_trusted(set_limits) -> None:
+    # 2 kB claiming 1,048,576 rows x 16,384 columns: padding rows to it never ends
+    sheet = _sheet('<row r="1"><c r="A1"><v>1</v></c></row>'
+                   '<row r="1048576"><c r="XFD1048576"><v>2</v></c></row>',
+                   '<dimension ref="A1:XFD1048576"/>')
+    set_limits(table_rows=1000)
+    with pytest.raises(SourceLimitError, match="more than 1,000 rows"):
+        load_source(_xlsx(0, sheet), "table", name="dim.xlsx")
+
+
+@pytest.mark.timeout(60)
+def test_xlsx_wide_rows_are_bounded(set_limits) -> None:
+    rows = "".join(f'<row r="{i}"><c r="A{i}"><v>1</v></c><c r="XFD{i}"><v>2</v></c></row>'
+                   for i in range(1, 51))
+    sheet = _sheet(rows)
+    set_limits(facts=100_000)
+    with pytest.raises(SourceLimitError, match="cells.*TRUSTUQA_LIMIT_FACTS"):
+        load_source(_xlsx(0, sheet), "table", name="wide.xlsx")
 
 
 def test_damaged_xlsx_zip_is_a_source_error() -> None:

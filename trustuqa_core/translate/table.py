@@ -228,34 +228,39 @@ def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
     except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for bad files
         raise SourceError(name, f"not a readable .xlsx workbook ({type(exc).__name__})") from None
     sheet, fsheet = values_wb.worksheets[0], formula_wb.worksheets[0]
-    rows, warnings = [], []
-    limits = current_limits()
+    for ws in (sheet, fsheet):  # the declared size (<dimension>) may lie: never pad rows to it
+        ws.reset_dimensions()
+    rows, warnings, formulas = [], [], 0
+    max_cells = current_limits().facts
     cells = 0
     for r, (vals, forms) in enumerate(zip(sheet.iter_rows(), fsheet.iter_rows(), strict=False), 1):
         row = []
         for vcell, fcell in zip(vals, forms, strict=False):
             value = vcell.value
             if isinstance(fcell.value, str) and fcell.value.startswith("="):
-                ref = f"{fcell.column_letter}{r}"
-                kept = "its last computed value is used" if value is not None else "left empty"
-                warnings.append(f"{name}: cell {ref} holds a formula; {kept}")
+                formulas += 1
+                if formulas <= _MAX_WARNINGS:
+                    ref = f"{fcell.column_letter}{r}"
+                    kept = "its last computed value is used" if value is not None else "left empty"
+                    warnings.append(f"{name}: cell {ref} holds a formula; {kept}")
             row.append(_xlsx_cell(value))
-        cells += sum(1 for c in row if c.strip()) + 1
-        if cells > limits.facts:
-            check_count(name, cells, "facts", "facts")
+        cells += len(row) + 1  # empty cells cost reading time too
+        if cells > max_cells:
+            found = f"more than {max_cells:,} cells, empty ones included"
+            check_count(name, cells, "facts", "cells", found)
         rows.append(row)
         check_count(name, len(rows) - 1, "table_rows", "rows")  # the first row is the header
     rows = [r for r in rows if any(str(c).strip() for c in r)]
     if not rows:
         raise SourceError(name, "the first sheet is empty")
     width = max(len(r) for r in rows)
+    found = f"{len(rows):,} rows x {width:,} columns = {width * len(rows):,} cells"
+    check_count(name, width * len(rows), "facts", "cells", found)
     rows = [r + [""] * (width - len(r)) for r in rows]
     df = pd.DataFrame(rows[1:], columns=_unique_header(rows[0]), dtype=object)
     if warnings:
-        more = len(warnings) - _MAX_WARNINGS
-        df.attrs["warnings"] = warnings[:_MAX_WARNINGS] + (
-            [f"... and {more} more"] if more > 0 else []
-        )
+        more = formulas - len(warnings)
+        df.attrs["warnings"] = warnings + ([f"... and {more} more"] if more > 0 else [])
     return df
 
 

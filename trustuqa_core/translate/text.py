@@ -116,8 +116,9 @@ def check_zip_size(data: bytes, name: str) -> None:
         raise SourceLimitError(name, over_limit(found, "unzipped_bytes", cap, "bytes"))
 
 
-def check_count(name: str, count: int, field: str, noun: str) -> None:
-    """Refuse a file with more than the ``field`` limit of ``noun`` (rows, facts).
+def check_count(name: str, count: int, field: str, noun: str, found: str | None = None) -> None:
+    """Refuse a file with more than the ``field`` limit of ``noun`` (rows, facts); ``found``
+    replaces the default description (``more than <limit> <noun>``).
 
     >>> check_count("t.csv", 10, "table_rows", "rows")
     >>> check_count("t.csv", 10**9, "table_rows", "rows")  # doctest: +ELLIPSIS
@@ -127,7 +128,8 @@ def check_count(name: str, count: int, field: str, noun: str) -> None:
     """
     cap = getattr(current_limits(), field)
     if count > cap:
-        raise SourceLimitError(name, over_limit(f"more than {cap:,} {noun}", field, cap, noun))
+        found = found or f"more than {cap:,} {noun}"
+        raise SourceLimitError(name, over_limit(found, field, cap, noun))
 
 
 def json_depth(value: Any) -> int:
