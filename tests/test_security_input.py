@@ -115,6 +115,18 @@ def test_xlsx_wide_rows_are_bounded(set_limits) -> None:
         load_source(_xlsx(0, sheet), "table", name="wide.xlsx")
 
 
+@pytest.mark.parametrize(("body", "problem"), [
+    ('<row><c t="s"><v>99</v></c></row>', "IndexError"),  # a shared string that does not exist
+    ('<row><c t="d"><v>notadate</v></c></row>', "datetime"),
+    ("<row><c><v>abc</v></c></row>", "ValueError"),
+    ('<row><c r="ZZZZZ1"><v>1</v></c></row>', "column name"),
+])
+def test_malformed_sheet_is_a_source_error(body: str, problem: str) -> None:
+    with pytest.raises(SourceError, match="the first sheet cannot be read") as info:
+        load_source(_xlsx(0, _sheet(body)), "table", name="m.xlsx")
+    assert info.value.source == "m.xlsx" and problem in str(info.value)
+
+
 def test_damaged_xlsx_zip_is_a_source_error() -> None:
     good = _xlsx(3)
     with pytest.raises(SourceError, match="not a readable .xlsx"):

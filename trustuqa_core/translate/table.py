@@ -227,10 +227,41 @@ def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
         formula_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for bad files
         raise SourceError(name, f"not a readable .xlsx workbook ({type(exc).__name__})") from None
-    sheet, fsheet = values_wb.worksheets[0], formula_wb.worksheets[0]
-    for ws in (sheet, fsheet):  # the declared size (<dimension>) may lie: never pad rows to it
-        ws.reset_dimensions()
-    rows, warnings, formulas = [], [], 0
+    try:
+        if not values_wb.worksheets:
+            raise SourceError(name, "the workbook has no worksheet")
+        sheet, fsheet = values_wb.worksheets[0], formula_wb.worksheets[0]
+        for ws in (sheet, fsheet):  # the declared size (<dimension>) may lie: never pad to it
+            ws.reset_dimensions()
+        rows, warnings, formulas = _sheet_rows(sheet, fsheet, name)
+    except SourceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for bad sheets
+        detail = f"{type(exc).__name__}: {str(exc)[:120]}"
+        raise SourceError(name, f"the first sheet cannot be read ({detail})") from None
+    finally:
+        values_wb.close()
+        formula_wb.close()
+    rows = [r for r in rows if any(str(c).strip() for c in r)]
+    if not rows:
+        raise SourceError(name, "the first sheet is empty")
+    width = max(len(r) for r in rows)
+    found = f"{len(rows):,} rows x {width:,} columns = {width * len(rows):,} cells"
+    check_count(name, width * len(rows), "facts", "cells", found)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    df = pd.DataFrame(rows[1:], columns=_unique_header(rows[0]), dtype=object)
+    if warnings:
+        more = formulas - len(warnings)
+        df.attrs["warnings"] = warnings + ([f"... and {more} more"] if more > 0 else [])
+    return df
+
+
+def _sheet_rows(sheet, fsheet, name: str) -> tuple[list[list[str]], list[str], int]:  # noqa: ANN001
+    """Cell texts of a sheet row by row, formula warnings (the first few) and the formula count;
+    stops at the ``table_rows`` limit and at the ``facts`` limit of cells read."""
+    rows: list[list[str]] = []
+    warnings: list[str] = []
+    formulas = 0
     max_cells = current_limits().facts
     cells = 0
     for r, (vals, forms) in enumerate(zip(sheet.iter_rows(), fsheet.iter_rows(), strict=False), 1):
@@ -250,18 +281,7 @@ def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
             check_count(name, cells, "facts", "cells", found)
         rows.append(row)
         check_count(name, len(rows) - 1, "table_rows", "rows")  # the first row is the header
-    rows = [r for r in rows if any(str(c).strip() for c in r)]
-    if not rows:
-        raise SourceError(name, "the first sheet is empty")
-    width = max(len(r) for r in rows)
-    found = f"{len(rows):,} rows x {width:,} columns = {width * len(rows):,} cells"
-    check_count(name, width * len(rows), "facts", "cells", found)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    df = pd.DataFrame(rows[1:], columns=_unique_header(rows[0]), dtype=object)
-    if warnings:
-        more = formulas - len(warnings)
-        df.attrs["warnings"] = warnings + ([f"... and {more} more"] if more > 0 else [])
-    return df
+    return rows, warnings, formulas
 
 
 def _xlsx_cell(value: object) -> str:
