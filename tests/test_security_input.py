@@ -559,3 +559,25 @@ def test_random_command_lines_never_trace(files, capsys, no_model) -> None:
         _check_no_traceback(_expand(argv + ["--json"] * as_json, files), capsys)
 
     check()
+
+
+# ------------------------------------------------------------ the app's upload batch (items 10, 13)
+def test_app_upload_batch_keeps_every_file_and_shows_the_0_rows_warning(monkeypatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TRUSTUQA_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"),
+                           default_timeout=60)
+    at.run()
+    batch = [("dupes.csv", b"a,a,a (2)\n1,2,3\n", "text/csv"),
+             ("header.csv", b"Name,Year\n", "text/csv"),
+             ("deep.json", b"[" * 100_000, "application/json"),
+             ("good.csv", b"Name,Year\nAnn,1999\n", "text/csv")]
+    at.file_uploader(key="tq_upload").set_value(batch).run()
+    at.button(key="tq_upload_go").click().run()
+    assert not at.exception
+    assert [u.name for u in at.session_state["tq_sources"]] == ["dupes.csv", "header.csv",
+                                                                "good.csv"]
+    assert any("deep.json" in e.value and "nested deeper than 64" in e.value for e in at.error)
+    assert any("header.csv" in w.value and "0 rows" in w.value for w in at.warning)
