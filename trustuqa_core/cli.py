@@ -72,6 +72,17 @@ def _add_sources(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1 (argparse reports anything else, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m trustuqa_core", description=__doc__.split("\n")[0]
@@ -111,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     bsub = b.add_subparsers(dest="bench_command", required=True)
     perf = bsub.add_parser("perf", help="speed of graph building, execution and mapping")
     perf.add_argument("--json", action="store_true")
-    perf.add_argument("--repeat", type=int, default=50, help="timed repetitions per figure")
+    perf.add_argument("--repeat", type=_positive_int, default=50,
+                      help="timed repetitions per figure")
     perf.set_defaults(handler=_cmd_perf)
     run = bsub.add_parser("run", help="evaluate on a benchmark")
     run.add_argument("--benchmark", required=True)
