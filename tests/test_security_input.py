@@ -19,7 +19,8 @@ from trustuqa_core.export import ExportError, load_record
 from trustuqa_core.limits import current_limits, env_name
 from trustuqa_core.mapping import HashingEncoder, Mapper
 from trustuqa_core.query import parse
-from trustuqa_core.translate.table import _unique_header, read_table
+from trustuqa_core.translate.cells import unique_header
+from trustuqa_core.translate.table import read_table
 from trustuqa_core.ui.data import Upload, load_all
 
 SetLimits = Callable[..., None]
@@ -92,6 +93,54 @@ def test_xlsx_rows_are_capped_while_reading(set_limits) -> None:
     with pytest.raises(SourceLimitError, match="TRUSTUQA_LIMIT_TABLE_ROWS") as info:
         load_source(_xlsx(300), "table", name="rows.xlsx")
     assert info.value.source == "rows.xlsx"
+
+
+def test_xlsx_row_bomb_within_the_unzipped_limit_is_refused_before_parsing(
+        set_limits, monkeypatch) -> None:
+    bomb = _xlsx(50_000)  # ~4 MB of sheet XML: within the unzipped limit
+    set_limits(table_rows=10_000)
+
+    def parse_called(*_a: object, **_k: object) -> None:
+        raise AssertionError("the workbook was opened before its rows were counted")
+
+    # opening a workbook already parses a sheet that declares no dimension (as this one)
+    monkeypatch.setattr(openpyxl, "load_workbook", parse_called)
+    with pytest.raises(SourceLimitError, match="sheet1.xml holds 50,000 rows"):
+        load_source(bomb, "table", name="rows.xlsx")
+    set_limits(table_rows=100_000, facts=100_000)  # 50,000 rows x 5 cells + row numbers
+    with pytest.raises(SourceLimitError, match="250,000 cells in 50,000 rows"):
+        load_source(bomb, "table", name="cells.xlsx")
+
+
+def test_sheet_counts_are_exact_across_chunk_boundaries() -> None:
+    from trustuqa_core.translate.xlsx import count_sheet
+
+    parts = []
+    for i in range(60_000):  # ~3 MB: several 1 MB chunks, tags of varying length and offset
+        p = "x:" if i % 3 == 0 else ""
+        formula = f"<{p}c><f>A{i}</f></{p}c>" * (i % 2)
+        parts.append(f'<{p}row r="{i}"><{p}c r="A{i}"><{p}v>{"9" * (i % 7)}</{p}v></{p}c>'
+                     f"{formula}</{p}row>")
+    xml = "".join(parts).encode()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("sheet.xml", xml)
+    counts = count_sheet(zipfile.ZipFile(buf), "sheet.xml")
+    assert len(xml) > 3_000_000
+    assert (counts.rows, counts.cells, counts.formulas) == (60_000, 90_000, 30_000)
+
+
+def test_formula_free_workbook_is_parsed_once(monkeypatch) -> None:
+    calls: list[bool] = []
+    real = openpyxl.load_workbook
+
+    def counting(*a: object, **k: object):  # noqa: ANN202
+        calls.append(bool(k.get("data_only")))
+        return real(*a, **k)
+
+    monkeypatch.setattr(openpyxl, "load_workbook", counting)
+    assert load_source(_xlsx(20), "table", name="plain.xlsx").n_rows == 19
+    assert calls == [True]
 
 
 @pytest.mark.timeout(60)
@@ -281,7 +330,7 @@ def test_small_graph_keeps_its_dense_stage(tmp_path) -> None:
 @pytest.mark.parametrize("header", [["a", "a", "a (2)"], ["a", "a (2)", "a"],
                                     ["a (2)", "a", "a"], ["", "column 1", ""]])
 def test_unique_header_makes_unique_names(header: list[str]) -> None:
-    out = _unique_header(header)
+    out = unique_header(header)
     assert len(set(out)) == len(out) == len(header)
     assert out[0] == (header[0] or "column 1")
 

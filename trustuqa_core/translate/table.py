@@ -22,20 +22,20 @@ import pandas as pd
 from ..errors import LimitError, SourceError, SourceLimitError
 from ..limits import current_limits
 from ..sources import SourceFacts
+from .cells import MAX_WARNINGS, cell_text, unique_header
 from .text import (
     check_count,
-    check_zip_size,
     load_json,
     looks_like_formula,
     looks_like_html,
     read_bytes,
     read_text,
 )
+from .xlsx import read_xlsx
 
 __all__ = ["read_table", "from_table", "ROW_NUMBER", "sniff_delimiter"]
 
 ROW_NUMBER = "row_number"
-_MAX_WARNINGS = 5
 
 
 def read_table(
@@ -53,7 +53,7 @@ def read_table(
     name = name or (Path(source).name if not isinstance(source, bytes) else "table")
     suffix = Path(name).suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        df = _read_xlsx(read_bytes(source, name, max_bytes), name)
+        df = read_xlsx(read_bytes(source, name, max_bytes), name)
     elif suffix == ".json":
         df = _read_json(read_text(source, name, max_bytes), name)
     else:
@@ -157,7 +157,7 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
         raise SourceError(name, f"malformed delimited text ({exc})", reader.line_num) from None
     if not rows:
         raise SourceError(name, "no header row")
-    header = _unique_header(rows[0][1])
+    header = unique_header(rows[0][1])
     width, short, data = len(header), [], []
     for line, row in rows[1:]:
         if len(row) > width:
@@ -168,7 +168,7 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
         data.append(row)
     df = pd.DataFrame(data, columns=header, dtype=object)
     if short:
-        lines = ", ".join(map(str, short[:_MAX_WARNINGS])) + (" ..." if len(short) > 5 else "")
+        lines = ", ".join(map(str, short[:MAX_WARNINGS])) + (" ..." if len(short) > 5 else "")
         df.attrs["warnings"] = [
             f"{name}: {len(short)} row(s) have fewer fields than the header (lines {lines}); "
             "the missing cells are left empty"
@@ -195,130 +195,13 @@ def _read_json(text: str, name: str) -> pd.DataFrame:
     check_count(name, len(data), "table_rows", "rows")
     columns: dict[str, None] = {}
     for record in data:
-        columns.update(dict.fromkeys(map(str, record)))
+        columns.update(dict.fromkeys(record))
     if not columns:
         raise SourceError(name, "no columns found")
-    rows = [[_json_cell(r.get(c, r.get(_key(r, c)))) for c in columns] for r in data]
-    return pd.DataFrame(rows, columns=_unique_header(list(columns)), dtype=object)
-
-
-def _key(record: dict, column: str) -> object:
-    return next((k for k in record if str(k) == column), column)
-
-
-def _json_cell(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value.replace("\x00", "")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
-    import openpyxl  # imported lazily: only needed for spreadsheets
-
-    check_zip_size(data, name)
-    try:
-        values_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        formula_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
-    except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for bad files
-        raise SourceError(name, f"not a readable .xlsx workbook ({type(exc).__name__})") from None
-    try:
-        if not values_wb.worksheets:
-            raise SourceError(name, "the workbook has no worksheet")
-        sheet, fsheet = values_wb.worksheets[0], formula_wb.worksheets[0]
-        for ws in (sheet, fsheet):  # the declared size (<dimension>) may lie: never pad to it
-            ws.reset_dimensions()
-        rows, warnings, formulas = _sheet_rows(sheet, fsheet, name)
-    except SourceError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for bad sheets
-        detail = f"{type(exc).__name__}: {str(exc)[:120]}"
-        raise SourceError(name, f"the first sheet cannot be read ({detail})") from None
-    finally:
-        values_wb.close()
-        formula_wb.close()
-    rows = [r for r in rows if any(str(c).strip() for c in r)]
-    if not rows:
-        raise SourceError(name, "the first sheet is empty")
-    width = max(len(r) for r in rows)
-    found = f"{len(rows):,} rows x {width:,} columns = {width * len(rows):,} cells"
-    check_count(name, width * len(rows), "facts", "cells", found)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    df = pd.DataFrame(rows[1:], columns=_unique_header(rows[0]), dtype=object)
-    if warnings:
-        more = formulas - len(warnings)
-        df.attrs["warnings"] = warnings + ([f"... and {more} more"] if more > 0 else [])
-    return df
-
-
-def _sheet_rows(sheet, fsheet, name: str) -> tuple[list[list[str]], list[str], int]:  # noqa: ANN001
-    """Cell texts of a sheet row by row, formula warnings (the first few) and the formula count;
-    stops at the ``table_rows`` limit and at the ``facts`` limit of cells read."""
-    rows: list[list[str]] = []
-    warnings: list[str] = []
-    formulas = 0
-    max_cells = current_limits().facts
-    cells = 0
-    for r, (vals, forms) in enumerate(zip(sheet.iter_rows(), fsheet.iter_rows(), strict=False), 1):
-        row = []
-        for vcell, fcell in zip(vals, forms, strict=False):
-            value = vcell.value
-            if isinstance(fcell.value, str) and fcell.value.startswith("="):
-                formulas += 1
-                if formulas <= _MAX_WARNINGS:
-                    ref = f"{fcell.column_letter}{r}"
-                    kept = "its last computed value is used" if value is not None else "left empty"
-                    warnings.append(f"{name}: cell {ref} holds a formula; {kept}")
-            row.append(_xlsx_cell(value))
-        cells += len(row) + 1  # empty cells cost reading time too
-        if cells > max_cells:
-            found = f"more than {max_cells:,} cells, empty ones included"
-            check_count(name, cells, "facts", "cells", found)
-        rows.append(row)
-        check_count(name, len(rows) - 1, "table_rows", "rows")  # the first row is the header
-    return rows, warnings, formulas
-
-
-def _xlsx_cell(value: object) -> str:
-    import datetime as dt
-
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, dt.datetime) and value.time() == dt.time(0):
-        return value.date().isoformat()
-    if isinstance(value, dt.date | dt.datetime | dt.time):
-        return value.isoformat()
-    return _json_cell(value)
-
-
-def _unique_header(cells: list) -> list[str]:
-    """Column names made unique: a repeated name gets the first free ``" (n)"`` suffix that no
-    other column of the header uses; empty names become ``"column <i>"``.
-
-    >>> _unique_header(["a", "a", "a (2)"]), _unique_header(["a", "a (2)", "a", ""])
-    (['a', 'a (3)', 'a (2)'], ['a', 'a (2)', 'a (3)', 'column 4'])
-    """
-    names = [" ".join(str(c).split()) or f"column {i}" for i, c in enumerate(cells, 1)]
-    reserved = set(names)
-    taken: set[str] = set()
-    next_suffix: dict[str, int] = {}
-    out = []
-    for text in names:
-        name = text
-        if name in taken:
-            n = next_suffix.get(text, 2)
-            while f"{text} ({n})" in reserved or f"{text} ({n})" in taken:
-                n += 1
-            next_suffix[text] = n + 1
-            name = f"{text} ({n})"
-        taken.add(name)
-        out.append(name)
-    return out
+    found = f"{len(data):,} records x {len(columns):,} columns = {len(data) * len(columns):,} cells"
+    check_count(name, len(data) * len(columns), "facts", "cells", found)
+    rows = [[cell_text(r.get(c)) for c in columns] for r in data]  # JSON keys are strings
+    return pd.DataFrame(rows, columns=unique_header(list(columns)), dtype=object)
 
 
 def _cell_warnings(df: pd.DataFrame, name: str) -> list[str]:
