@@ -221,6 +221,18 @@ def test_facts_are_capped_per_source(set_limits, kind: str, line: str) -> None:
         load_source(data, kind, name="f.tsv")
 
 
+@pytest.mark.timeout(20)
+def test_wide_json_records_load_in_linear_time(set_limits) -> None:
+    import json
+
+    record = {f"k{i}": i for i in range(20_000)}  # the old reader scanned every key per cell
+    facts = load_source(json.dumps([record, record]).encode(), "table", name="wide.json")
+    assert facts.n_rows == 2 and len(facts.columns) == 20_000
+    set_limits(facts=30_000)  # 2 records x 20,000 columns = 40,000 cells
+    with pytest.raises(SourceLimitError, match="40,000 cells.*TRUSTUQA_LIMIT_FACTS"):
+        load_source(json.dumps([record, record]).encode(), "table", name="wide.json")
+
+
 def test_table_facts_are_capped(set_limits) -> None:
     data = b"A,B,C\n" + b"1,2,3\n" * 50  # 50 rows x (3 cells + row_number) = 200 facts
     assert len(load_source(data, "table", name="t.csv")) == 200
