@@ -362,8 +362,8 @@ def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:
     """
     total, cap = sum(len(s) for s in sources), current_limits().facts
     if total > cap:
-        names = ", ".join(s.name for s in sources[:5]) + (", ..." if len(sources) > 5 else "")
-        found = f"{total:,} facts in the loaded sources ({names})"
+        shown = ", ".join(s.name for s in sources[:5]) + (", ..." if len(sources) > 5 else "")
+        found = f"{total:,} facts in the loaded sources ({shown})"
         raise LimitError(over_limit(found, "facts", cap, "facts"))
     names = [s.name for s in sources]
     dup = {n for n in names if names.count(n) > 1}

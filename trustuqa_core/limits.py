@@ -21,6 +21,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from typing import Any
 
 from .errors import LimitError
 
@@ -83,7 +84,7 @@ DEFAULT_LIMITS = Limits()
 def load_limits(env: Mapping[str, str] | None = None) -> Limits:
     """Read ``TRUSTUQA_LIMIT_*`` overrides from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
-    changes: dict[str, int | float] = {}
+    changes: dict[str, Any] = {}  # int or float per field, as declared
     for f in fields(Limits):
         key = ENV_PREFIX + f.name.upper()
         if key not in env:

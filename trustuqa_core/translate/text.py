@@ -20,6 +20,7 @@ import json
 import re
 import zipfile
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,7 @@ def json_depth(value: Any) -> int:
     stack = [(value, 1)]
     while stack:
         item, level = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
