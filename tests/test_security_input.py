@@ -653,3 +653,18 @@ def test_app_upload_batch_keeps_every_file_and_shows_the_0_rows_warning(monkeypa
                                                                 "good.csv"]
     assert any("deep.json" in e.value and "nested deeper than 64" in e.value for e in at.error)
     assert any("header.csv" in w.value and "0 rows" in w.value for w in at.warning)
+
+
+def test_non_utf8_standard_input_in_a_real_process(files) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "trustuqa_core", "query", "--table", files["good.csv"],
+         "--query", "-"],
+        input=b"Query1: \"get_information(relation='Caf\xe9')\"", capture_output=True,
+        timeout=120, cwd=Path(__file__).resolve().parents[1],
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert "standard input: not UTF-8 text (byte 0xe9" in err and "Traceback" not in err
