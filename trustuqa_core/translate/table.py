@@ -22,7 +22,7 @@ import pandas as pd
 from ..errors import LimitError, SourceError, SourceLimitError
 from ..limits import current_limits
 from ..sources import SourceFacts
-from .cells import MAX_WARNINGS, cell_text, unique_header
+from .cells import MAX_WARNINGS, cell_text, text_frame, unique_header
 from .text import (
     check_count,
     load_json,
@@ -166,7 +166,7 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
             short.append(line)
             row = row + [""] * (width - len(row))
         data.append(row)
-    df = pd.DataFrame(data, columns=header, dtype=object)
+    df = text_frame(data, header)
     if short:
         lines = ", ".join(map(str, short[:MAX_WARNINGS])) + (" ..." if len(short) > 5 else "")
         df.attrs["warnings"] = [
@@ -201,13 +201,16 @@ def _read_json(text: str, name: str) -> pd.DataFrame:
     found = f"{len(data):,} records x {len(columns):,} columns = {len(data) * len(columns):,} cells"
     check_count(name, len(data) * len(columns), "facts", "cells", found)
     rows = [[cell_text(r.get(c)) for c in columns] for r in data]  # JSON keys are strings
-    return pd.DataFrame(rows, columns=unique_header(list(columns)), dtype=object)
+    return text_frame(rows, unique_header(list(columns)))
 
 
 def _cell_warnings(df: pd.DataFrame, name: str) -> list[str]:
+    """Warnings for cells holding markup or formula-like text (one pass over the values: a
+    table may have hundreds of thousands of columns, and column access is slow)."""
     found: dict[str, list[str]] = {"html": [], "formula": []}
-    for col in df.columns:
-        for i, cell in enumerate(df[col].tolist(), 1):
+    columns = [str(c) for c in df.columns]
+    for i, row in enumerate(df.to_numpy(dtype=object), 1):
+        for col, cell in zip(columns, row, strict=True):
             text = str(cell)
             if looks_like_html(text):
                 found["html"].append(f"row {i}, column {col!r}")

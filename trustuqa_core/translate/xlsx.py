@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..errors import SourceError
 from ..limits import current_limits
-from .cells import MAX_WARNINGS, cell_text, unique_header
+from .cells import MAX_WARNINGS, cell_text, text_frame, unique_header
 from .text import check_count, check_zip_size
 
 __all__ = ["read_xlsx", "SheetCounts", "count_sheet"]
@@ -130,7 +130,7 @@ def read_xlsx(data: bytes, name: str) -> pd.DataFrame:
     found = f"{len(rows):,} rows x {width:,} columns = {width * len(rows):,} cells"
     check_count(name, width * len(rows), "facts", "cells", found)
     rows = [r + [""] * (width - len(r)) for r in rows]
-    df = pd.DataFrame(rows[1:], columns=unique_header(rows[0]), dtype=object)
+    df = text_frame(rows[1:], unique_header(rows[0]))
     if warnings:
         more = formulas - len(warnings)
         df.attrs["warnings"] = warnings + ([f"... and {more} more"] if more > 0 else [])
