@@ -315,7 +315,10 @@ def test_bad_upload_names_file_line_and_problem(name: str, kind: str, data: byte
 
 
 def test_too_big_upload_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("trustuqa_core.ui.data.MAX_UPLOAD_BYTES", 100)
+    from trustuqa_core.limits import load_limits
+
+    small = load_limits({"TRUSTUQA_LIMIT_UPLOAD_BYTES": "100"})
+    monkeypatch.setattr("trustuqa_core.ui.data.current_limits", lambda: small)
     at = _app()
     at.file_uploader(key="tq_upload").set_value(("big.csv", b"a,b\n" + b"1,2\n" * 100,
                                                   "text/csv")).run()

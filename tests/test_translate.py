@@ -108,11 +108,9 @@ def test_bad_files_name_file_line_and_problem(data, name, kind, needle, line) ->
 def test_too_big_file_is_refused(tmp_path) -> None:
     path = tmp_path / "big.tsv"
     path.write_bytes(b"A\tr\tB\n" * 1000)
-    with pytest.raises(SourceError, match="larger than the limit"):
+    with pytest.raises(SourceError, match="larger than allowed"):
         load_source(path, "kg", max_bytes=100)
-    bomb = gzip.compress(b"A\tr\tB\n" * 10000)
-    with pytest.raises(SourceError, match="uncompressed content is larger"):
-        load_source(bomb, "kg", name="bomb.gz", max_bytes=len(bomb) + 100)
+    # the uncompressed size has its own limit (tests/test_security_input.py lowers it)
 
 
 def test_html_and_formula_cells_are_kept_as_text_with_warnings() -> None:

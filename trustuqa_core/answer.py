@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
-from .errors import ParseError
+from .errors import ParseError, UsageError
 from .execute import run_query
 from .graph import ConditionGraph
 from .llm.cache import ResponseCache
@@ -47,7 +47,8 @@ from .trace import Trace
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 
-__all__ = ["Answer", "answer", "ask_cli", "default_pool", "resolve_writer", "mentioned_last"]
+__all__ = ["Answer", "answer", "ask_cli", "check_question", "default_pool", "resolve_writer",
+           "mentioned_last"]
 
 
 @dataclass
@@ -296,13 +297,31 @@ def _error(samples: Sequence[Sample], found: list[str]) -> str | None:
 
 
 # -- CLI -------------------------------------------------------------------------------------
+def check_question(text: str) -> str:
+    """The question without surrounding blanks; an empty one is a :class:`UsageError` (an empty
+    question would otherwise match any demonstration and "answer" with a whole column).
+
+    >>> check_question("  who won? ")
+    'who won?'
+    >>> check_question(" \t")
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.errors.UsageError: empty question: --question needs some text
+    """
+    text = text.strip()
+    if not text:
+        raise UsageError("empty question: --question needs some text")
+    return text
+
+
 def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
     """``python -m trustuqa_core ask``: print the answer (or one JSON object with ``--json``).
 
-    Exit status 0 when answered, 1 otherwise.
+    Exit status 0 when answered, 1 otherwise; an empty question raises :class:`UsageError`.
     """
     from .mapping import default_encoder
 
+    args.question = check_question(args.question)
     mapper = Mapper(graph, default_encoder())
     privacy = not getattr(args, "allow_data", False)
     result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,

@@ -5,7 +5,10 @@ Commands:
     ask     answer a natural-language question (LLM or offline writer)
     bench   ``bench perf`` (speed figures) and ``bench run`` (benchmark evaluation)
 
-Exit status: 0 answered, 1 the query/question failed (the reason is printed), 2 bad input.
+Exit status: 0 answered, 1 the query/question failed (the reason is printed), 2 bad input
+(a missing or unreadable file, a limit exceeded, an empty question, a malformed option). No
+input produces a traceback: errors are one line on standard error (``TRUSTUQA_DEBUG=1`` adds
+the traceback of an unexpected error).
 """
 
 from __future__ import annotations
@@ -13,13 +16,36 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import TrustUQAError
+from .errors import (
+    ExecutionError,
+    MappingError,
+    ModelUnavailableError,
+    ParseError,
+    RewriteError,
+    TrustUQAError,
+    UsageError,
+)
+from .limits import current_limits, over_limit
+from .llm.client import LLMError, LLMNotConfigured
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "exit_status", "BAD_INPUT", "FAILED"]
+
+BAD_INPUT = 2
+FAILED = 1
+_FAILED_QUESTION: tuple[type[TrustUQAError], ...] = (
+    ParseError,
+    MappingError,
+    RewriteError,
+    ExecutionError,
+    ModelUnavailableError,
+    LLMError,
+)
 
 
 def _add_sources(p: argparse.ArgumentParser) -> None:
@@ -44,6 +70,17 @@ def _add_sources(p: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="a temporal triple file (head, relation, tail, start, end); repeatable",
     )
+
+
+def _positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1 (argparse reports anything else, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     bsub = b.add_subparsers(dest="bench_command", required=True)
     perf = bsub.add_parser("perf", help="speed of graph building, execution and mapping")
     perf.add_argument("--json", action="store_true")
-    perf.add_argument("--repeat", type=int, default=50, help="timed repetitions per figure")
+    perf.add_argument("--repeat", type=_positive_int, default=50,
+                      help="timed repetitions per figure")
     perf.set_defaults(handler=_cmd_perf)
     run = bsub.add_parser("run", help="evaluate on a benchmark")
     run.add_argument("--benchmark", required=True)
@@ -103,27 +141,60 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _read_query(text: str) -> str:
+    """The query text of ``--query``: literal, ``-`` (standard input) or ``@FILE``."""
     if text == "-":
-        return sys.stdin.read()
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            return sys.stdin.read()
+        return _decode_query(stream.read(_query_bytes() + 1), "standard input")
     if text.startswith("@"):
-        return Path(text[1:]).read_text(encoding="utf-8")
+        path = Path(text[1:])
+        try:
+            with path.open("rb") as f:
+                data = f.read(_query_bytes() + 1)
+        except OSError as exc:
+            raise UsageError(f"query file {path}: {exc.strerror or exc}") from None
+        return _decode_query(data, f"query file {path}")
     return text
+
+
+def _query_bytes() -> int:
+    return current_limits().query_chars * 4  # UTF-8 takes at most 4 bytes per character
+
+
+def _decode_query(data: bytes, where: str) -> str:
+    """UTF-8 text of a query read from a file or standard input (size-checked)."""
+    if len(data) > _query_bytes():
+        cap = current_limits().query_chars
+        raise UsageError(where + ": " + over_limit("too long", "query_chars", cap, "characters"))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{where}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "save it as UTF-8"
+        ) from None
 
 
 def _graph(args: argparse.Namespace):  # noqa: ANN202
     from . import load_graph
 
     if not (args.table or args.kg or args.tkg):
-        raise SystemExit("error: give at least one --table, --kg or --tkg file")
-    return load_graph(args.table, args.kg, args.tkg)
+        raise UsageError("give at least one --table, --kg or --tkg file")
+    graph = load_graph(args.table, args.kg, args.tkg)
+    for source in graph.sources:
+        for warning in source.warnings:
+            sys.stderr.write(f"warning: {warning}\n")
+    return graph
 
 
 def _overrides(items: Sequence[str]) -> dict[str, str]:
     out = {}
     for item in items:
         key, sep, label = item.partition("=")
-        if not sep:
-            raise SystemExit(f"error: --override expects ARG=LABEL, got {item!r}")
+        if not sep or not key.strip():
+            raise UsageError(f"--override expects ARG=LABEL (e.g. Q1.tail_entity=Italy), "
+                             f"got {item!r}")
         out[key.strip()] = label.strip().strip("'\"")
     return out
 
@@ -132,13 +203,9 @@ def _cmd_query(args: argparse.Namespace) -> int:
     from .execute import run_query
     from .mapping import Mapper, default_encoder
 
+    text, overrides = _read_query(args.query), _overrides(args.override)
     graph = _graph(args)
-    trace = run_query(
-        _read_query(args.query),
-        graph,
-        Mapper(graph, default_encoder()),
-        overrides=_overrides(args.override),
-    )
+    trace = run_query(text, graph, Mapper(graph, default_encoder()), overrides=overrides)
     if args.json:
         _print(json.dumps(trace.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -166,10 +233,9 @@ def _print_trace(trace) -> None:  # noqa: ANN001
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
-    try:
-        from .answer import ask_cli
-    except ImportError as exc:  # pragma: no cover - until the LLM layer lands
-        raise SystemExit(f"error: the ask command is not available ({exc})") from None
+    from .answer import ask_cli, check_question
+
+    args.question = check_question(args.question)
     return ask_cli(args, _graph(args))
 
 
@@ -186,10 +252,8 @@ def _cmd_perf(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench_run(args: argparse.Namespace) -> int:
-    try:
-        from .evaluate.runner import run_cli
-    except ImportError as exc:  # pragma: no cover - until the benchmark runner lands
-        raise SystemExit(f"error: bench run is not available ({exc})") from None
+    from .evaluate.runner import run_cli
+
     return run_cli(args)
 
 
@@ -197,7 +261,23 @@ def _print(text: str) -> None:
     sys.stdout.write(text + "\n")
 
 
+def exit_status(exc: BaseException) -> int:
+    """The exit status for an error: 1 when a question or query failed (it could not be
+    parsed, mapped or executed, or the LLM call failed), 2 for bad input (files, limits,
+    options, configuration).
+
+    >>> exit_status(ParseError("expected ')'")), exit_status(UsageError("empty question"))
+    (1, 2)
+    """
+    if isinstance(exc, LLMNotConfigured):
+        return BAD_INPUT
+    if isinstance(exc, _FAILED_QUESTION):
+        return FAILED
+    return BAD_INPUT
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit status (argparse itself exits 2 on unknown options)."""
     args = build_parser().parse_args(argv)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
@@ -209,7 +289,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args))
     except TrustUQAError as exc:
         sys.stderr.write(f"error: {exc}\n")
-        return 2
-    except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
+        return exit_status(exc)
+    except OSError as exc:  # a file vanished or cannot be read/written while working
         sys.stderr.write(f"error: {exc}\n")
-        return 2
+        return BAD_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, not a trace
+        if os.environ.get("TRUSTUQA_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(f"error: internal error ({type(exc).__name__}: {str(exc)[:300]}); "
+                         "please report it (TRUSTUQA_DEBUG=1 shows the details)\n")
+        return FAILED

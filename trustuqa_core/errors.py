@@ -19,6 +19,8 @@ __all__ = [
     "NotApplicableError",
     "ModelUnavailableError",
     "LimitError",
+    "SourceLimitError",
+    "UsageError",
 ]
 
 
@@ -99,3 +101,20 @@ class LimitError(TrustUQAError):
 
     The message names the limit, what was found and the variable that raises it.
     """
+
+
+class SourceLimitError(SourceError, LimitError):
+    """A data file exceeds a configured limit: names the file, what was found and the limit.
+
+    It is both a :class:`SourceError` (the file is refused, the other files still load) and a
+    :class:`LimitError` (an operator can raise the limit).
+
+    >>> err = SourceLimitError("t.csv", "more than 10 rows (TRUSTUQA_LIMIT_TABLE_ROWS=10)")
+    >>> isinstance(err, SourceError) and isinstance(err, LimitError), str(err)
+    (True, 't.csv: more than 10 rows (TRUSTUQA_LIMIT_TABLE_ROWS=10)')
+    """
+
+
+class UsageError(TrustUQAError):
+    """A request is malformed before any data is read: no source given, an empty question, an
+    unreadable query file, an override that is not ``ARG=LABEL`` (the CLI exits with 2)."""

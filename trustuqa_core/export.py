@@ -30,7 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import TrustUQAError
+from .errors import LimitError, TrustUQAError
+from .translate.text import load_json
 
 __all__ = ["FORMAT", "VERSION", "ExportError", "SourceStamp", "build_record", "to_json",
            "to_markdown", "to_csv", "load_record", "compare_sources", "md_escape", "defuse_cell",
@@ -277,18 +278,20 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
 # ------------------------------------------------------------------------------ loading
 def load_record(data: str | bytes) -> dict[str, Any]:
     """Parse and check an exported run; raises :class:`ExportError` naming the problem."""
+    if len(data) > MAX_IMPORT_BYTES:
+        raise ExportError(f"file is larger than {MAX_IMPORT_BYTES // 2**20} MB")
     if isinstance(data, bytes):
-        if len(data) > MAX_IMPORT_BYTES:
-            raise ExportError(f"file is larger than {MAX_IMPORT_BYTES // 2**20} MB")
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ExportError("not UTF-8 text") from None
     try:
-        rec = json.loads(data)
+        rec = load_json(data)
     except json.JSONDecodeError as exc:
         raise ExportError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
                           f"{exc.msg})") from None
+    except LimitError as exc:
+        raise ExportError(str(exc)) from None
     if not isinstance(rec, dict) or rec.get("format") != FORMAT:
         raise ExportError(f"not a TrustUQA run export (expected \"format\": \"{FORMAT}\")")
     if not isinstance(rec.get("version"), int) or rec["version"] > VERSION:

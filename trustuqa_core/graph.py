@@ -28,6 +28,8 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
+from .errors import LimitError
+from .limits import current_limits, over_limit
 from .numbers import parse_number, parse_quantity
 from .sources import SourceFacts, SourceKind, parse_row_key, row_key
 
@@ -353,7 +355,16 @@ class ConditionGraph:
 
 
 def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:
-    """Join the facts of several sources into one graph (entities with equal text are one node)."""
+    """Join the facts of several sources into one graph (entities with equal text are one node).
+
+    Raises :class:`~trustuqa_core.errors.LimitError` when the sources hold more facts than the
+    ``facts`` limit allows in one graph.
+    """
+    total, cap = sum(len(s) for s in sources), current_limits().facts
+    if total > cap:
+        shown = ", ".join(s.name for s in sources[:5]) + (", ..." if len(sources) > 5 else "")
+        found = f"{total:,} facts in the loaded sources ({shown})"
+        raise LimitError(over_limit(found, "facts", cap, "facts"))
     names = [s.name for s in sources]
     dup = {n for n in names if names.count(n) > 1}
     if dup:

@@ -21,10 +21,20 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from typing import Any
 
 from .errors import LimitError
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "load_limits", "current_limits", "ENV_PREFIX"]
+__all__ = [
+    "Limits",
+    "DEFAULT_LIMITS",
+    "load_limits",
+    "current_limits",
+    "ENV_PREFIX",
+    "env_name",
+    "over_limit",
+    "bytes_text",
+]
 
 ENV_PREFIX = "TRUSTUQA_LIMIT_"
 _MIB = 1024 * 1024
@@ -74,7 +84,7 @@ DEFAULT_LIMITS = Limits()
 def load_limits(env: Mapping[str, str] | None = None) -> Limits:
     """Read ``TRUSTUQA_LIMIT_*`` overrides from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
-    changes: dict[str, int | float] = {}
+    changes: dict[str, Any] = {}  # int or float per field, as declared
     for f in fields(Limits):
         key = ENV_PREFIX + f.name.upper()
         if key not in env:
@@ -94,3 +104,33 @@ def load_limits(env: Mapping[str, str] | None = None) -> Limits:
 def current_limits() -> Limits:
     """The limits of this process (read once from the environment)."""
     return load_limits()
+
+
+def env_name(field: str) -> str:
+    """The environment variable that sets limit ``field``.
+
+    >>> env_name("table_rows")
+    'TRUSTUQA_LIMIT_TABLE_ROWS'
+    """
+    return ENV_PREFIX + field.upper()
+
+
+def over_limit(found: str, field: str, limit: int | float, unit: str = "") -> str:
+    """The message for a limit that was exceeded: what was found, the limit and how to raise it.
+
+    >>> over_limit("more than 10 rows", "table_rows", 10, "rows")
+    'more than 10 rows (limit: 10 rows; set TRUSTUQA_LIMIT_TABLE_ROWS to raise it)'
+    >>> over_limit("file is 3.0 MB", "upload_bytes", 2 * _MIB, "bytes")
+    'file is 3.0 MB (limit: 2.0 MB; set TRUSTUQA_LIMIT_UPLOAD_BYTES to raise it)'
+    """
+    shown = bytes_text(int(limit)) if unit == "bytes" else f"{limit:,} {unit}".strip()
+    return f"{found} (limit: {shown}; set {env_name(field)} to raise it)"
+
+
+def bytes_text(n: int) -> str:
+    """A byte count for people: ``MB`` with one decimal, or plain bytes below 100 kB.
+
+    >>> bytes_text(3 * _MIB), bytes_text(900)
+    ('3.0 MB', '900 bytes')
+    """
+    return f"{n / _MIB:.1f} MB" if n >= 100_000 else f"{n:,} bytes"

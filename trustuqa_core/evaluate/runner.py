@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TrustUQAError
-from .datasets import BENCHMARKS
+from .datasets import BENCHMARKS, DatasetError
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .report import percent, write_report
 from .results_cache import ResultsCache, cache_file, code_version
@@ -217,23 +217,23 @@ def _settings(writer: str) -> tuple[Any, str]:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``bench run`` from parsed CLI arguments; returns the exit status (0 done, 2 the
-    combination is unavailable or misconfigured, 130 interrupted)."""
+    combination is unavailable, misconfigured or its data unreadable, 130 interrupted)."""
     out = sys.stdout
     split = args.split
+    if args.limit is not None and args.limit < 0:
+        sys.stderr.write("error: --limit must be >= 0\n")
+        return 2
     try:
         settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
         evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
                                       encoder=getattr(args, "encoder", "minilm"))
-    except Unavailable as exc:
+    except (Unavailable, DatasetError) as exc:
         if args.json:
             out.write(json.dumps({"benchmark": args.benchmark, "split": split,
                                   "mode": args.mode, "n": 0, "accuracy": None, "failures": {},
                                   "unavailable": str(exc)}) + "\n")
         else:
             sys.stderr.write(f"error: {exc}\n")
-        return 2
-    if args.limit is not None and args.limit < 0:
-        sys.stderr.write("error: --limit must be >= 0\n")
         return 2
     command = _command(args)
     result = run_evaluation(evaluation, limit=args.limit, out_dir=args.out or Path("reports"),

@@ -5,6 +5,8 @@ graph); ``tail_entity``/``value`` among the values of the chosen relation first 
 precise pool), then among all entities; ``head_entity`` and literal set arguments among all
 entities. Cascade: exact -> normalised -> (numeric equality) -> fuzzy -> dense encoder. Each
 :class:`Mapping` keeps the top candidates, the margin to the runner-up and a ``weak`` flag.
+The dense stage never embeds more labels than the ``dense_labels`` limit: a larger pool (and
+``row_number``, whose values are plain numbers) is matched lexically only.
 ``overrides`` (``"Q<n>.<arg>" -> label``) let a user fix a mapping and re-run without the LLM.
 
 >>> from trustuqa_core.graph import build_graph
@@ -33,8 +35,10 @@ import numpy as np
 from ..errors import MappingError
 from ..function_names import is_defined, is_reasoning
 from ..graph import ConditionGraph
+from ..limits import current_limits
 from ..numbers import parse_number
 from ..query.ast import Arg, Bound, Call, ListValue, Program, Query, Ref, Text, Value
+from ..translate.table import ROW_NUMBER
 from .dense import EmbeddingIndex, Encoder, default_cache_dir
 from .lexical import LexicalPool, normalize
 
@@ -151,6 +155,8 @@ class Mapper:
         self._rel_pools: dict[int, LexicalPool] = {}
         self._entity_dense: EmbeddingIndex | None = None
         self._relation_dense: EmbeddingIndex | None = None
+        self._value_dense: dict[int, EmbeddingIndex] = {}
+        self.dense_labels = current_limits().dense_labels
 
     # ------------------------------------------------------------------ pools
     @property
@@ -172,15 +178,16 @@ class Mapper:
         return pool
 
     def entity_index(self) -> EmbeddingIndex | None:
-        """Embeddings of all entity labels (computed once per graph, cached on disk)."""
-        if self.encoder is None:
+        """Embeddings of all entity labels (computed once per graph, cached on disk); None
+        without an encoder or when there are more entities than the ``dense_labels`` limit."""
+        if self.encoder is None or len(self.entities.labels) > self.dense_labels:
             return None
         if self._entity_dense is None:
             self._entity_dense = EmbeddingIndex(self.entities.labels, self.encoder, self.cache_dir)
         return self._entity_dense
 
     def _relation_index(self) -> EmbeddingIndex | None:
-        if self.encoder is None:
+        if self.encoder is None or len(self._relations.labels) > self.dense_labels:
             return None
         if self._relation_dense is None:
             self._relation_dense = EmbeddingIndex(self._relations.labels, self.encoder, None)
@@ -228,8 +235,30 @@ class Mapper:
             return self._mapping(key, query, arg, text, "value", ("fuzzy", cands), scope)
         if lexical := self._lexical(text, self.entities):
             return self._mapping(key, query, arg, text, "value", lexical, "all entities")
-        found = self._cascade(text, pool, self.entity_index(), self._positions(pool.ids))
+        found = self._cascade(text, pool, *self._value_index(rel, pool))
         return self._mapping(key, query, arg, text, "value", found, scope)
+
+    def _value_index(
+        self, rel: int, pool: LexicalPool
+    ) -> tuple[EmbeddingIndex | None, np.ndarray | None]:
+        """The dense index for values of ``rel`` and the positions to search in it.
+
+        Within the ``dense_labels`` limit: the shared entity index restricted to the pool;
+        beyond it, an index of the relation's own values if they fit; else none (lexical
+        only). ``row_number`` never gets one: its values are numbers, not names.
+        """
+        if self.encoder is None or self.graph.relation_names[rel] == ROW_NUMBER:
+            return None, None
+        if len(self.entities.labels) <= self.dense_labels:
+            return self.entity_index(), self._positions(pool.ids)
+        if len(pool.labels) > self.dense_labels:
+            return None, None
+        index = self._value_dense.get(rel)
+        if index is None:
+            index = EmbeddingIndex(pool.labels, self.encoder, self.cache_dir)
+            with self._lock:
+                self._value_dense[rel] = index
+        return index, None
 
     def map_entity(
         self, text: str, key: str = "", query: int = 0, arg: str = "head_entity"

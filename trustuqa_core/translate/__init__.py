@@ -14,7 +14,6 @@ from ..sources import SourceFacts, SourceKind
 from .kg import from_triples, read_triples
 from .table import from_table, read_table
 from .temporal_kg import read_quintuples
-from .text import DEFAULT_MAX_BYTES
 
 __all__ = [
     "load_source",
@@ -33,7 +32,7 @@ def load_source(
     source: str | Path | bytes,
     kind: str,
     name: str | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bytes: int | None = None,
 ) -> SourceFacts:
     """Read one file of the given kind (``table``, ``kg`` or ``tkg``) into facts."""
     name = name or (Path(source).name if not isinstance(source, bytes) else kind)

@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..errors import SourceError
 from ..sources import SourceFacts
-from .text import DEFAULT_MAX_BYTES, read_text
+from .text import check_count, read_text
 
 __all__ = ["read_triples", "from_triples", "split_columns", "HEADER_WORDS"]
 
@@ -46,7 +46,7 @@ HEADER_WORDS = {
 
 
 def read_triples(
-    source: str | Path | bytes, name: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | Path | bytes, name: str | None = None, max_bytes: int | None = None
 ) -> SourceFacts:
     """Read a triple file (TSV / CSV / ``h|r|t``) into facts with their line numbers."""
     name = name or (Path(source).name if not isinstance(source, bytes) else "kg")
@@ -111,7 +111,8 @@ def split_columns(
     A first line naming the columns is skipped. Large clean files take a fast path through
     pandas' C parser; anything unusual goes through a line-by-line path that reports the line.
     A line with an empty head, relation or tail is an error, or, when a ``skipped`` list is
-    given, is left out and recorded there as ``(line, problem)``.
+    given, is left out and recorded there as ``(line, problem)``. More lines than the
+    ``facts`` limit raise :class:`~trustuqa_core.errors.SourceLimitError`.
 
     >>> split_columns("h\\tr\\tt\\nA\\tB\\tC\\n\\nD\\tE\\tF", "x", 3)
     ([2, 4], [['A', 'D'], ['B', 'E'], ['C', 'F']])
@@ -120,10 +121,12 @@ def split_columns(
     sep = "\t" if "\t" in first else "|" if "|" in first else ","
     fast = _fast_columns(text, sep, width) if sep != "," and "\n\n" not in text else None
     if fast is not None:
+        check_count(name, len(fast[0]), "facts", "facts")
         return fast
     rows = _split_rows(text, sep, width)
     if rows and {c.strip().lower() for c in rows[0][1]} <= HEADER_WORDS:
         rows = rows[1:]
+    check_count(name, len(rows), "facts", "facts")
     if not rows:
         raise SourceError(name, "no facts found")
     min_width = width if min_width is None else min_width

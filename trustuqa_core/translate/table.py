@@ -19,18 +19,27 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import SourceError
+from ..errors import LimitError, SourceError, SourceLimitError
+from ..limits import current_limits
 from ..sources import SourceFacts
-from .text import DEFAULT_MAX_BYTES, looks_like_formula, looks_like_html, read_bytes, read_text
+from .cells import MAX_WARNINGS, cell_text, text_frame, unique_header
+from .text import (
+    check_count,
+    load_json,
+    looks_like_formula,
+    looks_like_html,
+    read_bytes,
+    read_text,
+)
+from .xlsx import read_xlsx
 
 __all__ = ["read_table", "from_table", "ROW_NUMBER", "sniff_delimiter"]
 
 ROW_NUMBER = "row_number"
-_MAX_WARNINGS = 5
 
 
 def read_table(
-    source: str | Path | bytes, name: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | Path | bytes, name: str | None = None, max_bytes: int | None = None
 ) -> pd.DataFrame:
     """Read a table file into a DataFrame of strings (``""`` for empty cells).
 
@@ -38,11 +47,13 @@ def read_table(
     whose delimiter is sniffed: the official WikiSQL/WTQ copies are tab-separated ``.csv``).
     Problems that lose data (ragged long rows, unreadable files) raise :class:`SourceError`;
     ones that do not (short rows, formulas, HTML in cells) are listed in ``df.attrs["warnings"]``.
+    Sizes, rows and JSON nesting are bounded by :mod:`trustuqa_core.limits`
+    (:class:`~trustuqa_core.errors.SourceLimitError` names the file and the limit).
     """
     name = name or (Path(source).name if not isinstance(source, bytes) else "table")
     suffix = Path(name).suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        df = _read_xlsx(read_bytes(source, name, max_bytes), name)
+        df = read_xlsx(read_bytes(source, name, max_bytes), name)
     elif suffix == ".json":
         df = _read_json(read_text(source, name, max_bytes), name)
     else:
@@ -56,14 +67,23 @@ def read_table(
 
 
 def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFacts:
-    """Facts of a table: one head per row, one fact per non-empty cell, plus ``row_number``."""
+    """Facts of a table: one head per row, one fact per non-empty cell, plus ``row_number``.
+
+    At most the ``facts`` limit of facts; a table with a header and no rows loads with a warning.
+    """
     columns = [str(c) for c in df.columns]
     add_rn = ROW_NUMBER not in columns
     heads: list[int] = []
     rels: list[str] = []
     tails: list[str] = []
     values = df.to_numpy(dtype=object)
+    warnings = list(df.attrs.get("warnings", []))
+    if len(values) == 0:
+        warnings.append(f"{name}: the table has a header but 0 rows; it adds no facts")
+    max_facts = current_limits().facts
     for i, row in enumerate(values, start=1):
+        if len(heads) > max_facts:
+            break
         for col, cell in zip(columns, row, strict=True):
             text = "" if cell is None else str(cell)
             if text.strip():
@@ -74,6 +94,7 @@ def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFa
             heads.append(i)
             rels.append(ROW_NUMBER)
             tails.append(str(i))
+    check_count(name, len(heads), "facts", "facts")
     return SourceFacts(
         name=name,
         kind="table",
@@ -83,7 +104,7 @@ def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFa
         lines=list(heads),
         columns=tuple(columns),
         n_rows=len(values),
-        warnings=list(df.attrs.get("warnings", [])),
+        warnings=warnings,
         path=path,
     )
 
@@ -124,14 +145,19 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
         delimiter=delimiter,
         quoting=csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL,
     )
+    max_rows = current_limits().table_rows + 1  # the header and the data rows
+    rows: list[tuple[int, list[str]]] = []
     try:
-        rows = [(reader.line_num, r) for r in reader]
+        for r in reader:
+            if any(c.strip() for c in r):
+                rows.append((reader.line_num, r))
+                if len(rows) > max_rows:
+                    check_count(name, len(rows) - 1, "table_rows", "rows")
     except csv.Error as exc:
         raise SourceError(name, f"malformed delimited text ({exc})", reader.line_num) from None
-    rows = [(n, r) for n, r in rows if any(c.strip() for c in r)]
     if not rows:
         raise SourceError(name, "no header row")
-    header = _unique_header(rows[0][1])
+    header = unique_header(rows[0][1])
     width, short, data = len(header), [], []
     for line, row in rows[1:]:
         if len(row) > width:
@@ -140,9 +166,9 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
             short.append(line)
             row = row + [""] * (width - len(row))
         data.append(row)
-    df = pd.DataFrame(data, columns=header, dtype=object)
+    df = text_frame(data, header)
     if short:
-        lines = ", ".join(map(str, short[:_MAX_WARNINGS])) + (" ..." if len(short) > 5 else "")
+        lines = ", ".join(map(str, short[:MAX_WARNINGS])) + (" ..." if len(short) > 5 else "")
         df.attrs["warnings"] = [
             f"{name}: {len(short)} row(s) have fewer fields than the header (lines {lines}); "
             "the missing cells are left empty"
@@ -152,11 +178,13 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
 
 def _read_json(text: str, name: str) -> pd.DataFrame:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise SourceError(
             name, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
         ) from None
+    except LimitError as exc:
+        raise SourceLimitError(name, str(exc)) from None
     if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):
         lengths = {len(v) for v in data.values()}
         if len(lengths) > 1:
@@ -164,95 +192,25 @@ def _read_json(text: str, name: str) -> pd.DataFrame:
         data = [dict(zip(data, vals, strict=True)) for vals in zip(*data.values(), strict=True)]
     if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
         raise SourceError(name, "expected a list of records (objects) or an object of columns")
+    check_count(name, len(data), "table_rows", "rows")
     columns: dict[str, None] = {}
     for record in data:
-        columns.update(dict.fromkeys(map(str, record)))
+        columns.update(dict.fromkeys(record))
     if not columns:
         raise SourceError(name, "no columns found")
-    rows = [[_json_cell(r.get(c, r.get(_key(r, c)))) for c in columns] for r in data]
-    return pd.DataFrame(rows, columns=_unique_header(list(columns)), dtype=object)
-
-
-def _key(record: dict, column: str) -> object:
-    return next((k for k in record if str(k) == column), column)
-
-
-def _json_cell(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value.replace("\x00", "")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _read_xlsx(data: bytes, name: str) -> pd.DataFrame:
-    import openpyxl  # imported lazily: only needed for spreadsheets
-
-    try:
-        values_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        formula_wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
-    except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for bad files
-        raise SourceError(name, f"not a readable .xlsx workbook ({type(exc).__name__})") from None
-    sheet, fsheet = values_wb.worksheets[0], formula_wb.worksheets[0]
-    rows, warnings = [], []
-    for r, (vals, forms) in enumerate(zip(sheet.iter_rows(), fsheet.iter_rows(), strict=False), 1):
-        row = []
-        for vcell, fcell in zip(vals, forms, strict=False):
-            value = vcell.value
-            if isinstance(fcell.value, str) and fcell.value.startswith("="):
-                ref = f"{fcell.column_letter}{r}"
-                kept = "its last computed value is used" if value is not None else "left empty"
-                warnings.append(f"{name}: cell {ref} holds a formula; {kept}")
-            row.append(_xlsx_cell(value))
-        rows.append(row)
-    rows = [r for r in rows if any(str(c).strip() for c in r)]
-    if not rows:
-        raise SourceError(name, "the first sheet is empty")
-    width = max(len(r) for r in rows)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    df = pd.DataFrame(rows[1:], columns=_unique_header(rows[0]), dtype=object)
-    if warnings:
-        more = len(warnings) - _MAX_WARNINGS
-        df.attrs["warnings"] = warnings[:_MAX_WARNINGS] + (
-            [f"... and {more} more"] if more > 0 else []
-        )
-    return df
-
-
-def _xlsx_cell(value: object) -> str:
-    import datetime as dt
-
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, dt.datetime) and value.time() == dt.time(0):
-        return value.date().isoformat()
-    if isinstance(value, dt.date | dt.datetime | dt.time):
-        return value.isoformat()
-    return _json_cell(value)
-
-
-def _unique_header(cells: list) -> list[str]:
-    seen: dict[str, int] = {}
-    out = []
-    for i, c in enumerate(cells, 1):
-        text = " ".join(str(c).split()) or f"column {i}"
-        if text in seen:
-            seen[text] += 1
-            text = f"{text} ({seen[text]})"
-        else:
-            seen[text] = 1
-        out.append(text)
-    return out
+    found = f"{len(data):,} records x {len(columns):,} columns = {len(data) * len(columns):,} cells"
+    check_count(name, len(data) * len(columns), "facts", "cells", found)
+    rows = [[cell_text(r.get(c)) for c in columns] for r in data]  # JSON keys are strings
+    return text_frame(rows, unique_header(list(columns)))
 
 
 def _cell_warnings(df: pd.DataFrame, name: str) -> list[str]:
+    """Warnings for cells holding markup or formula-like text (one pass over the values: a
+    table may have hundreds of thousands of columns, and column access is slow)."""
     found: dict[str, list[str]] = {"html": [], "formula": []}
-    for col in df.columns:
-        for i, cell in enumerate(df[col].tolist(), 1):
+    columns = [str(c) for c in df.columns]
+    for i, row in enumerate(df.to_numpy(dtype=object), 1):
+        for col, cell in zip(columns, row, strict=True):
             text = str(cell)
             if looks_like_html(text):
                 found["html"].append(f"row {i}, column {col!r}")

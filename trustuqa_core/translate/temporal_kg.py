@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import SourceError
 from ..sources import SourceFacts
 from .kg import skipped_warning, split_columns
-from .text import DEFAULT_MAX_BYTES, read_text
+from .text import read_text
 
 __all__ = ["read_quintuples", "parse_year"]
 
@@ -45,7 +45,7 @@ def parse_year(text: str) -> float | None:
 
 
 def read_quintuples(
-    source: str | Path | bytes, name: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | Path | bytes, name: str | None = None, max_bytes: int | None = None
 ) -> SourceFacts:
     """Read a TKG file (tab/pipe/comma separated, 4 or 5 columns) into facts with intervals."""
     name = name or (Path(source).name if not isinstance(source, bytes) else "tkg")

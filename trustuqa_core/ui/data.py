@@ -3,6 +3,7 @@ statistics / previews the Data page shows.
 
 A bad file never stops the others: :func:`load_all` returns the facts of every readable file
 and one :class:`~trustuqa_core.errors.SourceError` (file, line, problem) per unreadable one.
+Sizes and fact counts are bounded by :mod:`trustuqa_core.limits` (``upload_bytes``, ``facts``).
 
 >>> report = load_all([Upload("t.csv", "table", b"Name,Year\\nAnn,1999\\n"),
 ...                    Upload("bad.tsv", "kg", b"a\\tb\\n")])
@@ -12,6 +13,7 @@ and one :class:`~trustuqa_core.errors.SourceError` (file, line, problem) per unr
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,17 +22,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import SourceError
+from ..errors import SourceError, SourceLimitError, TrustUQAError
 from ..export import SourceStamp, fingerprint
 from ..graph import ConditionGraph, build_graph
+from ..limits import current_limits, over_limit
 from ..sources import SourceFacts
 from ..translate import load_source
 from .samples import SAMPLE_DIR, SampleSet
 
-__all__ = ["Upload", "LoadReport", "MAX_UPLOAD_BYTES", "KIND_LABELS", "guess_kind", "load_all",
+__all__ = ["Upload", "LoadReport", "KIND_LABELS", "guess_kind", "load_all",
            "sample_uploads", "data_key", "relation_stats", "preview_frame", "source_frame"]
 
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+log = logging.getLogger(__name__)
 KIND_LABELS = {"table": "table (CSV/TSV/XLSX/JSON)", "kg": "KG triples (head, relation, tail)",
                "tkg": "temporal KG quintuples (head, relation, tail, start, end)"}
 
@@ -86,18 +89,37 @@ def guess_kind(name: str, data: bytes = b"") -> str:
 
 
 def load_all(uploads: Sequence[Upload]) -> LoadReport:
-    """Read every upload; unreadable ones become errors naming file, line and problem."""
-    facts, errors = [], []
+    """Read every upload; unreadable ones become errors naming file, line and problem.
+
+    Each file is read on its own: one that fails, for whatever reason, is reported and the
+    others still load. A file that would take the graph past the ``facts`` limit is refused.
+    """
+    limits = current_limits()
+    facts: list[SourceFacts] = []
+    errors: list[SourceError] = []
+    total = 0
     for up in uploads:
-        if len(up.data) > MAX_UPLOAD_BYTES:
-            size, limit = len(up.data) / 2**20, MAX_UPLOAD_BYTES // 2**20
-            errors.append(SourceError(up.name, f"file is {size:.1f} MB, larger than the app's "
-                                               f"limit of {limit} MB"))
-            continue
         try:
-            facts.append(load_source(up.data, up.kind, name=up.name, max_bytes=MAX_UPLOAD_BYTES))
+            loaded = load_source(up.data, up.kind, name=up.name, max_bytes=limits.upload_bytes)
         except SourceError as err:
             errors.append(err)
+            continue
+        except TrustUQAError as err:
+            errors.append(SourceError(up.name, str(err)))
+            continue
+        except Exception as exc:  # noqa: BLE001 - one unreadable file must not lose the batch
+            log.exception("reading %s failed", up.name)
+            detail = str(exc)[:200]
+            errors.append(SourceError(up.name, f"could not be read ({type(exc).__name__}: "
+                                               f"{detail}); the other files were loaded"))
+            continue
+        if total + len(loaded) > limits.facts:
+            found = f"{total + len(loaded):,} facts together with the files before it"
+            errors.append(SourceLimitError(up.name, over_limit(found, "facts", limits.facts,
+                                                               "facts")))
+            continue
+        total += len(loaded)
+        facts.append(loaded)
     return LoadReport(facts, errors, build_graph(facts))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 from ..export import SourceStamp
+from ..limits import current_limits
 from ..mapping import Mapper
 from ..mapping.dense import Encoder
 from .data import LoadReport, Upload, data_key, load_all
@@ -110,7 +111,8 @@ def loaded_names() -> set[str]:
     return {s.name for s in rep.graph.sources} if rep else set()
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+# graphs and their mappers kept per process (all sessions): TRUSTUQA_LIMIT_GRAPH_CACHE_ENTRIES
+@st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
 def _load(key: tuple[tuple[str, str, str], ...], _items: tuple[Upload, ...]) -> LoadReport:
     return load_all(_items)
 
@@ -139,7 +141,7 @@ def _encoder(name: str) -> Encoder | None:
     return default_encoder()  # loads lazily, on the first dense lookup
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
 def _mapper(key: tuple[tuple[str, str, str], ...], encoder: str, _report: LoadReport) -> Mapper:
     return Mapper(_report.graph, _encoder(encoder))
 
