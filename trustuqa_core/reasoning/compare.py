@@ -193,6 +193,7 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
         word = "equal" if x == y else (w1 if truth else w2)
         ctx.notes.append(f"the question asks '{w1} or {w2}': the answer is {word!r}")
         return _answer(word, wits)
+    symbol: str | None
     if form.kind == "pair_choice" and form.pair is not None:
         symbol = rank_word[1] if rank_word else (form.direction or ">")
         truth = _judge(ctx, left, a, symbol, right, b)

@@ -170,7 +170,7 @@ def asks_for_amount(question: str | None) -> bool:
     >>> asks_for_amount("what was the net change in population?")
     False
     """
-    return bool(question) and bool(_AMOUNT.search(question.lower()))
+    return question is not None and bool(_AMOUNT.search(question.lower()))
 
 
 def mentions_years(question: str | None) -> bool:
@@ -179,4 +179,4 @@ def mentions_years(question: str | None) -> bool:
     >>> mentions_years("how many years did sun hao reign?"), mentions_years("how long?")
     (True, False)
     """
-    return bool(question) and re.search(r"\byears?\b", question.lower()) is not None
+    return question is not None and re.search(r"\byears?\b", question.lower()) is not None

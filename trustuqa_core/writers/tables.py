@@ -395,8 +395,8 @@ def _wh_column(q: list[str], columns: Sequence[str]) -> str | None:
 def plan_program(plan: TablePlan) -> str | None:
     """The query program of a plan (None without a selected column)."""
     if plan.computed is not None:
-        target, steps = computed_steps(plan.computed)
-        return program_text(target, steps)
+        target, computed = computed_steps(plan.computed)
+        return program_text(target, computed)
     if plan.select is None:
         return None
     steps: list[tuple[str, str]] = []
