@@ -202,7 +202,8 @@ def answer(
     kinds = KINDS_FOR[graph_kind(graph)]
     retrieval = pool.retrieve(question, k=k, m=m, kinds=kinds, exclude_origins=exclude_origins)
     examples = (not privacy) if schema_examples is None else schema_examples
-    schema = describe_schema(graph, question, examples=examples, encoder=mapper.encoder)
+    schema = describe_schema(graph, question, examples=examples, encoder=mapper.encoder,
+                             mapper=mapper)
     request = WriteRequest(question, graph, mapper, schema, retrieval.demos, pool,
                            tuple(exclude_origins), kinds)
     timings = {"retrieve": time.perf_counter() - t0, "write": 0.0, "execute": 0.0}

@@ -1,0 +1,130 @@
+"""Which relations of a big graph a prompt shows: start from the question's entities.
+
+A KG with hundreds of relations cannot be listed in a prompt. Similarity between the question
+and relation names alone misses relations whose names share no word with the question
+(``people.person.profession`` for "what does X do?"). So the relations are chosen in tiers:
+
+1. relations of the facts touching the question's linked entities (1 hop, either direction);
+2. relations of the facts touching their neighbours (2 hops);
+3. every other relation.
+
+Within a tier relations are ranked by similarity to the question (cosine with an encoder, else
+word overlap), ties broken by how many facts the relation has. When tier 1 alone would fill the
+list, :data:`TWO_HOP_SHARE` of the places are kept for tier 2 (a question often needs a second
+hop through an intermediate node). Linked entities are the graph entities the question names
+(longest word spans first, matched by the mapper's normalised entity lookup), plus any given
+by the caller (e.g. a benchmark's topic entity).
+
+>>> from trustuqa_core.graph import build_graph
+>>> from trustuqa_core.mapping.mapper import Mapper
+>>> from trustuqa_core.sources import SourceFacts
+>>> g = build_graph([SourceFacts("kb", "kg", ["Ann", "Bob", "Ann"], ["job", "born", "lives"],
+...                              ["Cook", "1990", "Rome"], [1, 2, 3])])
+>>> [g.label(n) for n in linked_entities("what does ann do?", Mapper(g, None))]
+['Ann']
+>>> choose_relations(g, ["job", "born", "lives"], "what does ann do?", 2,
+...                  anchors=linked_entities("what does ann do?", Mapper(g, None)))
+['job', 'lives']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..graph import ConditionGraph
+from ..mapping.dense import EmbeddingIndex, Encoder
+from ..mapping.mapper import Mapper
+
+__all__ = ["TWO_HOP_SHARE", "linked_entities", "relation_tiers", "choose_relations"]
+
+TWO_HOP_SHARE = 0.25
+_MAX_WORDS = 8
+_MAX_NEIGHBOURS = 2000
+_WORD = re.compile(r"[^\W_]+(?:['.][^\W_]+)*", re.UNICODE)
+_SKIP = {"the", "a", "an", "of", "in", "on", "by", "for", "who", "what", "which", "when",
+         "where", "how", "is", "was", "did", "does", "do", "are", "were", "and", "to", "with"}
+
+
+def linked_entities(question: str, mapper: Mapper, extra: Sequence[str] = ()) -> list[int]:
+    """Graph entities the question names (longest spans first, non-overlapping), then the
+    nodes of ``extra`` texts (e.g. given topic entities)."""
+    words = _WORD.findall(question)
+    taken: set[int] = set()
+    found: list[int] = []
+    pool = mapper.entities
+    for n in range(min(_MAX_WORDS, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            span = set(range(i, i + n))
+            if taken & span:
+                continue
+            text = " ".join(words[i:i + n])
+            if n == 1 and (len(text) < 3 or text.casefold() in _SKIP):
+                continue
+            ids = pool.normalized(text)
+            if ids:
+                found += [int(x) for x in ids]
+                taken |= span
+    for text in extra:
+        found += [int(x) for x in pool.normalized(text)]
+    return list(dict.fromkeys(found))
+
+
+def relation_tiers(graph: ConditionGraph, anchors: Sequence[int]) -> tuple[set[int], set[int]]:
+    """(relations 1 hop from the anchors, relations 2 hops away but not 1 hop)."""
+    if not anchors:
+        return set(), set()
+    nodes = np.asarray(sorted(set(anchors)), dtype=np.int64)
+    facts = _touching(graph, nodes)
+    one = {int(r) for r in np.unique(graph.rels_of(facts))}
+    near = np.unique(np.concatenate([graph.heads_of(facts), graph.tails_of(facts)]))
+    near = np.setdiff1d(near, nodes)
+    if len(near) > _MAX_NEIGHBOURS:  # a hub: a fixed spread of its neighbours
+        near = np.sort(np.random.default_rng(0).choice(near, _MAX_NEIGHBOURS, replace=False))
+    two = {int(r) for r in np.unique(graph.rels_of(_touching(graph, near)))} - one
+    return one, two
+
+
+def _touching(graph: ConditionGraph, nodes: np.ndarray) -> np.ndarray:
+    parts = [graph.facts_heads(nodes)] + [graph.facts_tail(int(n)) for n in nodes.tolist()]
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", text.casefold()) if len(w) > 2}
+
+
+def _similarity(rels: Sequence[str], question: str, encoder: Encoder | None,
+                index: EmbeddingIndex | None) -> np.ndarray:
+    readable = [re.sub(r"[._]+", " ", r) for r in rels]
+    if encoder is not None and question:
+        index = index or EmbeddingIndex(readable, encoder)
+        return np.asarray(index.vectors @ index.encode_query(question), dtype=np.float64)
+    q = _words(question)
+    return np.array([len(q & _words(r)) / (1 + len(_words(r))) for r in readable],
+                    dtype=np.float64)
+
+
+def choose_relations(graph: ConditionGraph, rels: Sequence[str], question: str, limit: int,
+                     *, anchors: Sequence[int] = (), encoder: Encoder | None = None,
+                     index: EmbeddingIndex | None = None) -> list[str]:
+    """The ``limit`` relations of ``rels`` to show, in their original order (module docstring).
+
+    ``index``: embeddings of ``rels`` (readable names) computed earlier with ``encoder``.
+    """
+    if len(rels) <= limit:
+        return list(rels)
+    one, two = relation_tiers(graph, anchors)
+    sim = _similarity(rels, question, encoder, index)
+    ids = [graph.relation(r) for r in rels]
+    size = np.array([len(graph.facts_rel(i)) if i is not None else 0 for i in ids], dtype=float)
+    tier = np.array([0 if i in one else 1 if i in two else 2 for i in ids])
+    order = sorted(range(len(rels)), key=lambda j: (tier[j], -sim[j], -size[j], j))
+    first = [j for j in order if tier[j] == 0]
+    keep_two = min(int(limit * TWO_HOP_SHARE), sum(1 for j in order if tier[j] == 1))
+    chosen = first[: limit - keep_two] + [j for j in order if tier[j] == 1][:keep_two]
+    taken = set(chosen)
+    chosen += [j for j in order if j not in taken][: limit - len(chosen)]
+    return [rels[j] for j in sorted(chosen)]
