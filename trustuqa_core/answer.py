@@ -205,7 +205,7 @@ def answer(
     schema = describe_schema(graph, question, examples=examples, encoder=mapper.encoder,
                              mapper=mapper)
     request = WriteRequest(question, graph, mapper, schema, retrieval.demos, pool,
-                           tuple(exclude_origins), kinds)
+                           tuple(exclude_origins), kinds, privacy=privacy)
     timings = {"retrieve": time.perf_counter() - t0, "write": 0.0, "execute": 0.0}
     fallback = LLMFallback(client, privacy=privacy)
     prompts: list[list[dict[str, str]] | str] = []
@@ -238,6 +238,8 @@ def answer(
         timings["execute"] += time.perf_counter() - t
         stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
         stages[max(stages)][stage] += 1
+        if stage != "ok":
+            request.failures.append((text, trace))
         return trace
 
     # one LLM budget (wall clock and calls, retries included) for every call of this question

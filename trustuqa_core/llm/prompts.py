@@ -52,7 +52,6 @@ __all__ = [
     "system_prompt",
     "user_message",
     "build_messages",
-    "retry_note",
 ]
 
 PromptKind = Literal["table", "kg", "tkg", "mixed"]
@@ -268,11 +267,6 @@ def user_message(question: str, schema: str | None) -> str:
     if not schema:
         return f"Question: {question.strip()}"
     return render("question.md", schema=schema, question=question.strip())
-
-
-def retry_note(attempt: int, stage: str) -> str:
-    """A short note asking for a new attempt; names the failing stage, never data values."""
-    return render("retry.md", attempt=attempt + 1, stage=stage)
 
 
 def build_messages(

@@ -9,10 +9,12 @@ and relation names alone misses relations whose names share no word with the que
 3. every other relation.
 
 Within a tier relations are ranked by similarity to the question (cosine with an encoder, else
-word overlap), ties broken by how many facts the relation has. When tier 1 alone would fill the
-list, :data:`TWO_HOP_SHARE` of the places are kept for tier 2 (a question often needs a second
-hop through an intermediate node). Linked entities are the graph entities the question names
-(longest word spans first, matched by the mapper's normalised entity lookup), plus any given
+word overlap), ties broken by how many facts the relation has. The list is filled in shares,
+so that a wrong or missing entity link cannot crowd out everything else: up to
+:data:`ONE_HOP_SHARE` of the places for tier 1, up to :data:`TWO_HOP_SHARE` for tier 2 (a
+question often needs a second hop through an intermediate node), :data:`SIZE_SHARE` for the
+relations with the most facts (the ones most often asked about), and the rest in tier order. Linked entities are the graph entities the question names
+(longest word spans first, matched by the mapper's normalised entity lookup), or those given
 by the caller (e.g. a benchmark's topic entity).
 
 >>> from trustuqa_core.graph import build_graph
@@ -38,9 +40,11 @@ from ..graph import ConditionGraph
 from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
 
-__all__ = ["TWO_HOP_SHARE", "linked_entities", "relation_tiers", "choose_relations"]
+__all__ = ["ONE_HOP_SHARE", "TWO_HOP_SHARE", "SIZE_SHARE", "linked_entities", "relation_tiers", "choose_relations"]
 
+ONE_HOP_SHARE = 0.5
 TWO_HOP_SHARE = 0.25
+SIZE_SHARE = 0.1
 _MAX_WORDS = 8
 _MAX_NEIGHBOURS = 2000
 _WORD = re.compile(r"[^\W_]+(?:['.][^\W_]+)*", re.UNICODE)
@@ -49,8 +53,10 @@ _SKIP = {"the", "a", "an", "of", "in", "on", "by", "for", "who", "what", "which"
 
 
 def linked_entities(question: str, mapper: Mapper, extra: Sequence[str] = ()) -> list[int]:
-    """Graph entities the question names (longest spans first, non-overlapping), then the
-    nodes of ``extra`` texts (e.g. given topic entities)."""
+    """Graph entities the question names (longest spans first, non-overlapping); when
+    ``extra`` texts are given (e.g. a benchmark's topic entities) their nodes instead."""
+    if extra:
+        return list(dict.fromkeys(int(x) for t in extra for x in mapper.entities.normalized(t)))
     words = _WORD.findall(question)
     taken: set[int] = set()
     found: list[int] = []
@@ -67,8 +73,6 @@ def linked_entities(question: str, mapper: Mapper, extra: Sequence[str] = ()) ->
             if ids:
                 found += [int(x) for x in ids]
                 taken |= span
-    for text in extra:
-        found += [int(x) for x in pool.normalized(text)]
     return list(dict.fromkeys(found))
 
 
@@ -122,9 +126,12 @@ def choose_relations(graph: ConditionGraph, rels: Sequence[str], question: str, 
     size = np.array([len(graph.facts_rel(i)) if i is not None else 0 for i in ids], dtype=float)
     tier = np.array([0 if i in one else 1 if i in two else 2 for i in ids])
     order = sorted(range(len(rels)), key=lambda j: (tier[j], -sim[j], -size[j], j))
-    first = [j for j in order if tier[j] == 0]
-    keep_two = min(int(limit * TWO_HOP_SHARE), sum(1 for j in order if tier[j] == 1))
-    chosen = first[: limit - keep_two] + [j for j in order if tier[j] == 1][:keep_two]
+    chosen: list[int] = []
+    for part, share in ((0, ONE_HOP_SHARE), (1, TWO_HOP_SHARE)):
+        chosen += [j for j in order if tier[j] == part][: int(limit * share)]
+    taken = set(chosen)
+    biggest = sorted((j for j in range(len(rels)) if j not in taken), key=lambda j: -size[j])
+    chosen += biggest[: int(limit * SIZE_SHARE)]
     taken = set(chosen)
     chosen += [j for j in order if j not in taken][: limit - len(chosen)]
     return [rels[j] for j in sorted(chosen)]
