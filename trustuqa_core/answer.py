@@ -70,6 +70,8 @@ class Answer:
     privacy: bool = True
     timings: dict[str, float] = field(default_factory=dict)
     prompts: list[list[dict[str, str]] | str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    prompt_tokens: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -107,7 +109,8 @@ class Answer:
             "user_demos": [r.demo.question for r in self.user_demos],
             "rejected_demos": [_demo_dict(r) for r in self.rejected_demos],
             "fallback_calls": [c.__dict__ for c in self.fallback_calls],
-            "timings": self.timings, "trace": trace,
+            "timings": self.timings, "warnings": self.warnings,
+            "prompt_tokens": self.prompt_tokens, "trace": trace,
         }
 
 
@@ -209,6 +212,8 @@ def answer(
     timings = {"retrieve": time.perf_counter() - t0, "write": 0.0, "execute": 0.0}
     fallback = LLMFallback(client, privacy=privacy)
     prompts: list[list[dict[str, str]] | str] = []
+    warnings: list[str] = []
+    prompt_tokens: list[int] = []
     notes: dict[int, list[str]] = {}
     stages: dict[int, Counter[str]] = {}
 
@@ -221,6 +226,8 @@ def answer(
         finally:
             timings["write"] += time.perf_counter() - t
         prompts.append(written.prompt)
+        prompt_tokens.append(getattr(written, "prompt_tokens", 0))
+        warnings.extend(w for w in getattr(written, "warnings", ()) if w not in warnings)
         notes[attempt] = written.notes
         stages[attempt] = Counter()
         return written.texts
@@ -257,7 +264,7 @@ def answer(
         question, result.answer, result.confidence, result.trace,
         prompts[0] if prompts else "", result.samples, chosen.name, retrieval.demos,
         retrieval.rejected, _error(result.samples, result.answer), list(fallback.calls),
-        result.rounds, result.tie, privacy, timings, prompts)
+        result.rounds, result.tie, privacy, timings, prompts, warnings, prompt_tokens)
 
 
 def _program_key(text: str) -> str:

@@ -52,11 +52,15 @@ class WriteRequest:
 
 @dataclass
 class Written:
-    """Query texts of one attempt, what was sent (or how they were made), and a note per text."""
+    """Query texts of one attempt, what was sent (or how they were made), a note per text,
+    warnings for the user (e.g. a prompt longer than the model's context) and the prompt's
+    estimated tokens (0 when no prompt was sent)."""
 
     texts: list[str]
     prompt: list[dict[str, str]] | str
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
 
 
 class Writer(Protocol):

@@ -15,6 +15,7 @@ from functools import lru_cache
 from ..demos import Demo, DemoSource
 from ..errors import TrustUQAError
 from ..graph import build_graph
+from ..llm.budget import context_warning, estimate_tokens
 from ..llm.client import LLMClient
 from ..llm.prompts import PromptDemo, build_messages, describe_schema
 from ..llm.retries import retry_note
@@ -81,6 +82,10 @@ class LLMWriter:
               failed_stage: str = "") -> Written:
         """``n`` samples (raises :class:`~trustuqa_core.llm.client.LLMError` on failure)."""
         messages = self.messages(request, attempt, failed_stage)
+        settings = self.client.settings
+        tokens = estimate_tokens(messages)
+        warning = context_warning(messages, settings.context_tokens, settings.model)
         texts = self.client.complete(messages, n=n)
         return Written(texts, messages, [f"sample {i + 1} from {self.name}"
-                                         for i in range(len(texts))])
+                                         for i in range(len(texts))],
+                       [warning] if warning else [], tokens)
