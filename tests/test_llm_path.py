@@ -210,3 +210,16 @@ def test_set_difference_of_rows_minus_a_value_drops_the_rows_holding_it() -> Non
     trace = run_query(q, graph, Mapper(graph, None))
     assert "Blazing Saddles" not in trace.answer and "Tootsie" in trace.answer
     assert any(re.search(r"left out the 1 row", n) for n in trace.steps[1].notes)
+
+
+# -- docs: the captured prompt of every source kind ------------------------------------------
+def test_prompts_page_has_every_kind_and_every_relation_line_has_a_direction() -> None:
+    text = (ROOT / "docs" / "PROMPTS.md").read_text(encoding="utf-8")
+    for title in ("## Table", "## Knowledge graph", "## Temporal knowledge graph",
+                  "## Mixed (table + KG + TKG)"):
+        assert f"\n{title}\n" in text
+    lines = [ln for ln in text.splitlines() if re.match(r"- [^`*]+: ", ln)
+             and "Relations" not in ln]
+    relation_lines = [ln for ln in lines if "(time:" in ln or "head of" in ln or " its " in ln]
+    assert relation_lines and all(" -> " in ln for ln in relation_lines)
+    assert (ROOT / "scripts" / "capture_prompts.py").is_file()
