@@ -316,7 +316,7 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
     mapper = Mapper(graph, default_encoder())
     privacy = not getattr(args, "allow_data", False)
     result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,
-                    encoder=HashingEncoder())
+                    encoder=mapper.encoder or HashingEncoder())  # the sentence encoder
     out = sys.stdout
     if args.json:
         out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
