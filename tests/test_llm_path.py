@@ -223,3 +223,46 @@ def test_prompts_page_has_every_kind_and_every_relation_line_has_a_direction() -
     relation_lines = [ln for ln in lines if "(time:" in ln or "head of" in ln or " its " in ln]
     assert relation_lines and all(" -> " in ln for ln in relation_lines)
     assert (ROOT / "scripts" / "capture_prompts.py").is_file()
+
+
+# -- item 7: a paper-strength fallback ---------------------------------------------------------
+COMPARE = ("Query1: \"get_information(relation='Name', tail_entity='Tina Maze')\"\n"
+           "Query2: \"get_information(relation='Name', tail_entity='Tessa Worley')\"\n"
+           "Query3: \"compare(set1='output_of_query1', set2='output_of_query2', "
+           "relation='Run 1')\"")
+
+
+def _fallback_run(privacy: bool) -> tuple[object, list[dict]]:
+    def reply(body: dict, i: int) -> FakeReply:
+        if "worked examples" in body["messages"][-1]["content"]:
+            return FakeReply.ok('["Tina Maze"]')
+        return FakeReply.ok(*[COMPARE] * int(body.get("n", 1)))
+
+    with FakeOpenAIServer(reply) as srv:
+        client = LLMClient(LLMSettings(srv.base_url, "fake-model", api_key="k"), None,
+                           sleep=lambda s: None)
+        result = answer("who was faster in run 1, tina maze or tessa worley?",
+                        load_graph(tables=[SLALOM]), writer="openai", client=client, n=1,
+                        retries=0, privacy=privacy,
+                        demos=DemoPool([], HashingEncoder(), cache_dir=None))
+        return result, [r.json for r in srv.chat_requests]
+
+
+def test_fallback_sees_the_step_path_and_the_cells_of_the_rows_when_privacy_allows() -> None:
+    result, bodies = _fallback_run(privacy=False)
+    prompt = result.fallback_calls[0].prompt
+    assert result.answer == ["Tina Maze"] and result.inferred
+    assert "Example 1." in prompt and "Example 2." in prompt  # few-shot
+    assert "Query1: get_information(relation='Name', tail_entity='Tina Maze') -> " \
+           "['giant_slalom.csv row 1']" in prompt
+    assert "giant_slalom.csv row 1: " in prompt and "Run 1=1:07.05" in prompt
+    assert "Run 1=1:09.17" in prompt and "privacy switch off" in prompt
+    assert "Privacy is off" in bodies[0]["messages"][0]["content"]
+
+
+def test_under_privacy_the_fallback_sends_nothing_and_the_writer_is_told() -> None:
+    result, bodies = _fallback_run(privacy=True)
+    assert not result.answer and not any(c.sent for c in result.fallback_calls)
+    assert len(bodies) == 1  # the writer's request only
+    assert "Privacy is on" in bodies[0]["messages"][0]["content"]
+    assert "1:07.05" not in json.dumps(bodies)

@@ -257,9 +257,13 @@ def _rank(graph: ConditionGraph, rels: list[str], question: str, encoder: Encode
                             index=index)
 
 
-def system_prompt(kind: PromptKind) -> str:
-    """Instructions for one source kind (``instructions.md`` + ``kind_<kind>.md``)."""
-    return render("instructions.md", kind_notes=load_text(f"kind_{kind}.md").strip())
+def system_prompt(kind: PromptKind, privacy: bool | None = None) -> str:
+    """Instructions for one source kind (``instructions.md`` + ``kind_<kind>.md``), then what
+    privacy means for the program (``privacy_on.md`` / ``privacy_off.md``) when it is given."""
+    text = render("instructions.md", kind_notes=load_text(f"kind_{kind}.md").strip())
+    if privacy is None:
+        return text
+    return text + "\n\n" + load_text("privacy_on.md" if privacy else "privacy_off.md").strip()
 
 
 def user_message(question: str, schema: str | None) -> str:
@@ -290,7 +294,7 @@ def build_messages(
     - directed_by: entity -> its directed_by; e.g. (A, directed_by, B)
     Question: who directed [A]?
     """
-    messages = [{"role": "system", "content": system_prompt(schema.kind)}]
+    messages = [{"role": "system", "content": system_prompt(schema.kind, not schema.examples)}]
     for demo in demos:
         messages.append({"role": "user", "content": user_message(demo.question, demo.schema)})
         messages.append({"role": "assistant", "content": demo.query.strip()})
