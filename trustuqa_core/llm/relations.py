@@ -22,6 +22,9 @@ Linked entities are the graph entities the question names (longest word spans fi
 by the mapper's normalised entity lookup), or those given by the caller (e.g. a benchmark's
 topic entity). Word overlap uses a crude stem (``players`` ~ ``player``).
 
+The shares were chosen on WebQSP dev, the split the recall is reported on (no train subgraphs
+are available); see ``scripts/relation_recall.py`` for the figures.
+
 >>> from trustuqa_core.graph import build_graph
 >>> from trustuqa_core.mapping.mapper import Mapper
 >>> from trustuqa_core.sources import SourceFacts
@@ -48,9 +51,9 @@ from ..mapping.mapper import Mapper
 __all__ = ["ONE_HOP_SHARE", "TWO_HOP_SHARE", "SIZE_SHARE", "linked_entities",
            "relation_tiers", "choose_relations"]
 
-ONE_HOP_SHARE = 0.5
+ONE_HOP_SHARE = 0.6
 TWO_HOP_SHARE = 0.25
-SIZE_SHARE = 0.1
+SIZE_SHARE = 0.05
 _MAX_WORDS = 8
 _MAX_NEIGHBOURS = 2000
 _WORD = re.compile(r"[^\W_]+(?:['.][^\W_]+)*", re.UNICODE)
