@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
-from .errors import ParseError
+from .errors import ParseError, TrustUQAError
 from .execute import run_query
 from .graph import ConditionGraph
 from .llm.cache import ResponseCache
@@ -315,8 +315,15 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
 
     mapper = Mapper(graph, default_encoder())
     privacy = not getattr(args, "allow_data", False)
+    encoder: Encoder = HashingEncoder()
+    try:  # demos are retrieved with the sentence encoder when its model loads
+        if mapper.encoder is not None:
+            mapper.encoder.encode(["?"])
+            encoder = mapper.encoder
+    except TrustUQAError as err:
+        sys.stderr.write(f"note: demonstrations retrieved with character trigrams ({err})\n")
     result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,
-                    encoder=mapper.encoder or HashingEncoder())  # the sentence encoder
+                    encoder=encoder)
     out = sys.stdout
     if args.json:
         out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
