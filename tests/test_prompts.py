@@ -34,7 +34,8 @@ def test_table_schema_shows_the_first_non_empty_value_per_column() -> None:
 
 def test_table_schema_without_examples_holds_no_data_value() -> None:
     schema = describe_schema(load_graph(tables=[TABLE]), examples=False)
-    assert "Nation: text | Gold: number | Founded: date" in schema.text
+    assert ("Nation: text, blank in 1 of 2 rows | Gold: number | Founded: month yyyy"
+            in schema.text)
     for value in ("Italy", "10", "1990", "March"):
         assert value not in schema.text
 
@@ -47,7 +48,8 @@ def test_kg_schema_lists_relations_and_ranks_them_when_too_many() -> None:
     assert full.relations == tuple(rels)
     lexical = describe_schema(graph, "which award was received?", max_relations=5)
     assert "award_received" in lexical.relations and len(lexical.relations) == 5
-    assert "(the 5 most relevant of 62)" in lexical.text
+    assert "(the 5 most relevant of 62, each as relation: head kind -> tail kind)" in (
+        lexical.text)
     dense = describe_schema(graph, "award received", max_relations=3, encoder=HashingEncoder())
     assert "award_received" in dense.relations
 
@@ -57,9 +59,10 @@ def test_tkg_schema_has_time_keys_and_mixed_schema_names_each_source() -> None:
     assert tkg.kind == "tkg" and tkg.text.endswith("Time keys: time, start_time, end_time")
     mixed = describe_schema(load_graph(tables=[TABLE], kgs=[KG], tkgs=[TKG]))
     assert mixed.kind == "mixed"
-    assert "Table table1." in mixed.text and "Source kg1 (kg). Relations: directed_by" in (
-        mixed.text)
-    assert "Source tkg1 (tkg). Relations: position held\nTime keys" in mixed.text
+    assert "Table table1." in mixed.text and "Source kg1 (kg). Relations (" in mixed.text
+    assert "\n- directed_by: head of 'release_year' -> its directed_by" in mixed.text
+    assert "\n- position held: entity -> its position held (time: span of years)" in mixed.text
+    assert "Time keys" in mixed.text
 
 
 @pytest.mark.parametrize("kind", ["table", "kg", "tkg", "mixed"])
@@ -88,8 +91,12 @@ def test_messages_put_demos_between_instructions_and_question() -> None:
                                          "user"]
     assert msgs[1]["content"] == "Question: who wrote [X]?"
     assert msgs[3]["content"] == "Table t. Columns: Team: Ajax\nQuestion: which team won?"
-    assert msgs[-1]["content"] == ("Relations: directed_by, release_year\n"
-                                   "Question: who directed [Kismet]?\n\nN")
+    assert msgs[-1]["content"] == (
+        "Relations (each as relation: head kind -> tail kind):\n"
+        "- directed_by: head of 'release_year' -> its directed_by; "
+        "e.g. (Kismet, directed_by, William Dieterle)\n"
+        "- release_year: head of 'directed_by' -> year; e.g. (Kismet, release_year, 1944)\n"
+        "Question: who directed [Kismet]?\n\nN")
     assert graph_kind(graph) == "kg"
 
 

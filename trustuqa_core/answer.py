@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
-from .errors import ParseError, UsageError
+from .errors import ParseError, TrustUQAError, UsageError
 from .execute import run_query
 from .graph import ConditionGraph
 from .llm.cache import ResponseCache
@@ -71,6 +71,8 @@ class Answer:
     privacy: bool = True
     timings: dict[str, float] = field(default_factory=dict)
     prompts: list[list[dict[str, str]] | str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    prompt_tokens: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -108,7 +110,8 @@ class Answer:
             "user_demos": [r.demo.question for r in self.user_demos],
             "rejected_demos": [_demo_dict(r) for r in self.rejected_demos],
             "fallback_calls": [c.__dict__ for c in self.fallback_calls],
-            "timings": self.timings, "trace": trace,
+            "timings": self.timings, "warnings": self.warnings,
+            "prompt_tokens": self.prompt_tokens, "trace": trace,
         }
 
 
@@ -203,12 +206,15 @@ def answer(
     kinds = KINDS_FOR[graph_kind(graph)]
     retrieval = pool.retrieve(question, k=k, m=m, kinds=kinds, exclude_origins=exclude_origins)
     examples = (not privacy) if schema_examples is None else schema_examples
-    schema = describe_schema(graph, question, examples=examples, encoder=mapper.encoder)
+    schema = describe_schema(graph, question, examples=examples, encoder=mapper.encoder,
+                             mapper=mapper)
     request = WriteRequest(question, graph, mapper, schema, retrieval.demos, pool,
-                           tuple(exclude_origins), kinds)
+                           tuple(exclude_origins), kinds, privacy=privacy)
     timings = {"retrieve": time.perf_counter() - t0, "write": 0.0, "execute": 0.0}
     fallback = LLMFallback(client, privacy=privacy)
     prompts: list[list[dict[str, str]] | str] = []
+    warnings: list[str] = []
+    prompt_tokens: list[int] = []
     notes: dict[int, list[str]] = {}
     stages: dict[int, Counter[str]] = {}
 
@@ -221,6 +227,8 @@ def answer(
         finally:
             timings["write"] += time.perf_counter() - t
         prompts.append(written.prompt)
+        prompt_tokens.append(getattr(written, "prompt_tokens", 0))
+        warnings.extend(w for w in getattr(written, "warnings", ()) if w not in warnings)
         notes[attempt] = written.notes
         stages[attempt] = Counter()
         return written.texts
@@ -238,6 +246,8 @@ def answer(
         timings["execute"] += time.perf_counter() - t
         stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
         stages[max(stages)][stage] += 1
+        if stage != "ok":
+            request.failures.append((text, trace))
         return trace
 
     # one LLM budget (wall clock and calls, retries included) for every call of this question
@@ -255,7 +265,7 @@ def answer(
         question, result.answer, result.confidence, result.trace,
         prompts[0] if prompts else "", result.samples, chosen.name, retrieval.demos,
         retrieval.rejected, _error(result.samples, result.answer), list(fallback.calls),
-        result.rounds, result.tie, privacy, timings, prompts)
+        result.rounds, result.tie, privacy, timings, prompts, warnings, prompt_tokens)
 
 
 def _program_key(text: str) -> str:
@@ -324,8 +334,15 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
     args.question = check_question(args.question)
     mapper = Mapper(graph, default_encoder())
     privacy = not getattr(args, "allow_data", False)
+    encoder: Encoder = HashingEncoder()
+    try:  # demos are retrieved with the sentence encoder when its model loads
+        if mapper.encoder is not None:
+            mapper.encoder.encode(["?"])
+            encoder = mapper.encoder
+    except TrustUQAError as err:
+        sys.stderr.write(f"note: demonstrations retrieved with character trigrams ({err})\n")
     result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,
-                    encoder=HashingEncoder())
+                    encoder=encoder)
     out = sys.stdout
     if args.json:
         out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")

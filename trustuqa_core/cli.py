@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="default: openai when an LLM is configured, else offline",
     )
+    a.add_argument(
+        "--allow-data",
+        action="store_true",
+        help="privacy off: the LLM may see example values and the fallback may send the "
+        "values a step needs (default: schema only, no data values)",
+    )
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_cmd_ask)
 

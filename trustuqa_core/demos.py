@@ -65,6 +65,8 @@ __all__ = [
     "dedupe",
     "metaqa_demos",
     "webqsp_demos",
+    "cronquestions_demos",
+    "INITIAL_DEMO_FILES",
     "wtq_demos",
     "wikisql_demos",
     "table_half",
@@ -170,7 +172,9 @@ Verifier = Callable[[Demo], "bool | None"]
 class ExecutionVerifier:
     """Re-executes a demo's query on its own data; True when it yields the labelled answer.
 
-    ``None`` (cannot tell) when the demo has no sources, no answer, or its data cannot be read.
+    A demo without an answer (recorded queries) must run without error and give a non-empty
+    answer on its own data. ``None`` (cannot tell) when the demo has no sources or its data
+    cannot be read.
     Results are memoised per demo id; the last ``max_graphs`` graphs are kept.
     """
 
@@ -192,14 +196,17 @@ class ExecutionVerifier:
         from .evaluate.metrics import denotation_match
         from .execute import run_query
 
-        if not demo.sources or not demo.answer:
+        if not demo.sources:
             return None
         try:
             graph = self.graph(demo.sources)
         except (TrustUQAError, OSError) as err:
             log.info("cannot verify demo %s: %s", demo.id, err)
             return None
-        return denotation_match(run_query(demo.query, graph).answer, demo.answer)
+        trace = run_query(demo.query, graph)
+        if not demo.answer:
+            return trace.error is None and bool(trace.answer)
+        return denotation_match(trace.answer, demo.answer)
 
     def graph(self, sources: tuple[DemoSource, ...]) -> ConditionGraph:
         """The graph of a demo's sources (cached)."""
@@ -362,13 +369,22 @@ class DemoPool:
         return out
 
 
+#: the bundled demo files, each with the small sources its demos run on
+INITIAL_DEMO_FILES = ("demos_initial.json", "demos_more.json")
+
+
 def initial_demos() -> list[Demo]:
-    """The hand-written demos of ``prompts/demos_initial.json`` (origin ``initial``)."""
-    data = json.loads(load_text("demos_initial.json"))
-    sources = {key: DemoSource(s["kind"], s["name"], text=s["text"])
-               for key, s in data["sources"].items()}
-    return [Demo(d["question"], d["query"], tuple(d["answer"]), d["kind"], "initial",
-                 tuple(sources[s] for s in d["sources"])) for d in data["demos"]]
+    """The hand-written demos of ``prompts/demos_initial.json`` and ``demos_more.json`` (the
+    richer pool: every function and argument pattern, every source kind), origin
+    ``initial``."""
+    out = []
+    for name in INITIAL_DEMO_FILES:
+        data = json.loads(load_text(name))
+        sources = {key: DemoSource(s["kind"], s["name"], text=s["text"])
+                   for key, s in data["sources"].items()}
+        out += [Demo(d["question"], d["query"], tuple(d["answer"]), d["kind"], "initial",
+                     tuple(sources[s] for s in d["sources"])) for d in data["demos"]]
+    return out
 
 
 class DemoNotReproduced(TrustUQAError):
@@ -515,8 +531,40 @@ def metaqa_demos(hops: int, *, root: str | Path | None = None, scored: Iterable[
 
     keys = {normalize_question(q) for q in scored}
     origin = f"metaqa-{hops}hop:train"
-    return [Demo(q, text, (), "kg", _origin(q, origin, keys, scored_origin))
+    kb = _metaqa_kb(root)
+    return [Demo(q, text, (), "kg", _origin(q, origin, keys, scored_origin), kb)
             for q, text in load_recorded_queries(f"metaqa-{hops}hop", root=root).items()]
+
+
+def _metaqa_kb(root: str | Path | None) -> tuple[DemoSource, ...]:
+    """MetaQA's KB as a demo source (so a recorded query is checked to run and be non-empty
+    on it), or nothing when the file is absent."""
+    from .evaluate.datasets import DatasetError, load_metaqa
+
+    try:
+        examples = load_metaqa(1, "dev", 1, root=root)
+    except (DatasetError, OSError):
+        return ()
+    kb = examples[0].sources[0].path if examples and examples[0].sources else None
+    return (DemoSource("kg", kb.name, str(kb)),) if kb is not None else ()
+
+
+def cronquestions_demos(*, root: str | Path | None = None) -> list[Demo]:
+    """The demonstrations of TrustUQA's fixed CronQuestions prompt (recorded GPT-3.5 queries;
+    the question is the first line of each user turn), origin ``cronquestions:prompt``. The
+    recorded train queries are not available (see the data MANIFEST)."""
+    from .evaluate.datasets import load_fixed_prompt
+
+    messages = load_fixed_prompt("cronquestions", root=root)
+    out = []
+    for user, reply in zip(messages, messages[1:], strict=False):
+        if user["role"] != "user" or reply["role"] != "assistant":
+            continue
+        found = re.search(r"Question:\s*(.+)", user["content"])
+        if found:
+            out.append(Demo(found.group(1).strip(), reply["content"].strip(), (), "tkg",
+                            "cronquestions:prompt"))
+    return out
 
 
 def webqsp_demos(kind: str = "name", *, root: str | Path | None = None,
@@ -596,6 +644,8 @@ def benchmark_pool(benchmark: str, split: str, encoder: Encoder, *,
         demos = metaqa_demos(int(benchmark[7]), root=root, scored=scored, scored_origin=origin)
     elif benchmark == "wtq":
         demos = wtq_demos(root=root, scored=scored, scored_origin=origin)
+    elif benchmark == "cronquestions":
+        demos = cronquestions_demos(root=root)
     elif benchmark == "webqsp":
         demos = [d for kind in ("name", "unname") for d in
                  webqsp_demos(kind, root=root, scored=scored, scored_origin=origin)]

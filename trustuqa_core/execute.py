@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping as MappingType
 
 from .errors import ExecutionError, MappingError, NotApplicableError, ParseError, RewriteError
-from .fallback import Fallback, FallbackRequest
+from .fallback import Fallback, FallbackRequest, with_context
 from .function_names import is_defined
 from .functions import FUNCTIONS
 from .graph import ConditionGraph
@@ -101,7 +101,8 @@ def execute(
     """Execute a mapped program step by step; the answer is the last step's output."""
     trace = trace or Trace(render_program(mapped.original), graph)
     trace.program, trace.mapped, trace.target = mapped.original, mapped, mapped.target
-    ctx = Context(graph, fallback=fallback, question=question)
+    ctx = Context(graph, question=question,  # the fallback sees the steps run so far
+                  fallback=with_context(fallback, graph, trace.steps) if fallback else None)
     if mapped.target is not None and mapped.target.role == "relation" and mapped.target.ids:
         ctx.target_relation = mapped.target.ids[0]
     originals = {q.number: q for q in mapped.original.queries}

@@ -14,10 +14,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
-__all__ = ["FallbackRequest", "FallbackAnswer", "Fallback"]
+from .graph import ConditionGraph
+from .results import Scalar
+
+__all__ = ["FallbackRequest", "FallbackAnswer", "Fallback", "with_context", "MAX_PATH_VALUES",
+           "MAX_ROWS"]
+
+#: values shown per earlier step, and table rows shown with their cells, in a request
+MAX_PATH_VALUES = 12
+MAX_ROWS = 20
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,9 @@ class FallbackRequest:
         question: the user's question, when known.
         operator: the comparison operator for ``compare``.
         threshold: the value compared against, for ``compare``.
+        path: the steps run before this one, each ``QueryN: call -> [values]`` (data values!).
+        rows: the table rows those steps reached, each ``row: column=value | ...`` (data
+            values!).
     """
 
     kind: Literal["function", "compare", "extremum"]
@@ -46,6 +57,8 @@ class FallbackRequest:
     question: str | None = None
     operator: str = ""
     threshold: str = ""
+    path: tuple[str, ...] = ()
+    rows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -58,3 +71,34 @@ class FallbackAnswer:
 
 
 Fallback = Callable[[FallbackRequest], FallbackAnswer]
+
+
+def _text(graph: ConditionGraph, e: Any) -> str:
+    return e.text if isinstance(e, Scalar) else graph.label(e)
+
+
+def with_context(fallback: Fallback, graph: ConditionGraph, steps: Sequence[Any]) -> Fallback:
+    """``fallback``, with each request given the path of the steps run so far (``steps``: the
+    trace's growing list of step records) and the cells of the table rows they reached, as
+    the paper's fallback sees them. Whether any of it is sent is the fallback's decision
+    (privacy)."""
+
+    def ask(req: FallbackRequest) -> FallbackAnswer:
+        path, rows = [], []
+        for step in steps:
+            elems = step.output.distinct().elems
+            shown = [_text(graph, e) for e in elems[:MAX_PATH_VALUES]]
+            more = f" (+{len(elems) - MAX_PATH_VALUES} more)" if len(elems) > MAX_PATH_VALUES \
+                else ""
+            path.append(f"Query{step.number}: {step.mapped_call} -> {shown}{more}")
+            rows += [e for e in elems if not isinstance(e, Scalar) and graph.is_row(e)]
+        cells = []
+        for row in list(dict.fromkeys(rows))[:MAX_ROWS]:
+            facts = graph.facts_head(row)
+            pairs = [f"{graph.relation_names[r]}={graph.label(t)}" for r, t in
+                     zip(graph.rels_of(facts).tolist(), graph.tails_of(facts).tolist(),
+                         strict=True) if graph.relation_names[r] != "row_number"]
+            cells.append(f"{graph.label(row)}: " + " | ".join(pairs))
+        return fallback(replace(req, path=tuple(path), rows=tuple(cells)))
+
+    return ask

@@ -52,9 +52,26 @@ def fn_set_intersection(ctx: Context, op: Op) -> Result:
 
 
 def fn_set_difference(ctx: Context, op: Op) -> Result:
-    """Elements of set1 that are not in set2."""
+    """Elements of set1 that are not in set2.
+
+    When set1 holds table rows and set2 holds values (not rows), as in
+    ``set_difference(set1='output_of_query2', set2='Dark Victory')`` over a table, the rows that
+    hold one of those values in any cell are left out (with a note saying so).
+    """
     a, b = resolve_set(ctx, op.param("set1")), resolve_set(ctx, op.param("set2"))
     drop = b.keys()
+    rows = [e for e in a.elems if not isinstance(e, Scalar) and ctx.graph.is_row(int(e))]
+    values = [int(e) for e in b.elems if not isinstance(e, Scalar)
+              and not ctx.graph.is_row(int(e))]
+    if rows and values and not drop & {elem_key(e) for e in a.elems}:
+        g = ctx.graph
+        holding = g.heads_of(g.facts_heads(np.asarray(rows, dtype=np.int64)))
+        tails = g.tails_of(g.facts_heads(np.asarray(rows, dtype=np.int64)))
+        hit = np.isin(tails, np.asarray(values, dtype=np.int64))
+        dropped = {int(h) for h in holding[hit]}
+        drop = drop | {elem_key(h) for h in dropped}
+        ctx.notes.append(f"set2 holds values, not rows: left out the {len(dropped)} row(s) of "
+                         "set1 holding one of them in a cell")
     d = a.distinct()
     keep = [i for i, e in enumerate(d.elems) if elem_key(e) not in drop]
     return Result(tuple(d.elems[i] for i in keep), tuple(d.witnesses[i] for i in keep))

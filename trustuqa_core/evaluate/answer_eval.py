@@ -19,6 +19,11 @@ split being scored excluded for each question (WikiSQL: dev split by table, each
 with demos from the other half). ``encoder`` picks the retrieval encoder: ``"minilm"`` (the
 app's) or ``"hashing"`` (no model to load; template matching barely depends on it).
 
+Privacy is set explicitly (``privacy``, default False): benchmark data is public, and the
+paper's prompts show example values, so the LLM sees one example value per column / triple per
+relation and the fallback may send values. Pass ``privacy=True`` to measure the private setting
+(formats and kinds only).
+
 LLM calls wait on the network, so the runner evaluates these in a thread pool.
 """
 
@@ -131,16 +136,18 @@ class AnswerEvaluation:
 
     def __init__(self, benchmark: str, split: str | None = None, writer: str = "offline",
                  settings: Any = None, root: Path | str | None = None,
-                 answer_fn: Callable[..., Any] | None = None, encoder: str = "minilm") -> None:
+                 answer_fn: Callable[..., Any] | None = None, encoder: str = "minilm",
+                 privacy: bool = False) -> None:
         if encoder not in ENCODERS:
             raise Unavailable(f"unknown encoder {encoder!r}; valid: {', '.join(ENCODERS)}")
         self.benchmark, self.writer, self.settings, self.root = benchmark, writer, settings, root
         self.split = split or DEFAULT_ANSWER_SPLITS[benchmark]
-        self.encoder = encoder
+        self.encoder, self.privacy = encoder, privacy
         self.answer_fn = answer_fn or load_answer_function()
         params = inspect.signature(self.answer_fn).parameters
         self._takes_mapper = "mapper" in params
         self._takes_demos = "demos" in params and "exclude_origins" in params
+        self._takes_privacy = "privacy" in params
         self._pool: tuple[Any, Callable[[Example], Any]] | None = None
         self._pool_lock = threading.Lock()
 
@@ -174,6 +181,8 @@ class AnswerEvaluation:
         kwargs: dict[str, Any] = {"writer": self.writer, "settings": self.settings}
         if self._takes_mapper:
             kwargs["mapper"] = mapper
+        if self._takes_privacy:
+            kwargs["privacy"] = self.privacy
         if self._takes_demos:
             pool, exclude_for = self.demo_pool()
             kwargs.update(demos=pool, exclude_origins=exclude_for(e))

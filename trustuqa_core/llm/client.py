@@ -403,6 +403,9 @@ class LLMClient:
     ) -> list[str]:
         self._require_client()
 
+        if self.settings.extra_body:  # e.g. Ollama's options.num_ctx (settings presets)
+            extra.setdefault("extra_body", self.settings.extra_body)
+
         def call(client: openai.OpenAI, timeout: float) -> bytes:
             return client.chat.completions.with_raw_response.create(
                 model=self.settings.model,

@@ -2,7 +2,11 @@
 
 Used for functions the query language does not define and for comparisons / extrema over values
 that are not numbers. Answers are marked *LLM-inferred, not verified* (the executor marks the
-step ``inferred``). Prompts live in ``prompts/fallback_*.md``.
+step ``inferred``). Prompts live in ``prompts/fallback_*.md``. As in the paper, the prompt is
+few-shot (two worked examples) and shows the path of steps run so far with their values and the
+cells of the table rows they reached (``FallbackRequest.path`` / ``rows``, filled by
+:func:`trustuqa_core.fallback.with_context`), so a ``compare`` of ``["1:07.05"]`` and
+``["1:09.17"]`` is linked to Tina Maze and Tessa Worley.
 
 Privacy: such a step needs data values in the prompt. With ``privacy=True`` (the default)
 nothing is sent; the fallback declines and the step is reported as unanswerable.
@@ -26,7 +30,7 @@ from dataclasses import dataclass, field
 from ..fallback import FallbackAnswer, FallbackRequest
 from ..mapping.lexical import normalize
 from .client import LLMClient, LLMError
-from .prompts import render
+from .prompts import load_text, render
 
 __all__ = ["LLMFallback", "FallbackCall", "fallback_prompt", "parse_values", "PRIVACY_NOTE"]
 
@@ -63,7 +67,19 @@ def _inputs(inputs: Mapping[str, Sequence[str]]) -> str:
 
 
 def fallback_prompt(req: FallbackRequest) -> str:
-    """The exact prompt text for a request (choice prompt for a function with candidates)."""
+    """The exact prompt text for a request: the intro with two worked examples
+    (``fallback_intro.md``), the steps run so far and the cells of the rows they reached
+    (``fallback_context.md``), then the task (choice prompt for a function with candidates)."""
+    return "\n\n".join((load_text("fallback_intro.md").strip(), _context(req), _task(req)))
+
+
+def _context(req: FallbackRequest) -> str:
+    path = "\n".join(req.path) or "(none: this is the first step)"
+    rows = "\n".join(req.rows) or "(none)"
+    return render("fallback_context.md", path=path, rows=rows)
+
+
+def _task(req: FallbackRequest) -> str:
     common = {"question": req.question or "(not given)", "description": req.description or
               "(not given)", "call": req.call}
     if req.kind == "compare":

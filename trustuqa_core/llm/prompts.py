@@ -4,9 +4,11 @@ The prompt text lives in ``trustuqa_core/prompts/*.md`` (``string.Template`` pla
 ``$name``), never in Python literals. This module only chooses and fills them:
 
 - :func:`describe_schema` says what the LLM may know about a graph: table columns with one
-  example value each (the first non-empty cell, or only the *kind* of values when data values
-  must not be shared), KG relation names (the most relevant ones when there are many), TKG
-  relations plus time keys, or every source of a mixed graph.
+  example value each (the first non-empty cell), or, when data values must not be shared, the
+  format of their values and how many rows leave them blank (:mod:`.shapes`); KG and TKG
+  relations each with its direction, ``relation: head kind -> tail kind`` (plus one example
+  triple when values may be shared), chosen from the question's entities outward when there
+  are too many (:mod:`.relations`); TKG time keys; or every source of a mixed graph.
 - :func:`build_messages` puts instructions, retrieved demonstrations and the question together.
 
 >>> from trustuqa_core.graph import build_graph
@@ -15,7 +17,7 @@ The prompt text lives in ``trustuqa_core/prompts/*.md`` (``string.Template`` pla
 >>> print(describe_schema(g).text)
 Table t.csv. Columns (name: example value): Nation: Italy | Gold: 4 | row_number: 1
 >>> print(describe_schema(g, examples=False).text)
-Table t.csv. Columns (name: kind of values): Nation: text | Gold: number | row_number: number
+Table t.csv. Columns (name: format of values): Nation: text | Gold: number | row_number: number
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ import numpy as np
 
 from ..graph import ConditionGraph
 from ..mapping.dense import EmbeddingIndex, Encoder
+from ..mapping.mapper import Mapper
+from .relations import choose_relations, linked_entities
+from .shapes import column_profile, example_triple, relation_signature
 
 __all__ = [
     "MAX_RELATIONS",
@@ -47,7 +52,6 @@ __all__ = [
     "system_prompt",
     "user_message",
     "build_messages",
-    "retry_note",
 ]
 
 PromptKind = Literal["table", "kg", "tkg", "mixed"]
@@ -115,19 +119,25 @@ def describe_schema(
     examples: bool = True,
     encoder: Encoder | None = None,
     max_relations: int = MAX_RELATIONS,
+    mapper: Mapper | None = None,
+    entities: Sequence[str] = (),
 ) -> Schema:
     """The schema block for ``graph`` (see the module docstring).
 
     Args:
         question: ranks relations when a KG has more than ``max_relations`` of them.
-        examples: include one example value per table column (a data value!); when False
-            only the kind of values (number / date / text) is given.
+        examples: include one example value per table column and one example triple per
+            KG/TKG relation (data values!); when False only formats, kinds and blank counts.
         encoder: ranks relations by cosine similarity to the question; without it, by word
             overlap.
+        mapper: links the question to graph entities, whose 1- and 2-hop relations are shown
+            first when the graph has too many (see :mod:`~trustuqa_core.llm.relations`).
+        entities: entity texts known to be in the question (e.g. a benchmark's topic entity).
     """
     kind = graph_kind(graph)
     parts: list[str] = []
     shown: list[str] = []
+    anchors: list[int] | None = None
     for index, source in enumerate(graph.sources):
         rels = _source_relations(graph, index)
         if source.kind == "table":
@@ -136,17 +146,37 @@ def describe_schema(
             parts.append(_table_block(graph, index, cols, examples))
             shown += cols
             continue
-        picked = _rank(graph, rels, question, encoder, max_relations)
+        if len(rels) > max_relations and anchors is None:
+            anchors = linked_entities(question, mapper, entities) if mapper is not None else []
+        picked = _rank(graph, rels, question, encoder, max_relations, anchors or [])
         shown += picked
         more = ""
         if len(picked) < len(rels):
-            more = f" (the {len(picked)} most relevant of {len(rels)})"
-        block = f"Relations{more}: " + ", ".join(picked)
+            more = f"the {len(picked)} most relevant of {len(rels)}, "
+        head = f"Relations ({more}each as relation: head kind -> tail kind):"
+        lines = [_relation_line(graph, index, name, examples) for name in picked]
+        block = head + "\n" + "\n".join(lines)
         if source.kind == "tkg":
             block += f"\nTime keys: {_TIME_KEYS}"
         parts.append(block if kind != "mixed" else f"Source {source.name} ({source.kind}). {block}")
     total = len(graph.relation_names)
     return Schema(kind, "\n".join(parts), tuple(dict.fromkeys(shown)), total, examples)
+
+
+def _relation_line(graph: ConditionGraph, index: int, name: str, examples: bool) -> str:
+    """``- name: head kind -> tail kind`` (+ one example triple with privacy off), cached."""
+    cache = _per_graph(graph)
+    key = ("sig", index, name, examples)
+    if key not in cache:
+        rel = graph.relation(name)
+        if rel is None:
+            cache[key] = f"- {name}"
+        else:
+            line = f"- {relation_signature(graph, rel, index)}"
+            if examples and (triple := example_triple(graph, rel, index)):
+                line += f"; e.g. {triple}"
+            cache[key] = line
+    return str(cache[key])
 
 
 def _table_block(graph: ConditionGraph, index: int, columns: Sequence[str], examples: bool) -> str:
@@ -160,11 +190,11 @@ def _table_block(graph: ConditionGraph, index: int, columns: Sequence[str], exam
 
 def _table_text(graph: ConditionGraph, index: int, columns: Sequence[str], examples: bool) -> str:
     name = graph.sources[index].name
-    what = "example value" if examples else "kind of values"
+    what = "example value" if examples else "format of values"
     cells = []
     for col in columns:
         rel = graph.relation(col)
-        value = _example(graph, index, rel) if examples else _value_kind(graph, index, rel)
+        value = _example(graph, index, rel) if examples else column_profile(graph, index, col)
         cells.append(f"{col}: {value}")
     return f"Table {name}. Columns (name: {what}): " + " | ".join(cells)
 
@@ -183,21 +213,6 @@ def _example(graph: ConditionGraph, index: int, rel: int | None) -> str:
         if text:
             return text if len(text) <= _MAX_EXAMPLE else text[: _MAX_EXAMPLE - 3] + "..."
     return "(empty)"
-
-
-_DATE = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
-                   re.IGNORECASE)
-
-
-def _value_kind(graph: ConditionGraph, index: int, rel: int | None) -> str:
-    """``number``, ``date`` or ``text``: what a column holds, without showing any value."""
-    tails = graph.tail[_facts(graph, index, rel)[:200]]
-    if len(tails) == 0:
-        return "empty"
-    if all(graph.numeric(t) is not None for t in tails):
-        return "number"
-    dated = sum(bool(_DATE.search(graph.label(t))) for t in tails)
-    return "date" if dated >= 0.8 * len(tails) else "text"
 
 
 _REL_CACHE: weakref.WeakKeyDictionary[ConditionGraph, dict[object, object]] = (
@@ -224,34 +239,31 @@ def _source_relations(graph: ConditionGraph, index: int) -> list[str]:
     return list(cache[key])  # type: ignore[call-overload]
 
 
-def _words(text: str) -> set[str]:
-    return {w for w in re.split(r"[^a-z0-9]+", text.casefold()) if len(w) > 2}
-
-
 def _rank(graph: ConditionGraph, rels: list[str], question: str, encoder: Encoder | None,
-          limit: int) -> list[str]:
-    """All relations when they fit, else the ``limit`` most relevant to the question."""
+          limit: int, anchors: Sequence[int]) -> list[str]:
+    """All relations when they fit, else the ``limit`` chosen by
+    :func:`~trustuqa_core.llm.relations.choose_relations`."""
     if len(rels) <= limit:
         return rels
-    readable = [re.sub(r"[._]+", " ", r) for r in rels]
+    index = None
     if encoder is not None and question:
         cache = _per_graph(graph)
         key = ("index", encoder.name, tuple(rels))
         index = cache.get(key)
         if not isinstance(index, EmbeddingIndex):
-            index = EmbeddingIndex(readable, encoder)
+            index = EmbeddingIndex([re.sub(r"[._]+", " ", r) for r in rels], encoder)
             cache[key] = index
-        scores = index.vectors @ index.encode_query(question)
-    else:
-        q = _words(question)
-        scores = np.array([len(q & _words(r)) for r in readable], dtype=np.float64)
-    order = np.argsort(-scores, kind="stable")[:limit]
-    return [rels[i] for i in sorted(order)]
+    return choose_relations(graph, rels, question, limit, anchors=anchors, encoder=encoder,
+                            index=index)
 
 
-def system_prompt(kind: PromptKind) -> str:
-    """Instructions for one source kind (``instructions.md`` + ``kind_<kind>.md``)."""
-    return render("instructions.md", kind_notes=load_text(f"kind_{kind}.md").strip())
+def system_prompt(kind: PromptKind, privacy: bool | None = None) -> str:
+    """Instructions for one source kind (``instructions.md`` + ``kind_<kind>.md``), then what
+    privacy means for the program (``privacy_on.md`` / ``privacy_off.md``) when it is given."""
+    text = render("instructions.md", kind_notes=load_text(f"kind_{kind}.md").strip())
+    if privacy is None:
+        return text
+    return text + "\n\n" + load_text("privacy_on.md" if privacy else "privacy_off.md").strip()
 
 
 def user_message(question: str, schema: str | None) -> str:
@@ -259,11 +271,6 @@ def user_message(question: str, schema: str | None) -> str:
     if not schema:
         return f"Question: {question.strip()}"
     return render("question.md", schema=schema, question=question.strip())
-
-
-def retry_note(attempt: int, stage: str) -> str:
-    """A short note asking for a new attempt; names the failing stage, never data values."""
-    return render("retry.md", attempt=attempt + 1, stage=stage)
 
 
 def build_messages(
@@ -282,10 +289,12 @@ def build_messages(
     ...                       [PromptDemo("who wrote [X]?", 'Query1: "get_information(...)"')])
     >>> [m["role"] for m in msgs]
     ['system', 'user', 'assistant', 'user']
-    >>> msgs[-1]["content"]
-    'Relations: directed_by\\nQuestion: who directed [A]?'
+    >>> print(msgs[-1]["content"])
+    Relations (each as relation: head kind -> tail kind):
+    - directed_by: entity -> its directed_by; e.g. (A, directed_by, B)
+    Question: who directed [A]?
     """
-    messages = [{"role": "system", "content": system_prompt(schema.kind)}]
+    messages = [{"role": "system", "content": system_prompt(schema.kind, not schema.examples)}]
     for demo in demos:
         messages.append({"role": "user", "content": user_message(demo.question, demo.schema)})
         messages.append({"role": "assistant", "content": demo.query.strip()})

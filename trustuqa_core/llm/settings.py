@@ -12,8 +12,8 @@ own server when the operator has a key and the visitor gave none.
 
     >>> s = load_settings({"base_url": "http://localhost:11434/v1"}, env={},
     ...                   secrets_path=Path("no-such-secrets.toml"))
-    >>> s.model  # the Ollama preset's suggestion
-    'llama3.2'
+    >>> s.model, s.extra_body, s.context_tokens  # the Ollama preset's suggestion
+    ('llama3.1', {'options': {'num_ctx': 16384}}, 16384)
     >>> s.configured, s.n
     (True, 5)
     >>> "sk-" in repr(LLMSettings("https://api.openai.com/v1", "gpt-4o-mini", api_key="sk-x"))
@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 
 from trustuqa_core.errors import TrustUQAError
 from trustuqa_core.limits import current_limits
+from trustuqa_core.llm.budget import context_window
 
 __all__ = [
     "DEFAULT_SECRETS_PATH",
@@ -86,6 +87,7 @@ class Preset:
     needs_key: bool
     doc: str
     placeholder_key: str = "not-needed"
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def to_explicit(self) -> dict[str, str]:
         """The explicit settings this preset stands for (feed to ``load_settings``)."""
@@ -105,10 +107,13 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "Ollama",
             "http://localhost:11434/v1",
-            "llama3.2",
+            "llama3.1",
             False,
-            "Local Ollama (`ollama serve`); no key, a placeholder is sent.",
+            "Local Ollama (`ollama pull llama3.1`, `ollama serve`); no key, a placeholder is "
+            "sent. The context is set to 16,384 tokens (options.num_ctx): Ollama's default "
+            "(2,048-4,096) drops the start of a long prompt, the instructions.",
             "ollama",
+            {"num_ctx": 16384},
         ),
         Preset(
             "vLLM",
@@ -189,6 +194,21 @@ class LLMSettings:
     def needs_key(self) -> bool:
         """True for OpenAI's hosted API (local servers accept any placeholder key)."""
         return urlsplit(self.base_url).hostname == "api.openai.com"
+
+    @property
+    def extra_body(self) -> dict[str, Any]:
+        """Server-specific request fields: ``{"options": {...}}`` for a preset that has
+        options (Ollama's ``num_ctx``), else nothing."""
+        preset = _preset_for(self.base_url)
+        return {"options": dict(preset.options)} if preset and preset.options else {}
+
+    @property
+    def context_tokens(self) -> int | None:
+        """The model's context window as far as known (``num_ctx`` when one is sent, else the
+        model family's; None when unknown), see :mod:`~trustuqa_core.llm.budget`."""
+        preset = _preset_for(self.base_url)
+        num_ctx = preset.options.get("num_ctx") if preset else None
+        return context_window(self.model, int(num_ctx) if num_ctx else None)
 
     @property
     def configured(self) -> bool:

@@ -114,6 +114,7 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
                       "origin": r.demo.origin, "verified": r.verified, "how": r.how,
                       "query": r.demo.query} for r in a.demos],
               stage_seconds=dict(a.timings), model=a.writer.removeprefix("llm:") if llm else None)
+    run.warnings += list(a.warnings)  # e.g. a prompt longer than the model's context
     if a.trace is None and trace.steps:
         run.note = f"No sample yielded an answer: {a.error}. Shown: the first sample's run."
     elif a.trace is None:

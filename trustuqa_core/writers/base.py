@@ -15,6 +15,7 @@ from ..demos import DemoPool, Retrieved
 from ..graph import ConditionGraph
 from ..llm.prompts import Schema
 from ..mapping.mapper import Mapper
+from ..trace import Trace
 
 __all__ = ["WriteRequest", "Written", "Writer"]
 
@@ -32,6 +33,9 @@ class WriteRequest:
         pool: the pool they came from (the offline writer searches it for templates).
         exclude_origins: demo origins that must not be used (the split being scored).
         kinds: demo kinds that fit the graph.
+        failures: ``(query text, trace)`` of samples that gave no answer, in the order they
+            ran (``answer()`` appends them; a retry shows the latest to the model).
+        privacy: no data value may be sent to the LLM (schema and retry notes obey it).
     """
 
     question: str
@@ -42,15 +46,21 @@ class WriteRequest:
     pool: DemoPool | None = None
     exclude_origins: Sequence[str] = ()
     kinds: Sequence[str] = ()
+    failures: list[tuple[str, Trace]] = field(default_factory=list)
+    privacy: bool = True
 
 
 @dataclass
 class Written:
-    """Query texts of one attempt, what was sent (or how they were made), and a note per text."""
+    """Query texts of one attempt, what was sent (or how they were made), a note per text,
+    warnings for the user (e.g. a prompt longer than the model's context) and the prompt's
+    estimated tokens (0 when no prompt was sent)."""
 
     texts: list[str]
     prompt: list[dict[str, str]] | str
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
 
 
 class Writer(Protocol):

@@ -1,0 +1,64 @@
+"""Gold-relation recall of the relations a prompt shows (issue 16, item 4).
+
+Prints, for WebQSP dev (one KG merged from every dev subgraph) and CronQuestions valid (the
+5k-fact TKG sample), the share of questions whose gold relations are all among the
+``--limit`` relations the prompt shows (see ``trustuqa_core/evaluate/relation_recall.py``).
+
+Usage:
+    python scripts/relation_recall.py [--benchmark webqsp|cronquestions|both]
+        [--encoder none|hashing|minilm] [--limit 40] [--questions N] [--missed]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from trustuqa_core.evaluate.relation_recall import (  # noqa: E402
+    cron_cases,
+    cron_graph,
+    merged_webqsp_graph,
+    relation_recall,
+    webqsp_cases,
+)
+from trustuqa_core.mapping import HashingEncoder, default_encoder  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--benchmark", choices=["webqsp", "cronquestions", "both"], default="both")
+    ap.add_argument("--encoder", choices=["none", "hashing", "minilm"], default="minilm")
+    ap.add_argument("--limit", type=int, default=40, help="relations shown per prompt")
+    ap.add_argument("--questions", type=int, default=None, help="first N questions only")
+    ap.add_argument("--missed", action="store_true", help="list the questions missed")
+    args = ap.parse_args()
+    encoder = {"none": None, "hashing": HashingEncoder(),
+               "minilm": default_encoder() if args.encoder == "minilm" else None}[args.encoder]
+    runs = []
+    if args.benchmark in ("webqsp", "both"):
+        runs.append(("webqsp dev (merged subgraphs)", webqsp_cases(limit=args.questions),
+                     merged_webqsp_graph))
+    if args.benchmark in ("cronquestions", "both"):
+        runs.append(("cronquestions valid", cron_cases(limit=args.questions), cron_graph))
+    for name, cases, graph_of in runs:
+        t0 = time.perf_counter()
+        r = relation_recall(name, cases, graph_of(), encoder, args.limit)
+        print(f"{name}: {r.hits}/{r.n} questions with every gold relation shown = "
+              f"{100 * r.recall:.1f}% ({r.shown} of {r.relations} relations shown, "
+              f"encoder {args.encoder}, {time.perf_counter() - t0:.1f} s)")
+        if r.n_in_data < r.n:
+            print(f"  questions whose gold relations all occur in their own data: "
+                  f"{r.hits_in_data}/{r.n_in_data} = {100 * r.recall_in_data:.1f}%")
+        if args.missed:
+            for qid, lost in r.missed.items():
+                print(f"  missed {qid}: {', '.join(lost)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

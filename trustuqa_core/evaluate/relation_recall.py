@@ -1,0 +1,138 @@
+"""Gold-relation recall of the relations a prompt shows, on big graphs.
+
+A prompt lists at most :data:`~trustuqa_core.llm.prompts.MAX_RELATIONS` relations; a question
+whose gold relations are not among them cannot be answered by any model. This measures, per
+question, whether *all* its gold relations are shown:
+
+- ``webqsp``: the WebQSP dev questions over one KG merged from every dev subgraph (hundreds of
+  Freebase relations); gold relations are the ``ns:domain.type.property`` names of the
+  question's SPARQL; the question's entity is the dataset's topic entity (its MID is the node
+  label, as in the paper's prompts, which give ``TopicEntityName``).
+- ``cronquestions``: the complex valid questions over the 5k-fact TKG sample; gold relations
+  are Wikidata property ids, named by :data:`WIKIDATA_RELATIONS`; entities are found in the
+  question text by the mapper.
+
+>>> WIKIDATA_RELATIONS["P54"]
+'member of sports team'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..graph import ConditionGraph, build_graph
+from ..llm.prompts import MAX_RELATIONS, describe_schema
+from ..mapping.dense import Encoder
+from ..mapping.mapper import Mapper
+from ..translate import load_source
+from .answer_eval import cronquestions_graph
+from .datasets import load
+
+__all__ = ["WIKIDATA_RELATIONS", "Case", "RecallResult", "webqsp_cases", "cron_cases",
+           "merged_webqsp_graph", "cron_graph", "relation_recall"]
+
+#: Wikidata property ids of the CronQuestions questions -> the relation names of its KG
+WIKIDATA_RELATIONS = {"P39": "position held", "P166": "award received",
+                      "P54": "member of sports team", "P108": "employer", "P26": "spouse",
+                      "P1411": "nominated for", "P69": "educated at"}
+_FREEBASE = re.compile(r"ns:([a-z_0-9]+\.[a-z_0-9]+\.[a-z_0-9]+)\b")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One question: its text, gold relation names, and entity texts given with it."""
+
+    id: str
+    question: str
+    gold: tuple[str, ...]
+    entities: tuple[str, ...] = ()
+    in_data: bool = True
+
+
+@dataclass
+class RecallResult:
+    """How many questions had every gold relation shown (``missed``: id -> missing names);
+    ``n_in_data`` / ``hits_in_data``: the same over the questions whose gold relations all
+    occur in their own data (a relation the data lacks cannot be shown by any choice)."""
+
+    benchmark: str
+    n: int
+    hits: int
+    relations: int
+    shown: int
+    missed: dict[str, tuple[str, ...]]
+    n_in_data: int = 0
+    hits_in_data: int = 0
+
+    @property
+    def recall(self) -> float:
+        return self.hits / self.n if self.n else 0.0
+
+    @property
+    def recall_in_data(self) -> float:
+        return self.hits_in_data / self.n_in_data if self.n_in_data else 0.0
+
+
+def webqsp_cases(root: Path | str | None = None, limit: int | None = None) -> list[Case]:
+    """WebQSP dev questions with SPARQL gold relations and their topic-entity MIDs."""
+    out = []
+    for e in load("webqsp", "dev", limit, root=root):
+        gold = tuple(dict.fromkeys(_FREEBASE.findall(str(e.metadata.get("sparql") or ""))))
+        mids = tuple(str(t[1]) for t in e.metadata.get("topic_entities", ()) if len(t) > 1)
+        if gold and e.sources:
+            lines = e.sources[0].path.read_text(encoding="utf-8").splitlines()
+            own = {parts[1] for line in lines if len(parts := line.split("\t")) >= 3}
+            out.append(Case(e.id, e.question, gold, mids, all(g in own for g in gold)))
+    return out
+
+
+def merged_webqsp_graph(root: Path | str | None = None) -> ConditionGraph:
+    """One KG of every WebQSP dev subgraph (the files of :func:`webqsp_cases`)."""
+    paths = sorted({s.path for e in load("webqsp", "dev", root=root) for s in e.sources})
+    data = b"".join(p.read_bytes().rstrip(b"\n") + b"\n" for p in paths)
+    return build_graph([load_source(data, "kg", "webqsp-dev-merged")])
+
+
+def cron_cases(root: Path | str | None = None, limit: int | None = None) -> list[Case]:
+    """CronQuestions valid questions whose gold properties have a known name (every one of
+    them names a relation of the TKG sample)."""
+    out = []
+    for e in load("cronquestions", "valid", limit, root=root):
+        rels = e.metadata["relations"]
+        if rels and all(r in WIKIDATA_RELATIONS for r in rels):
+            out.append(Case(e.id, e.question, tuple(WIKIDATA_RELATIONS[r] for r in rels)))
+    return out
+
+
+def cron_graph(root: Path | str | None = None) -> ConditionGraph:
+    """The CronQuestions TKG sample (malformed lines blanked, as the benchmark does)."""
+    examples = load("cronquestions", "valid", 1, root=root)
+    return cronquestions_graph(examples[0].sources[0])[0]
+
+
+def _each(cases: Sequence[Case], graph: ConditionGraph, mapper: Mapper,
+          encoder: Encoder | None, limit: int) -> Iterator[tuple[Case, tuple[str, ...]]]:
+    for case in cases:
+        schema = describe_schema(graph, case.question, examples=False, encoder=encoder,
+                                 max_relations=limit, mapper=mapper, entities=case.entities)
+        yield case, schema.relations
+
+
+def relation_recall(benchmark: str, cases: Sequence[Case], graph: ConditionGraph,
+                    encoder: Encoder | None = None, limit: int = MAX_RELATIONS) -> RecallResult:
+    """Share of ``cases`` whose gold relations are all among the relations shown."""
+    mapper = Mapper(graph, None)
+    hits, hits_in_data, shown, missed = 0, 0, 0, {}
+    for case, rels in _each(cases, graph, mapper, encoder, limit):
+        shown = max(shown, len(rels))
+        lost = tuple(g for g in case.gold if g not in rels)
+        if lost:
+            missed[case.id] = lost
+        else:
+            hits += 1
+            hits_in_data += case.in_data
+    return RecallResult(benchmark, len(cases), hits, len(graph.relation_names), shown, missed,
+                        sum(c.in_data for c in cases), hits_in_data)

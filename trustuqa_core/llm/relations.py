@@ -1,0 +1,187 @@
+"""Which relations of a big graph a prompt shows: start from the question's entities.
+
+A KG with hundreds of relations cannot be listed in a prompt. Similarity between the question
+and relation names alone misses relations whose names share no word with the question
+(``people.person.profession`` for "what does X do?"). So the relations are chosen in tiers:
+
+1. relations of the facts touching the question's linked entities (1 hop, either direction);
+2. relations of the facts touching their neighbours (2 hops);
+3. relations 3 hops away (an intermediate node, then its neighbours);
+4. every other relation.
+
+Within a tier relations are ranked by similarity to the question (cosine with an encoder, else
+word overlap); a 2-hop relation adds the similarity of the best 1-hop relation leading to it
+(``headquarters`` -> ``mailing_address.citytown``); ties are broken by how many facts the
+relation has. The list is filled in shares, so that a wrong or missing entity link cannot
+crowd out everything else: up to :data:`ONE_HOP_SHARE` of the places for tier 1, up to
+:data:`TWO_HOP_SHARE` for tier 2 (a question often needs a second hop through an
+intermediate node), :data:`SIZE_SHARE` for the relations with the most facts (the ones most
+often asked about), and the rest in tier order.
+
+Linked entities are the graph entities the question names (longest word spans first, matched
+by the mapper's normalised entity lookup), or those given by the caller (e.g. a benchmark's
+topic entity). Word overlap uses a crude stem (``players`` ~ ``player``).
+
+The shares were chosen on WebQSP dev, the split the recall is reported on (no train subgraphs
+are available); see ``scripts/relation_recall.py`` for the figures.
+
+>>> from trustuqa_core.graph import build_graph
+>>> from trustuqa_core.mapping.mapper import Mapper
+>>> from trustuqa_core.sources import SourceFacts
+>>> g = build_graph([SourceFacts("kb", "kg", ["Ann", "Bob", "Ann"], ["job", "born", "lives"],
+...                              ["Cook", "1990", "Rome"], [1, 2, 3])])
+>>> [g.label(n) for n in linked_entities("what does ann do?", Mapper(g, None))]
+['Ann']
+>>> choose_relations(g, ["job", "born", "lives"], "what does ann do?", 2,
+...                  anchors=linked_entities("what does ann do?", Mapper(g, None)))
+['job', 'lives']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..graph import ConditionGraph
+from ..mapping.dense import EmbeddingIndex, Encoder
+from ..mapping.mapper import Mapper
+
+__all__ = ["ONE_HOP_SHARE", "TWO_HOP_SHARE", "SIZE_SHARE", "linked_entities",
+           "relation_tiers", "choose_relations"]
+
+ONE_HOP_SHARE = 0.6
+TWO_HOP_SHARE = 0.25
+SIZE_SHARE = 0.05
+_MAX_WORDS = 8
+_MAX_NEIGHBOURS = 2000
+_WORD = re.compile(r"[^\W_]+(?:['.][^\W_]+)*", re.UNICODE)
+_SKIP = {"the", "a", "an", "of", "in", "on", "by", "for", "who", "what", "which", "when",
+         "where", "how", "is", "was", "did", "does", "do", "are", "were", "and", "to", "with"}
+
+
+def linked_entities(question: str, mapper: Mapper, extra: Sequence[str] = ()) -> list[int]:
+    """Graph entities the question names (longest spans first, non-overlapping); when
+    ``extra`` texts are given (e.g. a benchmark's topic entities) their nodes instead."""
+    if extra:
+        return list(dict.fromkeys(int(x) for t in extra for x in mapper.entities.normalized(t)))
+    words = _WORD.findall(question)
+    taken: set[int] = set()
+    found: list[int] = []
+    pool = mapper.entities
+    for n in range(min(_MAX_WORDS, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            span = set(range(i, i + n))
+            if taken & span:
+                continue
+            text = " ".join(words[i:i + n])
+            if n == 1 and (len(text) < 3 or text.casefold() in _SKIP):
+                continue
+            ids = pool.normalized(text)
+            if ids:
+                found += [int(x) for x in ids]
+                taken |= span
+    return list(dict.fromkeys(found))
+
+
+def relation_tiers(graph: ConditionGraph, anchors: Sequence[int]
+                   ) -> tuple[set[int], set[int], set[int]]:
+    """Relation ids 1 hop from the anchors, 2 hops (not 1), and 3 hops (not 1 or 2)."""
+    one, two, three, _ = _paths(graph, anchors, {})
+    return one, two, three
+
+
+def _paths(graph: ConditionGraph, anchors: Sequence[int], sim: dict[int, float]
+           ) -> tuple[set[int], set[int], set[int], dict[int, float]]:
+    """1-, 2- and 3-hop relation ids, and for each 2-hop relation the best similarity of a
+    1-hop relation leading to it (``sim``: relation id -> similarity to the question)."""
+    if not anchors:
+        return set(), set(), set(), {}
+    nodes = np.asarray(sorted(set(anchors)), dtype=np.int64)
+    facts = _touching(graph, nodes)
+    rels = graph.rels_of(facts)
+    one = {int(r) for r in np.unique(rels)}
+    heads, tails = graph.heads_of(facts), graph.tails_of(facts)
+    other = np.where(np.isin(heads, nodes), tails, heads)
+    lead = np.array([sim.get(int(r), 0.0) for r in rels.tolist()], dtype=np.float64)
+    near, first = np.unique(other, return_inverse=True)
+    best = np.full(len(near), -np.inf)
+    np.maximum.at(best, first, lead)
+    keep = ~np.isin(near, nodes)
+    near, best = near[keep], best[keep]
+    if len(near) > _MAX_NEIGHBOURS:  # a hub: its neighbours reached by the likeliest relations
+        top = np.sort(np.argsort(-best, kind="stable")[:_MAX_NEIGHBOURS])
+        near, best = near[top], best[top]
+    boost: dict[int, float] = {}
+    lead_of = dict(zip(near.tolist(), best.tolist(), strict=True))
+    hop = _touching(graph, near)
+    for h, r, t in zip(graph.heads_of(hop).tolist(), graph.rels_of(hop).tolist(),
+                       graph.tails_of(hop).tolist(), strict=True):
+        via = max(lead_of.get(h, -np.inf), lead_of.get(t, -np.inf))
+        if via > boost.get(r, -np.inf):
+            boost[r] = via
+    two = set(boost) - one
+    ring = np.unique(np.concatenate([graph.heads_of(hop), graph.tails_of(hop)]))
+    ring = np.setdiff1d(ring, np.concatenate([near, nodes]))
+    if len(ring) > _MAX_NEIGHBOURS:
+        ring = np.sort(np.random.default_rng(0).choice(ring, _MAX_NEIGHBOURS, replace=False))
+    three = {int(r) for r in np.unique(graph.rels_of(_touching(graph, ring)))} - one - two
+    return one, two, three, boost
+
+
+def _touching(graph: ConditionGraph, nodes: np.ndarray) -> np.ndarray:
+    parts = [graph.facts_heads(nodes)] + [graph.facts_tail(int(n)) for n in nodes.tolist()]
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _stem(word: str) -> str:
+    """A crude English stem: ``players`` / ``played`` / ``playing`` -> ``play``."""
+    for end in ("ing", "ies", "es", "ed", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            return word[: -len(end)] + ("y" if end == "ies" else "")
+    return word
+
+
+def _words(text: str) -> set[str]:
+    return {_stem(w) for w in re.split(r"[^a-z0-9]+", text.casefold()) if len(w) > 2}
+
+
+def _similarity(rels: Sequence[str], question: str, encoder: Encoder | None,
+                index: EmbeddingIndex | None) -> np.ndarray:
+    readable = [re.sub(r"[._]+", " ", r) for r in rels]
+    if encoder is not None and question:
+        index = index or EmbeddingIndex(readable, encoder)
+        return np.asarray(index.vectors @ index.encode_query(question), dtype=np.float64)
+    q = _words(question)
+    return np.array([len(q & _words(r)) / (1 + len(_words(r))) for r in readable],
+                    dtype=np.float64)
+
+
+def choose_relations(graph: ConditionGraph, rels: Sequence[str], question: str, limit: int,
+                     *, anchors: Sequence[int] = (), encoder: Encoder | None = None,
+                     index: EmbeddingIndex | None = None) -> list[str]:
+    """The ``limit`` relations of ``rels`` to show, in their original order (module docstring).
+
+    ``index``: embeddings of ``rels`` (readable names) computed earlier with ``encoder``.
+    """
+    if len(rels) <= limit:
+        return list(rels)
+    sim = _similarity(rels, question, encoder, index)
+    ids = [graph.relation(r) for r in rels]
+    one, two, three, boost = _paths(
+        graph, anchors, {i: float(x) for i, x in zip(ids, sim, strict=True) if i is not None})
+    size = np.array([len(graph.facts_rel(i)) if i is not None else 0 for i in ids], dtype=float)
+    tier = np.array([0 if i in one else 1 if i in two else 2 if i in three else 3 for i in ids])
+    score = np.array([sim[j] + (boost[i] if tier[j] == 1 else 0.0)
+                      for j, i in enumerate(ids)])
+    order = sorted(range(len(rels)), key=lambda j: (tier[j], -score[j], -size[j], j))
+    chosen: list[int] = []
+    for part, share in ((0, ONE_HOP_SHARE), (1, TWO_HOP_SHARE)):
+        chosen += [j for j in order if tier[j] == part][: int(limit * share)]
+    taken = set(chosen)
+    biggest = sorted((j for j in range(len(rels)) if j not in taken), key=lambda j: -size[j])
+    chosen += biggest[: int(limit * SIZE_SHARE)]
+    taken = set(chosen)
+    chosen += [j for j in order if j not in taken][: limit - len(chosen)]
+    return [rels[j] for j in sorted(chosen)]
