@@ -14,6 +14,7 @@ import openpyxl
 import pytest
 
 from trustuqa_core import build_graph, load_source
+from trustuqa_core.answer import default_pool
 from trustuqa_core.errors import LimitError, SourceError, SourceLimitError
 from trustuqa_core.export import ExportError, load_record
 from trustuqa_core.limits import current_limits, env_name
@@ -676,3 +677,12 @@ def test_very_wide_table_loads_quickly() -> None:
     data = b"a," * 300_000 + b"\n" + b"1," * 300_000 + b"\n"
     facts = load_source(data, "table", name="wide.csv")
     assert len(facts) == 300_001 and facts.columns[-2:] == ("a (300000)", "column 300001")
+
+
+def test_demo_pools_of_encoders_with_other_dimensions_are_not_mixed() -> None:
+    """Regression (found when merging): ``ask`` retrieved demos with a 64-dim hashing encoder
+    from a pool cached for the 256-dim one, because both carried the same name."""
+    wide = default_pool(HashingEncoder())
+    narrow = default_pool(HashingEncoder(dim=64))
+    assert narrow is not wide
+    assert narrow.retrieve("who directed the film?", k=2)

@@ -126,12 +126,16 @@ class HashingEncoder:
     >>> v = HashingEncoder(dim=64).encode(["abc", "abc"])
     >>> v.shape, float(v[0] @ v[1]) > 0.999
     ((2, 64), True)
-    """
 
-    name = "hashing-trigram"
+    The name carries a non-default dimension, because caches of vectors are keyed by it:
+
+    >>> HashingEncoder().name, HashingEncoder(dim=64).name
+    ('hashing-trigram', 'hashing-trigram-64')
+    """
 
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
+        self.name = "hashing-trigram" if dim == 256 else f"hashing-trigram-{dim}"
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
