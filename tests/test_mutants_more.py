@@ -296,3 +296,53 @@ def test_who_was_in_a_team_in_a_year(tkg, year: str, members: list[str]) -> None
         f"value='{year}')",
     )
     assert t.answer == members
+
+
+# --- second round: mutants the first version of this file still let live ------------------
+def test_keep_at_least_a_set_compares_with_its_smallest_value(scores) -> None:
+    # ">= some Blues score" means >= 7: all four scores 10, 10, 1000, 7 stay
+    t = run(scores, *BLUES_SCORES, "keep(set='output_of_query3', value>='output_of_query2')")
+    assert t.answer == ["10", "1,000", "7"]
+
+
+def test_plain_numeric_comparison_is_not_read_loosely(scores) -> None:
+    # Score > 8: Ann 10, Bob 10, Cid 1,000 (Dee has 7). All scores are plain numbers, so no
+    # loose reading happens and no "compared as ..." note is written.
+    t = run(scores, "get_information(relation='Score', tail_entity>'8')",
+            "get_information(relation='Player', head_entity='output_of_query1')")
+    assert t.answer == ["Ann", "Bob", "Cid"]
+    assert t.steps[0].notes == []
+
+
+def test_loose_less_than_a_set_of_durations_uses_every_value(races) -> None:
+    # Oslo times are 1:50.00 and 1:49.00; "Time < either of them" means < 1:50.00, which only
+    # Bob's 1:49.00 is (it is not below 1:49.00 itself, so each threshold must count)
+    t = run(
+        races,
+        "get_information(relation='Venue', tail_entity='Oslo')",
+        "get_information(relation='Time', head_entity='output_of_query1')",
+        "get_information(relation='Time', tail_entity<'output_of_query2')",
+        "get_information(relation='Name', head_entity='output_of_query3')",
+    )
+    assert t.answer == ["Bob"]
+
+
+def test_frequency_note_lists_at_most_five_values() -> None:
+    # A twice; B, C, D, E, F, G once each: six least-frequent values, the note names five
+    env = _env((b"Venue\nA\nA\nB\nC\nD\nE\nF\nG\n", "table", "v.csv"))
+    t = run(env, "get_information(relation='Venue', tail_entity='least')")
+    assert len(t.answer) == 6
+    assert t.steps[0].notes == [
+        "least frequent value(s) of 'Venue': 'B', 'C', 'D', 'E', 'F' (1 times)"
+    ]
+
+
+@pytest.mark.parametrize(("cmp", "year"), [(">", "1980"), ("<", "2010"), ("=", "1992")])
+def test_a_fact_without_dates_never_meets_a_time_condition(cmp: str, year: str) -> None:
+    # Purples FC has no dates: whatever the condition, only dated facts can meet it
+    # (> 1980 and < 2010: all three dated teams; = 1992: Reds FC, 1990-1994)
+    env = _env((TKG + b"Ann Smith\tmember of sports team\tPurples FC\t\t\n", "tkg", "t.tsv"))
+    t = run(env, f"get_information(head_entity='Ann Smith', relation='member of sports team', "
+                 f"key='time', value{cmp}'{year}')")
+    assert "Purples FC" not in t.answer
+    assert t.answer == (["Reds FC"] if cmp == "=" else ["Reds FC", "Blues FC", "Greens FC"])
