@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -113,9 +114,18 @@ def test_evaluate_page_explains_an_unsupported_mode(data_dir: Path) -> None:
 def test_ask_page_offers_samples_when_nothing_is_loaded() -> None:
     at = _app()
     at.switch_page("pages/2_Ask.py").run()
+    assert any(i.value.startswith("Load some data first") for i in at.info)
+    quick = {b.key for b in at.button if (b.key or "").startswith("tq_quick_")}
+    assert quick == {f"tq_quick_{s.id}" for s in sample_sets()}
     at.button(key="tq_quick_slalom").click().run()
     assert not at.exception
-    assert at.text_input(key="tq_question") is not None
+    assert not any(i.value.startswith("Load some data first") for i in at.info)
+    assert [u.name for u in at.session_state["tq_sources"]] == ["giant_slalom.csv"]
+    # the one click loaded a usable table: a bundled question is answered on this page
+    at.text_input(key="tq_question").set_value("who skied for slovenia?").run()
+    at.button(key="tq_ask").click().run()
+    assert not at.exception
+    assert at.session_state["tq_run"].answer == ["Tina Maze"]
 
 
 # ------------------------------------------------------------------------------ asking
@@ -451,7 +461,8 @@ def test_llm_writer_shows_prompt_samples_and_vote() -> None:
         assert at.code, "the exact prompt is shown"
 
 
-def test_llm_unreachable_server_is_reported() -> None:
+def test_llm_rejected_key_is_reported() -> None:
+    # the server answers, but with HTTP 401: an authentication problem, not an unreachable one
     with FakeOpenAIServer(scripted(FakeReply.error(401, "bad key"))) as srv:
         at = _load_sample(_app(), "slalom")
         _configure_llm(at, srv.base_url, key="sk-wrong-000000")
@@ -461,8 +472,25 @@ def test_llm_unreachable_server_is_reported() -> None:
         assert "sk-wrong-000000" not in shown
         run = at.session_state["tq_run"]
         assert not run.answer and run.writer_error
+        assert "HTTP 401" in run.writer_error and "key was refused" in run.writer_error
         assert {s["status"] for s in run.samples} == {"writer_error"}
         assert any(e.value.startswith("No query was written") for e in at.error)
+
+
+def test_llm_unreachable_server_is_reported() -> None:
+    # nobody listens on this port: the connection is refused, so no reply and no answer
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    at = _load_sample(_app(), "slalom")
+    _configure_llm(at, f"http://127.0.0.1:{port}/v1")
+    _ask(at, "who skied for slovenia?")
+    run = at.session_state["tq_run"]
+    assert not run.answer and run.writer_error
+    assert f"cannot reach http://127.0.0.1:{port}/v1" in run.writer_error
+    assert "Connection refused" in run.writer_error and "HTTP" not in run.writer_error
+    assert {s["status"] for s in run.samples} == {"writer_error"}
+    assert any(e.value.startswith("No query was written") for e in at.error)
 
 
 def test_let_the_writer_try_a_bundled_question() -> None:

@@ -110,6 +110,7 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(ANSWER_TIMEOUT_MS)
+            expect.set_options(timeout=ANSWER_TIMEOUT_MS)  # expect() has its own 5 s default
             page.goto(url)
             expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
             page.locator(".st-key-tq_sample_cross button").click()

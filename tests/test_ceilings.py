@@ -3,7 +3,6 @@ converter (hand-made cases over tiny tables / KBs), and gold-program runs on dat
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pytest
@@ -218,14 +217,13 @@ def test_reachability_within_hops(kb):
 
 # ------------------------------------------------------------------ data samples
 
-# Full-run measurements (docs/RESULTS.md): a sample must not fall more than three binomial
-# standard deviations below them.
-FULL_WIKISQL = 8268 / 8421
-FULL_METAQA_REACHABLE = {1: 9079 / 9343, 2: 12072 / 12113, 3: 9126 / 9190}
-
-
-def _threshold(full: float, n: int) -> float:
-    return full - 3 * math.sqrt(max(full * (1 - full), 0.01) / n)
+# Floors on these fixed slices, a few points under what they measured on 2026-11-23
+# (code 4a39435): a real regression fails, run-to-run noise cannot (fixed slices, deterministic
+# pipeline). Raise them when the measured value rises for good.
+#   WikiSQL dev [::84]: 99/101 = 98.0%
+#   MetaQA dev, 30 spread questions, over the reachable ones: 29/30, 24/24, 20/20
+FLOOR_WIKISQL = 0.95
+FLOOR_METAQA_REACHABLE = {1: 0.93, 2: 0.95, 3: 0.95}  # one more miss than today at most
 
 
 @pytest.mark.data
@@ -234,7 +232,7 @@ def test_wikisql_ceiling_on_a_sample(data_dir):
     items = evaluation.items()[::84]  # 101 questions spread over the dev set
     outcomes = [evaluation.evaluate(item) for _, item in items]
     accuracy = sum(o.correct for o in outcomes) / len(outcomes)
-    assert accuracy >= _threshold(FULL_WIKISQL, len(outcomes))
+    assert accuracy >= FLOOR_WIKISQL
     assert {o.category for o in outcomes} <= {"correct", "gold_text_number",
                                               "wikisql_text_equality"}
 
@@ -249,5 +247,5 @@ def test_metaqa_ceiling_on_a_sample(data_dir, hops):
     reachable = [o for o in outcomes if o.flags["reachable"]]
     assert len(reachable) >= 15
     accuracy = sum(o.correct for o in reachable) / len(reachable)
-    assert accuracy >= _threshold(FULL_METAQA_REACHABLE[hops], len(reachable))
+    assert accuracy >= FLOOR_METAQA_REACHABLE[hops]
     assert all(o.category in ("correct", "unreachable", "extra_answers") for o in outcomes)

@@ -327,7 +327,15 @@ def test_non_numeric_comparison_needs_the_fallback(scores) -> None:
         return FallbackAnswer(["Reds"], "LLM-inferred")
 
     t = run(scores, text, fallback=fallback)
-    assert len(t.answer) == 2 and t.inferred
+    # the fallback says only 'Reds' is "> Purples": the Reds rows are Ann's (row 1) and Bob's (row 2)
+    assert t.answer == ["scores.csv row 1", "scores.csv row 2"] and t.inferred
+    assert t.steps[0].status == "inferred"
+    two_steps = q(
+        "get_information(relation='Team', tail_entity>'Purples')",
+        "get_information(relation='Player', head_entity='output_of_query1')",
+    )
+    t = run(scores, two_steps, fallback=fallback)
+    assert t.answer == ["Ann", "Bob"] and t.inferred
 
 
 def test_answer_provenance_reaches_source_rows(scores) -> None:

@@ -3,7 +3,6 @@ overrides, and accuracy thresholds on samples of the real recordings."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pytest
@@ -101,15 +100,15 @@ def test_webqsp_topic_names_map_to_mids():
 
 # ------------------------------------------------------------------ data samples
 
-# Full-run measurements (docs/RESULTS.md, scripts/replay_all.py). A sample must not fall more
-# than three binomial standard deviations below them.
-FULL_WTQ, FULL_WTQ_NO_LLM = 4728 / 6118, 4728 / 5162
-FULL_METAQA = {1: 17978 / 17985, 2: 3979 / 4067, 3: 5698 / 5774}  # over expected_nonempty
-FULL_WEBQSP = 214 / 219
-
-
-def _threshold(full: float, n: int) -> float:
-    return full - 3 * math.sqrt(max(full * (1 - full), 0.01) / n)
+# Floors on these fixed slices, a few points under what they measured on 2026-11-23
+# (code 4a39435): a real regression fails, run-to-run noise cannot (the slices are fixed and
+# the pipeline is deterministic). Raise them when the measured value rises for good.
+#   WTQ train [::30]: 161/204 = 78.9% (no LLM-inferred step: 161/176 = 91.5%)
+#   MetaQA train, 30 spread questions, over expected_nonempty: 29/29, 29/30, 30/30
+#   WebQSP dev (all 219 recorded): 214/219 = 97.7%
+FLOOR_WTQ, FLOOR_WTQ_NO_LLM = 0.76, 0.88
+FLOOR_METAQA = {1: 0.96, 2: 0.93, 3: 0.96}  # one more miss than today at most
+FLOOR_WEBQSP = 0.95
 
 
 @pytest.mark.data
@@ -118,9 +117,9 @@ def test_wtq_replay_sample_reaches_the_full_run_accuracy(data_dir):
     items = evaluation.items()[::30]  # 204 recorded queries spread over all 6,118
     outcomes = [evaluation.evaluate(item) for _, item in items]
     accuracy = sum(o.correct for o in outcomes) / len(outcomes)
-    assert accuracy >= _threshold(FULL_WTQ, len(outcomes))
+    assert accuracy >= FLOOR_WTQ
     plain = [o for o in outcomes if o.flags["no_llm_step"]]
-    assert sum(o.correct for o in plain) / len(plain) >= _threshold(FULL_WTQ_NO_LLM, len(plain))
+    assert sum(o.correct for o in plain) / len(plain) >= FLOOR_WTQ_NO_LLM
     assert {o.groups["half"] for o in outcomes} == {"tune", "check"}
     assert all(o.category != "error" for o in outcomes)
 
@@ -135,7 +134,7 @@ def test_metaqa_replay_sample(data_dir, hops):
     assert all(o.groups.get("qtype") for o in outcomes)  # every template got a type
     scored = [o for o in outcomes if o.flags["expected_nonempty"]]
     accuracy = sum(o.correct for o in scored) / len(scored)
-    assert accuracy >= _threshold(FULL_METAQA[hops], len(scored))
+    assert accuracy >= FLOOR_METAQA[hops]
 
 
 @pytest.mark.data
@@ -144,4 +143,4 @@ def test_webqsp_replay(data_dir):
     outcomes = [evaluation.evaluate(item) for _, item in evaluation.items()]
     assert len(outcomes) == 219
     accuracy = sum(o.correct for o in outcomes) / len(outcomes)
-    assert accuracy >= _threshold(FULL_WEBQSP, len(outcomes))
+    assert accuracy >= FLOOR_WEBQSP

@@ -369,6 +369,17 @@ def test_llm_writer_messages_have_demos_schema_and_retry_note(pool: DemoPool) ->
 
 
 def test_retrieved_demos_keep_their_order() -> None:
-    demo = initial_demos()[0]
-    r = [Retrieved(demo, 0.9, True, "retrieved")]
-    assert r[0].similarity == 0.9
+    # Three demos stored far-first. By shared words with the question: the first repeats all of
+    # it plus "in 1990", the second shares "how many ... medals", the third no content word.
+    # Retrieval must return them best first, whatever the pool order.
+    def demo(question: str) -> Demo:
+        return Demo(question, "Query1: \"count(set='x')\"", (), "table", "bench:train")
+
+    far, mid, near = (demo("who directed the film heat?"), demo("how many medals were won?"),
+                      demo("how many gold medals did spain win in 1990?"))
+    got = DemoPool([far, mid, near], HashingEncoder(), cache_dir=None).retrieve(
+        "how many gold medals did spain win?", k=3, verify=False, fill=False)
+    assert [r.demo for r in got.demos] == [near, mid, far]
+    sims = [r.similarity for r in got.demos]
+    assert sims[0] > sims[1] > sims[2]
+    assert all(isinstance(r, Retrieved) and r.how == "retrieved" for r in got.demos)
