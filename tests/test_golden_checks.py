@@ -31,7 +31,8 @@ def triples(data: bytes) -> list[tuple[str, str, str]]:
 
 
 def test_every_golden_file_has_an_independent_check() -> None:
-    checked = {"table_sum", "table_empty", "kg_multi_hop", "tkg_time", "parse_error"}
+    checked = {"table_sum", "table_empty", "kg_multi_hop", "tkg_time", "parse_error",
+               "table_difference"}
     assert {p.stem for p in GOLDEN.glob("*.json")} == checked == set(CASES)
     notes = (GOLDEN / "CHECKS.md").read_text(encoding="utf-8")
     assert all(f"`{name}.json`" in notes for name in checked)
@@ -42,6 +43,13 @@ def test_table_sum_is_the_silver_of_the_nations_with_four_golds() -> None:
     expected = int(df.loc[df["Gold"] == 4, "Silver"].sum())  # Italy 6 + Japan 2
     assert expected == 8
     assert golden("table_sum")["answer"] == [str(expected)]
+
+
+def test_table_difference_is_chinas_golds_minus_italys() -> None:
+    df = pd.read_csv(io.BytesIO(MEDALS)).set_index("Nation")
+    expected = int(df.loc["China", "Gold"] - df.loc["Italy", "Gold"])  # 10 - 4
+    assert expected == 6
+    assert golden("table_difference")["answer"] == [str(expected)]
 
 
 def test_table_empty_has_no_nation_with_more_than_twenty_golds() -> None:
