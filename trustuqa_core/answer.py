@@ -43,12 +43,11 @@ from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
 from .trace import Trace
-from .verdict import Verdict, VoteEvidence, judge
+from .verdict import Verdict, VoteEvidence, judge, render_verdict
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 
-__all__ = ["Answer", "answer", "ask_cli", "default_pool", "resolve_writer", "mentioned_last",
-           "render_verdict"]
+__all__ = ["Answer", "answer", "ask_cli", "default_pool", "resolve_writer", "mentioned_last"]
 
 
 @dataclass
@@ -328,18 +327,3 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
     out.write(render_verdict(verdict))
     return 0 if result.ok else 1
 
-
-def render_verdict(verdict: Verdict) -> str:
-    """The verdict and its reasons as CLI text (one reason a line).
-
-    >>> from trustuqa_core.verdict import Reason
-    >>> print(render_verdict(Verdict("check", (Reason("vote_tie", "a tie", None, None),),
-    ...                                     ("vote_tie",))), end="")
-    verdict: check
-      - vote_tie: a tie
-    """
-    lines = [f"verdict: {verdict.label}"]
-    for r in verdict.reasons:
-        where = " ".join(x for x in (f"Query{r.step}" if r.step else "", r.arg or "") if x)
-        lines.append(f"  - {r.code}{f' [{where}]' if where else ''}: {r.message}")
-    return "\n".join(lines) + "\n"

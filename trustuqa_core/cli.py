@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ARG=LABEL",
         help="fix a mapping, e.g. Q1.tail_entity='Italy (ITA)'; repeatable",
     )
+    q.add_argument("--question", default=None,
+                   help="the question the query answers (the trust verdict checks the query "
+                        "against what it names)")
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
     q.set_defaults(handler=_cmd_query)
 
@@ -129,15 +132,16 @@ def _overrides(items: Sequence[str]) -> dict[str, str]:
 
 
 def _cmd_query(args: argparse.Namespace) -> int:
-    from .execute import run_query
     from .mapping import Mapper, default_encoder
+    from .recovery import run_with_recovery
 
     graph = _graph(args)
-    trace = run_query(
+    trace = run_with_recovery(
         _read_query(args.query),
         graph,
         Mapper(graph, default_encoder()),
         overrides=_overrides(args.override),
+        question=getattr(args, "question", None),
     )
     if args.json:
         _print(json.dumps(trace.to_dict(), ensure_ascii=False, indent=2))
@@ -163,6 +167,11 @@ def _print_trace(trace) -> None:  # noqa: ANN001
         _print("answer: " + " | ".join(trace.answer))
     else:
         _print("answer: (none) " + (trace.explain_empty() or ""))
+    for r in trace.recovery:
+        _print(f"recovered: {r.message()}")
+    from .verdict import render_verdict
+
+    _print(render_verdict(trace.verdict).rstrip("\n"))
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:

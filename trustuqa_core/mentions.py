@@ -26,10 +26,11 @@ from .mapping.lexical import normalize
 from .numbers import parse_number
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
-           "answer_type", "type_consistent", "MentionKind", "AnswerType"]
+           "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
+           "unexplained_words", "CUES"]
 
 MentionKind = Literal["entity", "number", "date"]
-AnswerType = Literal["number", "time", "entity", "any"]
+AnswerType = Literal["number", "quantity", "time", "entity", "any"]
 
 _BRACKET = re.compile(r"\[([^\]]+)\]")
 _QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]|(?<![\w])'([^']{2,80})'(?![\w])")
@@ -44,6 +45,8 @@ _NOT_NAMES = {
 _JOINERS = {"of", "de", "the", "and", "&", "von", "van", "da", "del", "la", "le", "y"}
 _WH_NUMBER = re.compile(r"\b(how (many|much)|what (is|was) the (number|total|count|sum|"
                         r"average)|number of|count of|total (number|amount))\b")
+_WH_QUANTITY = re.compile(r"^\s*(how (long|old|tall|far|high|big|large|heavy|wide)\b|(what|which|"
+                          r"in what|in which|on what|on which) (week|round|pick|rank|lap|grid)\b)")
 _WH_TIME = re.compile(r"^\s*(when\b|what (year|date|day|month|time)|in (what|which) year|"
                       r"which (year|date))")
 _WH_ENTITY = re.compile(r"^\s*(who|whom|whose)\b")
@@ -160,6 +163,8 @@ def expected_type(question: str) -> AnswerType:
     q = question.lower()
     if _WH_NUMBER.search(q):
         return "number"
+    if _WH_QUANTITY.search(q):
+        return "quantity"
     if _WH_TIME.search(q):
         return "time"
     if _WH_ENTITY.search(q):
@@ -198,6 +203,84 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
         return True
     if want == "number":
         return have == "number"
+    if want == "quantity":
+        return all(any(ch.isdigit() for ch in a) for a in answers)
     if want == "time":
         return all(_TIME_TEXT.search(a) or parse_number(a) is not None for a in answers)
     return have != "number"
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Function words: never evidence of what a query must use.
+_STOP = _set("""
+a about above across again against all almost along already also although always am among an
+and another any anyone anything are around as at be became because become been being both but
+by can could did do does doing done during each either else ever every for from further get
+gets got had has have having he her here hers him his how however i if in into is it its
+itself just like made make many may me might mine much must my name named neither no nor of
+off on once one or our ours out over own per please put rather said same shall she should
+show since so some such tell than that the their them then there these they this those
+though through thus to too under until up upon us very was we well were what whatever when
+where whether which while who whom whose why will with within without would yet you your
+list give find called known listed does did has had s t de la le
+""")
+#: cue words explained by the functions a query uses
+CUES: dict[str, frozenset[str]] = {
+    "count": _set("how many number count total amount times"),
+    "sum": _set("total sum combined altogether overall together"),
+    "mean": _set("average mean avg"),
+    "max": _set("most highest largest greatest maximum top best biggest longest latest "
+                     "last max more higher larger"),
+    "min": _set("least lowest smallest fewest minimum shortest earliest first min less "
+                     "lower smaller"),
+    "argmax": _set("most highest largest greatest maximum top best biggest longest "
+                        "latest last more higher larger"),
+    "argmin": _set("least lowest smallest fewest minimum shortest earliest first less "
+                        "lower smaller"),
+    "next_row": _set("next after following later"),
+    "previous_row": _set("previous before preceding prior earlier"),
+    "set_difference": _set("not other except besides than"),
+    "set_union": _set("or either"),
+    "set_intersection": _set("and both"),
+    "top_k": _set("top first best"),
+    "bottom_k": _set("bottom last worst"),
+    # a comparison (``tail_entity>'5'``) explains comparison words
+    "compare": _set("more less than over under greater fewer least above below after "
+                         "before since between earlier later larger smaller higher lower "
+                         "exceed exceeding beyond fewer older younger"),
+}
+_WORD = re.compile(r"[a-z][a-z0-9]*", re.IGNORECASE)
+
+
+def content_words(question: str) -> list[str]:
+    """Lower-cased words of ``question`` that carry meaning (function words dropped).
+
+    >>> content_words("which actors starred in films directed by [Mel Brooks]?")
+    ['actors', 'starred', 'films', 'directed', 'mel', 'brooks']
+    """
+    return [w for w in (t.lower() for t in _WORD.findall(question))
+            if w not in _STOP and len(w) > 1]
+
+
+def _stem(word: str) -> str:
+    return word[:5]
+
+
+def unexplained_words(question: str, literals: Iterable[str],
+                      funcs: Iterable[str] = ()) -> list[str]:
+    """Content words of ``question`` that neither a literal of the query (as words, by
+    their first five letters) nor a cue of a function it uses accounts for.
+
+    >>> unexplained_words("which secretary of state came after jack pickersgill?",
+    ...                   ["Secretary of State"])
+    ['came', 'after', 'jack', 'pickersgill']
+    >>> unexplained_words("which actors starred in films directed by [Mel Brooks]?",
+    ...                   ["starred_actors", "directed_by", "Mel Brooks"])
+    ['films']
+    """
+    stems = {_stem(w) for lit in literals for w in _WORD.findall(normalize(str(lit)))}
+    cues = frozenset().union(*(CUES.get(f, frozenset()) for f in funcs))
+    return [w for w in content_words(question) if w not in cues and _stem(w) not in stems]

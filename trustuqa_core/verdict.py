@@ -30,7 +30,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .mapping.lexical import normalize
-from .mentions import Mention, expected_type, find_mentions, type_consistent, unbound_mentions
+from .mentions import (
+    Mention,
+    expected_type,
+    find_mentions,
+    type_consistent,
+    unbound_mentions,
+    unexplained_words,
+)
 from .query.ast import Bound, ListValue, Program, Text, Value
 
 if TYPE_CHECKING:  # the trace module calls judge(); these names are for type hints only
@@ -39,7 +46,8 @@ if TYPE_CHECKING:  # the trace module calls judge(); these names are for type hi
     from .trace import Trace
 
 __all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge",
-           "REASON_CODES", "Label", "LABELS", "literals"]
+           "REASON_CODES", "Label", "LABELS", "literals",
+           "render_verdict"]
 
 Label = Literal["verified", "check", "no answer"]
 LABELS: tuple[Label, ...] = ("verified", "check", "no answer")
@@ -56,6 +64,11 @@ REASON_CODES = {
     "no_condition": "the query reads a whole column or relation with no condition, although "
                     "the question names values",
     "id_aggregate": "an aggregate is computed over an identifier column",
+    "column_dump": "the answer is a whole column or relation: no condition and no function",
+    "header_condition": "a condition compares a column with its own name (a header read as a "
+                        "value)",
+    "unexplained_words": "words of the question that no part of the query accounts for",
+    "single_query": "only one query answered: there was no vote to agree or disagree",
     "type_mismatch": "the answer is not of the type the question asks for",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
@@ -78,6 +91,7 @@ class Thresholds:
         min_margin: a mapping whose runner-up is closer than this is weak.
         max_contains: a ``contains`` match hitting more nodes than this is weak.
         min_agreement: with two or more votes, the winner's share must reach this.
+        max_unexplained: this many unexplained question words (or more) block.
         blocking: reason codes that make the verdict ``check`` (the rest are shown only).
     """
 
@@ -85,9 +99,11 @@ class Thresholds:
     min_margin: float = 0.05
     max_contains: int = 1
     min_agreement: float = 0.5
+    max_unexplained: int = 2
     blocking: frozenset[str] = frozenset({
         "weak_mapping", "llm_inferred", "unbound_mention", "no_condition", "id_aggregate",
-        "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template"})
+        "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
+        "column_dump", "header_condition", "unexplained_words"})
 
 
 THRESHOLDS = Thresholds()
@@ -170,8 +186,9 @@ def judge(trace: Trace | None, question: str | None = None, *,
     reasons: list[Reason] = []
     reasons += _step_reasons(trace)
     reasons += _mapping_reasons(trace, th)
+    reasons += _degenerate(trace, answer)
     if question:
-        reasons += _question_reasons(trace, question, mentions, answer)
+        reasons += _question_reasons(trace, question, mentions, answer, th)
     reasons += _vote_reasons(vote, th)
     if "whose template is similar" in note:
         reasons.append(Reason("similar_template", f"the query was made from a demonstration "
@@ -179,9 +196,33 @@ def judge(trace: Trace | None, question: str | None = None, *,
     if "user" in set(demo_origins) or "(user" in note:
         reasons.append(Reason("user_demo", "a demonstration you (or another user) confirmed "
                               "shaped this query: a reason to show it, not a proof"))
-    blocking = tuple(dict.fromkeys(r.code for r in reasons if r.code in th.blocking))
+    blocking = tuple(dict.fromkeys(r.code for r in reasons if _blocks(r, th)))
     ordered = sorted(reasons, key=lambda r: r.code not in th.blocking)
     return Verdict("check" if blocking else "verified", tuple(ordered), blocking)
+
+
+
+def render_verdict(verdict: Verdict) -> str:
+    """The verdict and its reasons as CLI text (one reason a line).
+
+    >>> print(render_verdict(Verdict("check", (Reason("vote_tie", "a tie", None, None),),
+    ...                                     ("vote_tie",))), end="")
+    verdict: check
+      - vote_tie: a tie
+    """
+    lines = [f"verdict: {verdict.label}"]
+    for r in verdict.reasons:
+        where = " ".join(x for x in (f"Query{r.step}" if r.step else "", r.arg or "") if x)
+        lines.append(f"  - {r.code}{f' [{where}]' if where else ''}: {r.message}")
+    return "\n".join(lines) + "\n"
+
+
+def _blocks(r: Reason, th: Thresholds) -> bool:
+    if r.code not in th.blocking:
+        return False
+    if r.code == "unexplained_words":
+        return len((r.arg or "").split(", ")) >= th.max_unexplained
+    return True
 
 
 # -- no answer ------------------------------------------------------------------------------
@@ -243,6 +284,26 @@ def _id_aggregates(trace: Trace) -> list[Reason]:
     return out
 
 
+def _degenerate(trace: Trace, answer: Sequence[str]) -> list[Reason]:
+    """A column dump, or a condition whose value is a column name."""
+    out = []
+    mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
+    program = trace.program
+    conditions = [m for m in mappings if m.role in ("value", "entity")]
+    only_reads = program is not None and all(q.call.func == "get_information"
+                                             for q in program.queries)
+    if not conditions and only_reads and len(answer) > 1:
+        out.append(Reason("column_dump", f"the answer is every value of a column or relation "
+                          f"({len(answer)} values): the query has no condition"))
+    names = {normalize(r) for r in trace.graph.relation_names}
+    for m in conditions:
+        if m.labels and all(normalize(x) in names for x in m.labels):
+            out.append(Reason("header_condition", f"Query{m.query} compares with "
+                              f"{m.labels[0]!r}, which is a column name, not a value",
+                              m.query, m.key))
+    return out
+
+
 def _weak(m: Mapping, th: Thresholds) -> bool:
     if m.method in _STRONG_METHODS:
         return False
@@ -295,7 +356,7 @@ def literals(program: Program | None, mappings: Iterable[Mapping] = ()) -> list[
 
 
 def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
-                      answer: Sequence[str]) -> list[Reason]:
+                      answer: Sequence[str], th: Thresholds) -> list[Reason]:
     out: list[Reason] = []
     mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
     lits = literals(trace.program, mappings)
@@ -309,6 +370,14 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("no_condition", "the query reads whole columns / relations with no "
                           "condition, although the question names "
                           + ", ".join(repr(m.text) for m in unbound), None, None))
+    funcs = {q.call.func for q in trace.program.queries} if trace.program else set()
+    if trace.program is not None and any(a.cmp != "=" for q in trace.program.queries
+                                         for a in q.call.args):
+        funcs.add("compare")
+    loose = unexplained_words(question, lits, funcs)
+    if loose:
+        out.append(Reason("unexplained_words", "no part of the query accounts for "
+                          + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
     if not type_consistent(question, answer):
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
@@ -319,6 +388,8 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
 def _vote_reasons(vote: VoteEvidence | None, th: Thresholds) -> list[Reason]:
     if vote is None:
         return []
+    if vote.votes_cast <= 1:
+        return [Reason("single_query", "only one query answered, so no vote backs the answer")]
     if vote.tie:
         tied = " vs ".join(repr(_clip(t, 50)) for t in vote.tied) or "several answers"
         return [Reason("vote_tie", f"the vote was a tie between {tied}")]

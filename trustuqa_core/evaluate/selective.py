@@ -49,6 +49,8 @@ def verdict_fields(verdict: Verdict) -> tuple[dict[str, str], dict[str, bool]]:
     flags: dict[str, bool] = {}
     for r in verdict.reasons:
         flags[f"{'why' if r.code in verdict.blocking else 'info'}:{r.code}"] = True
+        if r.code == "unexplained_words":  # the count, for choosing the threshold
+            flags[f"count:unexplained_words:{min(len((r.arg or '').split(', ')), 4)}"] = True
     return {"verdict": verdict.label}, flags
 
 
