@@ -16,7 +16,7 @@ All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/R
 ...               question="which skiers are from USA?")
 >>> v = judge(t, "which skiers are from USA?")
 >>> v.label, [r.code for r in v.reasons]
-('check', ['weak_mapping'])
+('check', ['weak_mapping', 'unexplained_words'])
 >>> judge(run_query("Query1: \\"get_information(relation='Nation', tail_entity='Austria')\\"",
 ...                 g), "who is from Austria?").label
 'verified'
