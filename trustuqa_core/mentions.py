@@ -226,7 +226,14 @@ show since so some such tell than that the their them then there these they this
 though through thus to too under until up upon us very was we well were what whatever when
 where whether which while who whom whose why will with within without would yet you your
 list give find called known listed does did has had s t de la le
+film films movie movies people person persons thing things one ones type kind year years
+date dates time player players team teams
 """)
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_NUMBER_WORDS.update({w: str(i) for i, w in enumerate(
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth".split()) if i})
 #: cue words explained by the functions a query uses
 CUES: dict[str, frozenset[str]] = {
     "count": _set("how many number count total amount times"),
@@ -248,39 +255,42 @@ CUES: dict[str, frozenset[str]] = {
     "top_k": _set("top first best"),
     "bottom_k": _set("bottom last worst"),
     # a comparison (``tail_entity>'5'``) explains comparison words
-    "compare": _set("more less than over under greater fewer least above below after "
+    "compare": _set("top bottom more less than over under greater fewer least above below after "
                          "before since between earlier later larger smaller higher lower "
                          "exceed exceeding beyond fewer older younger"),
 }
-_WORD = re.compile(r"[a-z][a-z0-9]*", re.IGNORECASE)
+_WORD = re.compile(r"\b[a-z][a-z0-9']*\b", re.IGNORECASE)
 
 
 def content_words(question: str) -> list[str]:
     """Lower-cased words of ``question`` that carry meaning (function words dropped).
 
     >>> content_words("which actors starred in films directed by [Mel Brooks]?")
-    ['actors', 'starred', 'films', 'directed', 'mel', 'brooks']
+    ['actors', 'starred', 'directed', 'mel', 'brooks']
     """
     return [w for w in (t.lower() for t in _WORD.findall(question))
             if w not in _STOP and len(w) > 1]
 
 
 def _stem(word: str) -> str:
-    return word[:5]
+    return _NUMBER_WORDS.get(word, word[:4])
 
 
 def unexplained_words(question: str, literals: Iterable[str],
                       funcs: Iterable[str] = ()) -> list[str]:
     """Content words of ``question`` that neither a literal of the query (as words, by
-    their first five letters) nor a cue of a function it uses accounts for.
+    their first four letters; number words as numbers) nor a cue of a function it uses accounts for.
 
     >>> unexplained_words("which secretary of state came after jack pickersgill?",
     ...                   ["Secretary of State"])
     ['came', 'after', 'jack', 'pickersgill']
-    >>> unexplained_words("which actors starred in films directed by [Mel Brooks]?",
-    ...                   ["starred_actors", "directed_by", "Mel Brooks"])
-    ['films']
+    >>> unexplained_words("which actors starred in the top ten films by [Mel Brooks]?",
+    ...                   ["starred_actors", "Mel Brooks", "10"])
+    ['top']
+    >>> unexplained_words("which actors starred in the top ten films by [Mel Brooks]?",
+    ...                   ["starred_actors", "Mel Brooks", "10"], ["compare"])
+    []
     """
-    stems = {_stem(w) for lit in literals for w in _WORD.findall(normalize(str(lit)))}
+    stems = {_stem(w) for lit in literals for w in re.findall(r"[a-z0-9]+", normalize(str(lit)))}
     cues = frozenset().union(*(CUES.get(f, frozenset()) for f in funcs))
     return [w for w in content_words(question) if w not in cues and _stem(w) not in stems]

@@ -374,7 +374,8 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if trace.program is not None and any(a.cmp != "=" for q in trace.program.queries
                                          for a in q.call.args):
         funcs.add("compare")
-    loose = unexplained_words(question, lits, funcs)
+    sources = [x.name.rsplit(".", 1)[0] for x in trace.graph.sources]
+    loose = unexplained_words(question, lits + sources, funcs)
     if loose:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
                           + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
