@@ -229,11 +229,11 @@ list give find called known listed does did has had s t de la le
 film films movie movies people person persons thing things one ones type kind year years
 date dates time player players team teams
 """)
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_NUMBER_WORDS.update({w: str(i) for i, w in enumerate(
-    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth".split()) if i})
+_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+              "fourteen fifteen sixteen seventeen eighteen nineteen twenty")
+_ORDINALS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
+_NUMBER_WORDS = {w: str(i) for words in (_CARDINALS, _ORDINALS)
+                 for i, w in enumerate(words.split()) if i or words is _CARDINALS}
 #: cue words explained by the functions a query uses
 CUES: dict[str, frozenset[str]] = {
     "count": _set("how many number count total amount times"),
