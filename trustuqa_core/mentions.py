@@ -27,7 +27,7 @@ from .numbers import parse_number
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
-           "unexplained_words", "CUES"]
+           "unexplained_words", "CUES", "names_any"]
 
 MentionKind = Literal["entity", "number", "date"]
 AnswerType = Literal["number", "quantity", "time", "entity", "any"]
@@ -274,6 +274,24 @@ def content_words(question: str) -> list[str]:
 
 def _stem(word: str) -> str:
     return _NUMBER_WORDS.get(word, word[:4])
+
+
+def names_any(question: str, label: str) -> bool:
+    """True when a content word of ``question`` shares its first letters (at least three,
+    at most four) with a word of ``label``.
+
+    >>> names_any("what movies did [X] act in?", "starred_actors")
+    True
+    >>> names_any("How much did Jeff Burton win?", "Position")
+    False
+    """
+    tokens = re.findall(r"[a-z0-9]+", normalize(label))
+    for w in content_words(question):
+        for t in tokens:
+            n = min(4, len(w), len(t))
+            if n >= 3 and w[:n] == t[:n]:
+                return True
+    return False
 
 
 def unexplained_words(question: str, literals: Iterable[str],

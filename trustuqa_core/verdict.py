@@ -34,6 +34,7 @@ from .mentions import (
     Mention,
     expected_type,
     find_mentions,
+    names_any,
     type_consistent,
     unbound_mentions,
     unexplained_words,
@@ -69,6 +70,9 @@ REASON_CODES = {
                         "value)",
     "unexplained_words": "words of the question that no part of the query accounts for",
     "single_query": "only one query answered: there was no vote to agree or disagree",
+    "target_unnamed": "the question names no word of the column the answer is read from",
+    "count_unclear": "the question asks 'how many' but the query reads a value instead of "
+                     "counting (or counts where a value is asked)",
     "type_mismatch": "the answer is not of the type the question asks for",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
@@ -76,6 +80,7 @@ REASON_CODES = {
     "similar_template": "the query re-binds a demonstration whose question differs in form",
     "user_demo": "a demonstration confirmed by a user shaped the query (shown, not a proof)",
 }
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _STRONG_METHODS = ("exact", "normalized", "numeric", "override", "time_key")
 _AGGREGATES = {"sum", "mean", "average", "avg", "max", "min", "argmax", "argmin"}
 _ID_COLUMN = re.compile(r"(^|[\s_])(id|ids|no|nr|num|code|zip|phone|key)$|^#|id$|^number$",
@@ -103,7 +108,8 @@ class Thresholds:
     blocking: frozenset[str] = frozenset({
         "weak_mapping", "llm_inferred", "unbound_mention", "no_condition", "id_aggregate",
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
-        "column_dump", "header_condition", "unexplained_words"})
+        "column_dump", "header_condition", "unexplained_words", "target_unnamed",
+        "count_unclear"})
 
 
 THRESHOLDS = Thresholds()
@@ -379,6 +385,14 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if loose:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
                           + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
+    target = trace.target
+    if target is not None and target.role == "relation" and target.labels and not any(
+            names_any(question, x) for x in target.labels):
+        out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
+                          "and the question names no word of it", None, target.key))
+    if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
+        out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
+                          "a value instead of counting: check which was meant"))
     if not type_consistent(question, answer):
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "

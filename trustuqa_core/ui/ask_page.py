@@ -179,7 +179,7 @@ VIEWS = ["Steps", "Mappings", "Evidence graph", "What the LLM saw", "Charts", "E
 
 def run_tabs(run: Run) -> None:
     """The run, step by step; one view at a time (only the chosen view is computed)."""
-    answer_card(run)
+    answer_card(run, lambda o: _rerun(run, overrides=o))
     feedback_box(run)
     view = st.segmented_control("View", VIEWS, default="Steps", required=True, key="tq_view",
                                 label_visibility="collapsed")
