@@ -272,6 +272,10 @@ def content_words(question: str) -> list[str]:
             if w not in _STOP and len(w) > 1]
 
 
+_WH_WORDS = _set("the and for what which who whom whose how did does was were are with from "
+                 "that this has have had")
+
+
 def _stem(word: str) -> str:
     return _NUMBER_WORDS.get(word, word[:4])
 
@@ -286,7 +290,8 @@ def names_any(question: str, label: str) -> bool:
     False
     """
     tokens = re.findall(r"[a-z0-9]+", normalize(label))
-    for w in content_words(question):
+    words = [w.lower() for w in _WORD.findall(question)]
+    for w in (w for w in words if w not in _WH_WORDS):
         for t in tokens:
             n = min(4, len(w), len(t))
             if n >= 3 and w[:n] == t[:n]:
