@@ -291,18 +291,14 @@ def names_any(question: str, label: str) -> bool:
     """
     tokens = re.findall(r"[a-z0-9]+", normalize(label))
     words = [w.lower() for w in _WORD.findall(question)]
-    for w in (w for w in words if w not in _WH_WORDS):
-        for t in tokens:
-            n = min(4, len(w), len(t))
-            if n >= 3 and w[:n] == t[:n]:
-                return True
-    return False
+    return any(_prefix_match(w, t) for w in words if w not in _WH_WORDS for t in tokens)
 
 
 def unexplained_words(question: str, literals: Iterable[str],
                       funcs: Iterable[str] = ()) -> list[str]:
-    """Content words of ``question`` that neither a literal of the query (as words, by
-    their first four letters; number words as numbers) nor a cue of a function it uses accounts for.
+    """Content words of ``question`` that neither a literal of the query (word by word: the
+    first three or four letters agree; number words read as numbers) nor a cue of a function
+    it uses accounts for.
 
     >>> unexplained_words("which secretary of state came after jack pickersgill?",
     ...                   ["Secretary of State"])
@@ -314,6 +310,14 @@ def unexplained_words(question: str, literals: Iterable[str],
     ...                   ["starred_actors", "Mel Brooks", "10"], ["compare"])
     []
     """
-    stems = {_stem(w) for lit in literals for w in re.findall(r"[a-z0-9]+", normalize(str(lit)))}
+    tokens = {t for lit in literals for t in re.findall(r"[a-z0-9]+", normalize(str(lit)))}
+    stems = {_stem(t) for t in tokens}
     cues = frozenset().union(*(CUES.get(f, frozenset()) for f in funcs))
-    return [w for w in content_words(question) if w not in cues and _stem(w) not in stems]
+    return [w for w in content_words(question) if w not in cues and _stem(w) not in stems
+            and not any(_prefix_match(w, t) for t in tokens)]
+
+
+def _prefix_match(word: str, token: str) -> bool:
+    """The first three or four letters agree (``act`` / ``actors``, ``writ`` / ``written``)."""
+    n = min(4, len(word), len(token))
+    return n >= 3 and word[:n] == token[:n]
