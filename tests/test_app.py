@@ -101,7 +101,8 @@ def test_evaluate_page_runs_a_small_slice(data_dir: Path) -> None:
     assert not at.exception
     assert [m.label for m in at.metric][:2] == ["Questions", "Accuracy"]
     assert at.metric[0].value == "5"
-    assert len(at.get("plotly_chart")) == 2
+    assert "Precision of verified" in [m.label for m in at.metric]  # the trust verdict
+    assert len(at.get("plotly_chart")) == 3  # outcomes, seconds, risk-coverage
 
 
 @pytest.mark.data
