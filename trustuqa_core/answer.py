@@ -318,12 +318,12 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
         for step in result.trace.steps:
             out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
     verdict = result.verdict or judge(result.trace, result.question, error=result.error)
+    out.write(render_verdict(verdict))
     if result.ok:
         share = (f"confidence {result.confidence:.2f}, {result.votes_cast} votes"
                  if result.votes_cast > 1 else "one query ran: no vote, no confidence")
         out.write(f"answer: {' | '.join(result.answer)}  ({share})\n")
     else:
         out.write(f"no answer: {result.error}\n")
-    out.write(render_verdict(verdict))
     return 0 if result.ok else 1
 

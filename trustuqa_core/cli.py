@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import TrustUQAError
+from .verdict import render_verdict
 
 __all__ = ["main", "build_parser"]
 
@@ -160,6 +161,9 @@ def _print_trace(trace) -> None:  # noqa: ANN001
             _print(f"    note: {note}")
         if step.error:
             _print(f"    error: {step.error}")
+    for r in trace.recovery:
+        _print(f"recovered: {r.message()}")
+    _print(render_verdict(trace.verdict).rstrip("\n"))
     if trace.error:
         where = f" (Query{trace.error.step})" if trace.error.step else ""
         _print(f"error in {trace.error.stage}{where}: {trace.error.message}")
@@ -167,11 +171,6 @@ def _print_trace(trace) -> None:  # noqa: ANN001
         _print("answer: " + " | ".join(trace.answer))
     else:
         _print("answer: (none) " + (trace.explain_empty() or ""))
-    for r in trace.recovery:
-        _print(f"recovered: {r.message()}")
-    from .verdict import render_verdict
-
-    _print(render_verdict(trace.verdict).rstrip("\n"))
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
