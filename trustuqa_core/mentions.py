@@ -50,6 +50,14 @@ _WH_QUANTITY = re.compile(r"^\s*(how (long|old|tall|far|high|big|large|heavy|wid
 _WH_TIME = re.compile(r"^\s*(when\b|what (year|date|day|month|time)|in (what|which) year|"
                       r"which (year|date))")
 _WH_ENTITY = re.compile(r"^\s*(who|whom|whose)\b")
+_WH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z]+)")
+# heads of "which/what <noun>" questions whose answer may well be a bare number
+_NUMERIC_HEAD_WORDS = ("is was are were year years number amount total score time date day month "
+                      "season age height weight rank ranking place position percentage percent "
+                      "population attendance points goals votes round week pick length distance "
+                      "size price cost record result margin grid lap laps episode no count "
+                      "value size capacity elevation area")
+_NUMERIC_HEADS = frozenset(_NUMERIC_HEAD_WORDS.split())
 
 
 @dataclass(frozen=True)
@@ -161,13 +169,16 @@ def unbound_mentions(mentions: Sequence[Mention], literals: Iterable[str]) -> li
 def expected_type(question: str) -> AnswerType:
     """The answer type the question asks for: ``number``, ``time``, ``entity`` or ``any``."""
     q = question.lower()
+    if _WH_ENTITY.search(q):
+        return "entity"
     if _WH_NUMBER.search(q):
         return "number"
     if _WH_QUANTITY.search(q):
         return "quantity"
     if _WH_TIME.search(q):
         return "time"
-    if _WH_ENTITY.search(q):
+    head = _WH_HEAD.match(q)
+    if head and head.group(1) not in _NUMERIC_HEADS and head.group(1) not in _STOP:
         return "entity"
     return "any"
 

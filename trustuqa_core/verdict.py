@@ -66,6 +66,8 @@ REASON_CODES = {
                     "the question names values",
     "id_aggregate": "an aggregate is computed over an identifier column",
     "column_dump": "the answer is a whole column or relation: no condition and no function",
+    "whole_column_aggregate": "an aggregate (count, max, sum, ...) over a whole column or "
+                              "relation, with no condition",
     "header_condition": "a condition compares a column with its own name (a header read as a "
                         "value)",
     "unexplained_words": "words of the question that no part of the query accounts for",
@@ -109,7 +111,7 @@ class Thresholds:
         "weak_mapping", "llm_inferred", "unbound_mention", "no_condition", "id_aggregate",
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
-        "count_unclear"})
+        "count_unclear", "whole_column_aggregate"})
 
 
 THRESHOLDS = Thresholds()
@@ -301,6 +303,14 @@ def _degenerate(trace: Trace, answer: Sequence[str]) -> list[Reason]:
     if not conditions and only_reads and len(answer) > 1:
         out.append(Reason("column_dump", f"the answer is every value of a column or relation "
                           f"({len(answer)} values): the query has no condition"))
+    aggregates = [q for q in program.queries if q.call.func in _AGGREGATES | {"count"}] \
+        if program is not None else []
+    if not conditions and aggregates and not any(a.cmp != "=" for q in program.queries
+                                                 for a in q.call.args):
+        step = aggregates[-1]
+        out.append(Reason("whole_column_aggregate", f"Query{step.number} applies "
+                          f"{step.call.func} to a whole column or relation, with no condition",
+                          step.number))
     names = {normalize(r) for r in trace.graph.relation_names}
     for m in conditions:
         if m.labels and all(normalize(x) in names for x in m.labels):
@@ -386,8 +396,9 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("unexplained_words", "no part of the query accounts for "
                           + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
     target = trace.target
-    if target is not None and target.role == "relation" and target.labels and not any(
-            names_any(question, x) for x in target.labels):
+    asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
+    if (target is not None and target.role == "relation" and target.labels and not asks_who
+            and "count" not in funcs and not any(names_any(question, x) for x in target.labels)):
         out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
                           "and the question names no word of it", None, target.key))
     if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
