@@ -168,6 +168,22 @@ def test_count_unclear(medals) -> None:  # noqa: ANN001
     assert t.answer == ["4"] and "count_unclear" in t.verdict.blocking
 
 
+def test_echoes_question() -> None:
+    g = load_graph(kgs=[MOVIES])
+    text = q("get_information(relation='starred_actors', tail_entity='Mel Brooks')",
+             "get_information(relation='directed_by', head_entity='output_of_query1')")
+    t = run_query(text, g, question="which person directed the movies starred by [Mel Brooks]")
+    assert "Mel Brooks" in t.answer
+    r = next(r for r in t.verdict.reasons if r.code == "echoes_question")
+    assert r.arg == "Mel Brooks" and t.verdict.label == "check"
+
+
+def test_whole_column_aggregate(medals) -> None:  # noqa: ANN001
+    t = run_query(q("get_information(relation='Total')", "max(set='output_of_query1')",
+                    target="Total"), medals, question="which nation has the highest total?")
+    assert {"whole_column_aggregate", "type_mismatch"} <= set(t.verdict.blocking)
+
+
 def test_vote_tie_names_both_answers(medals) -> None:  # noqa: ANN001
     t = run_query(q("get_information(relation='Gold', tail_entity='4')", target="Nation"),
                   medals, question="which nation won 4 gold?")

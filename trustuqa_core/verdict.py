@@ -72,6 +72,7 @@ REASON_CODES = {
                         "value)",
     "unexplained_words": "words of the question that no part of the query accounts for",
     "single_query": "only one query answered: there was no vote to agree or disagree",
+    "echoes_question": "the answer includes something the question itself names",
     "target_unnamed": "the question names no word of the column the answer is read from",
     "count_unclear": "the question asks 'how many' but the query reads a value instead of "
                      "counting (or counts where a value is asked)",
@@ -111,7 +112,7 @@ class Thresholds:
         "weak_mapping", "llm_inferred", "unbound_mention", "no_condition", "id_aggregate",
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
-        "count_unclear", "whole_column_aggregate"})
+        "count_unclear", "whole_column_aggregate", "echoes_question"})
 
 
 THRESHOLDS = Thresholds()
@@ -404,6 +405,11 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
+    named = {normalize(m.text) for m in mentions if m.kind == "entity"}
+    echoed = [a for a in answer if normalize(a) in named]
+    if echoed:
+        out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
+                          "question itself names", None, echoed[0]))
     if not type_consistent(question, answer):
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
