@@ -238,8 +238,28 @@ though through thus to too under until up upon us very was we well were what wha
 where whether which while who whom whose why will with within without would yet you your
 list give find called known listed does did has had s t de la le
 film films movie movies people person persons thing things one ones type kind year years
-date dates time player players team teams
+date dates time player players team teams share shares shared together co also few
+primary main sort sorts whos its dont im shes hes thats whats lets youre youve
 """)
+#: verbs and nouns a question uses for a relation whose name uses other words
+_ALIASES = {
+    "wrote": "written writer", "write": "written writer", "writes": "written writer",
+    "script": "written writer", "screenplay": "written writer", "story": "written writer",
+    "screenwriter": "written writer", "screenwriters": "written writer",
+    "scriptwriter": "written writer", "scriptwriters": "written writer",
+    "author": "written writer", "authored": "written writer",
+    "acted": "starred actors", "act": "starred actors", "acting": "starred actors",
+    "appear": "starred actors", "appears": "starred actors", "appeared": "starred actors",
+    "appearing": "starred actors", "cast": "starred actors", "star": "starred actors",
+    "stars": "starred actors", "costar": "starred actors", "costars": "starred actors",
+    "made": "directed director", "helmed": "directed director", "filmmaker": "directed",
+    "describe": "tags", "described": "tags", "describes": "tags", "describing": "tags",
+    "words": "tags", "topics": "tags", "topic": "tags", "about": "tags",
+    "spoken": "language", "speak": "language", "languages": "language",
+    "types": "genre", "type": "genre", "fall": "genre", "category": "genre",
+    "released": "release year", "release": "release year", "come": "release year",
+    "popular": "votes", "rated": "rating", "rate": "rating", "rating": "rating",
+}
 _CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
               "fourteen fifteen sixteen seventeen eighteen nineteen twenty")
 _ORDINALS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
@@ -279,8 +299,8 @@ def content_words(question: str) -> list[str]:
     >>> content_words("which actors starred in films directed by [Mel Brooks]?")
     ['actors', 'starred', 'directed', 'mel', 'brooks']
     """
-    return [w for w in (t.lower() for t in _WORD.findall(question))
-            if w not in _STOP and len(w) > 1]
+    words = (normalize(t) for t in _WORD.findall(question.replace("’", "'")))
+    return [w for w in words if w and w not in _STOP and len(w) > 1 and " " not in w]
 
 
 _WH_WORDS = _set("the and for what which who whom whose how did does was were are with from "
@@ -325,7 +345,8 @@ def unexplained_words(question: str, literals: Iterable[str],
     stems = {_stem(t) for t in tokens}
     cues = frozenset().union(*(CUES.get(f, frozenset()) for f in funcs))
     return [w for w in content_words(question) if w not in cues and _stem(w) not in stems
-            and not any(_prefix_match(w, t) for t in tokens)]
+            and not any(_prefix_match(v, t) for v in [w, *_ALIASES.get(w, "").split()]
+                        for t in tokens)]
 
 
 def _prefix_match(word: str, token: str) -> bool:
