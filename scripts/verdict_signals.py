@@ -2,6 +2,7 @@
 and what each ``max_unexplained`` setting would give — on one half of the tables only.
 
     python scripts/verdict_signals.py --half tune reports/cache/wikisql-dev-answer-*.jsonl ...
+    python scripts/verdict_signals.py --half all --metric hits1_any reports/cache/metaqa-*.jsonl
 
 Reads the per-question cache files ``bench run`` writes (each outcome carries its verdict in
 ``groups.verdict`` and one flag per reason). Thresholds are chosen on ``--half tune`` and
@@ -21,11 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from trustuqa_core.verdict import THRESHOLDS  # noqa: E402
 
 
-def load(path: Path, half: str | None) -> list[dict]:
-    """Evaluable outcomes of one cache file, of one half when ``half`` is given."""
+def load(path: Path, half: str | None, metric: str = "") -> list[dict]:
+    """Evaluable outcomes of one cache file, of one half when ``half`` is given; with
+    ``metric`` (e.g. ``hits1_any``), correct means that per-question score is 1."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    return [r for r in rows if r["category"] != "not_evaluable"
+    rows = [r for r in rows if r["category"] != "not_evaluable"
             and (half is None or r["groups"].get("half") == half)]
+    if metric:
+        for r in rows:
+            r["correct"] = bool(r["scores"].get(metric, r["correct"]))
+    return rows
 
 
 def codes_of(row: dict) -> set[str]:
@@ -59,10 +65,12 @@ def simulate(rows: list[dict], k: int) -> tuple[float | None, float | None, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", type=Path, nargs="+")
-    parser.add_argument("--half", choices=["tune", "check"], default="tune")
+    parser.add_argument("--half", choices=["tune", "check", "all"], default="tune")
+    parser.add_argument("--metric", default="", help="a per-question score to count as "
+                        "correct instead of the benchmark's metric (MetaQA: hits1_any)")
     args = parser.parse_args()
     for path in args.files:
-        rows = load(path, args.half)
+        rows = load(path, None if args.half == "all" else args.half, args.metric)
         answered = [r for r in rows if r["groups"].get("verdict") != "no answer"]
         print(f"{path.name} ({args.half} half): {len(rows)} questions, {len(answered)} answered")
         n, ok = Counter(), Counter()
