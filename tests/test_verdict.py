@@ -156,6 +156,18 @@ def test_unexplained_words_block_from_the_threshold(medals) -> None:  # noqa: AN
     assert "unexplained_words" not in lax.blocking
 
 
+def test_llm_written_queries_exempt_the_offline_writer_signals(medals) -> None:  # noqa: ANN001
+    text = q("get_information(relation='Gold', tail_entity='4')", target="Nation")
+    t = run_query(text, medals, question="which nation with 4 gold has snowy mountain peaks?")
+    assert judge(t, t.question).label == "check"
+    llm = judge(t, t.question, writer="llm")
+    assert llm.label == "verified" and "unexplained_words" in codes(llm)
+    g = load_graph(tables=[SKIERS])
+    weak = run_query(q("get_information(relation='Nation', tail_entity='USA')", target="Name"),
+                     g, question="which skiers are from USA?")
+    assert judge(weak, weak.question, writer="llm").label == "check"  # still blocks
+
+
 def test_target_unnamed(medals) -> None:  # noqa: ANN001
     t = run_query(q("get_information(relation='Nation', tail_entity='Italy')", target="Total"),
                   medals, question="how did Italy do?")

@@ -246,7 +246,8 @@ def answer(
                         result.tie, tuple(" | ".join(t[:5]) for t in result.tied))
     verdict = judge(result.trace, question, vote=vote,
                     demo_origins=[r.demo.origin for r in retrieval.demos] if llm else (),
-                    note=winner.note if winner else "", error=error, graph=graph)
+                    note=winner.note if winner else "", error=error, graph=graph,
+                    writer="llm" if llm else "offline")
     if result.trace is not None:
         result.trace.judged = verdict
     timings["total"] = time.perf_counter() - t0

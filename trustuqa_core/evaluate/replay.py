@@ -25,6 +25,7 @@ from typing import Any
 
 from ..execute import run_query
 from ..query.render import render_program
+from ..verdict import judge
 from .ceilings import metaqa_scores, topic_overrides
 from .datasets import Example, load_metaqa, load_recorded_queries, load_wtq
 from .graphs import source_graph
@@ -91,7 +92,7 @@ class WTQReplay:
         category, detail = ("correct", "") if ok else classify_trace(trace, probe)
         strict = denotation_match(trace.answer, e.answers, infer_canon=False)
         context = str(e.metadata["context"])
-        groups, why = verdict_fields(trace.verdict)
+        groups, why = verdict_fields(judge(trace, question, writer="llm"))
         return Outcome(e.id, "wtq", question, ok, category, trace.answer, list(e.answers),
                        seconds, groups={"half": table_half(context), **groups},
                        flags={"no_llm_step": not needs_llm(trace, probe),
@@ -157,7 +158,7 @@ class MetaQAReplay:
             category, detail = "unreachable", "the gold program finds nothing in kb_partial"
         else:
             category, detail = classify_trace(trace, probe)
-        groups, why = verdict_fields(trace.verdict)
+        groups, why = verdict_fields(judge(trace, question, writer="llm"))
         return Outcome(question, self.benchmark, question, correct, category, answer, expected,
                        seconds, groups={"qtype": qtype, "half": table_half(question), **groups},
                        flags={"expected_nonempty": bool(expected),
