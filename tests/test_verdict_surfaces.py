@@ -102,6 +102,20 @@ def test_bench_summary_reports_verdicts_precision_coverage(tmp_path) -> None:  #
     assert saved["summary"]["verdicts"]["none"]["n"] == 1
 
 
+def test_any_answer_figures_for_metaqa() -> None:
+    from trustuqa_core.evaluate.selective import verdict_summary
+
+    def o(key: str, strict: bool, lenient: float, gold: list[str]) -> Outcome:
+        return Outcome(key, "metaqa-1hop", "?", strict, "correct" if strict else "wrong",
+                       ["a", "b"], gold, 0.0, groups={"verdict": "verified"},
+                       scores={"hits1": float(strict), "hits1_any": lenient})
+
+    s = verdict_summary([o("1", True, 1.0, ["a"]), o("2", False, 1.0, ["b"]),
+                         o("3", False, 1.0, [])])  # an empty gold never counts as correct
+    assert s["precision_verified"] == 1 / 3
+    assert s["any_answer"]["precision_verified"] == 2 / 3
+
+
 # ------------------------------------------------------------------------ the Ask card
 def _card(kind: str) -> None:
     import streamlit as st

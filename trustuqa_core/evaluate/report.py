@@ -95,6 +95,12 @@ def _verdicts(summary: Mapping[str, Any]) -> list[str]:
         lines += [f"| {p['label']} | {percent(p['answered'])} | {percent(p['risk'])} |"
                   for p in curve]
         lines.append("")
+    lenient = summary.get("any_answer")
+    if lenient:
+        lines.append(f"- any-answer Hits@1: precision of `verified` "
+                     f"{percent(lenient['precision_verified'])}, coverage "
+                     f"{percent(lenient['coverage'])}, wrong and `verified` "
+                     f"{percent(lenient['wrong_verified'])}")
     for half, part in (summary.get("by_half") or {}).items():
         lines.append(f"- {half} half: precision of `verified` "
                      f"{percent(part['precision_verified'])}, coverage "

@@ -12,7 +12,9 @@ and by reason. :func:`verdict_summary` adds the figures the issue asks for:
 * ``risk_coverage``: operating points from strictest to loosest (``verified`` only, then
   ``check`` answers with at most 1, 2, ... blocking reasons, then every answer), each with
   the share of questions answered and the error rate among them;
-* ``by_half``: the same per ``half`` group (tune / check tables), when outcomes have one.
+* ``by_half``: the same per ``half`` group (tune / check tables), when outcomes have one;
+* ``any_answer``: the same figures with any-answer Hits@1 as correctness, when outcomes carry
+  a ``hits1_any`` score (MetaQA), for questions with a gold answer.
 
 >>> from trustuqa_core.evaluate.outcome import Outcome
 >>> def o(i, ok, label, *codes):
@@ -30,6 +32,7 @@ and by reason. :func:`verdict_summary` adds the figures the issue asks for:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..verdict import Verdict
@@ -104,6 +107,10 @@ def verdict_summary(outcomes: Iterable[Outcome]) -> dict[str, Any]:
     if halves:
         out["by_half"] = {h: _figures([o for o in items if o.groups.get("half") == h])
                           for h in halves}
+    if any("hits1_any" in o.scores for o in items):
+        lenient = [replace(o, correct=bool(o.gold) and o.scores.get("hits1_any", 0.0) == 1.0)
+                   for o in items]
+        out["any_answer"] = _figures(lenient)
     return out
 
 
