@@ -140,7 +140,8 @@ def _card(kind: str) -> None:
     text, question = cases[kind]
     run = execute_text(text, g, None, origin="hand-written", question=question)
     run.rid = "card"  # the app keeps one Run across reruns; so does this script
-    answer_card(run, lambda o: st.session_state.__setitem__("override", o))
+    answer_card(run, lambda o: st.session_state.__setitem__("override", o),
+                lambda view, step: st.session_state.__setitem__("goto", (view, step)))
 
 
 def test_card_verified_is_green() -> None:
@@ -159,6 +160,8 @@ def test_card_check_is_amber_with_reasons_and_a_runner_up_button() -> None:
     button = next(b for b in at.button if "United States" in b.label)
     button.click().run()
     assert at.session_state["override"] == {"Q1.tail_entity": "United States"}
+    next(b for b in at.button if b.label == "Open the mappings").click().run()
+    assert at.session_state["goto"] == ("Mappings", None)
 
 
 def test_card_no_answer_is_grey_with_what_to_try() -> None:
@@ -167,3 +170,21 @@ def test_card_no_answer_is_grey_with_what_to_try() -> None:
     assert not at.success
     assert any("No answer" in m.value for m in at.markdown)
     assert any("What to try" in c.value for c in at.caption)
+
+
+def test_ask_page_check_card_links_to_the_mapping(monkeypatch) -> None:  # noqa: ANN001
+    """On the Ask page, a hand query with a weak mapping gets an amber card whose link opens
+    the Mappings view."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TRUSTUQA_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    app = str(Path(__file__).resolve().parents[1] / "app.py")
+    at = AppTest.from_file(app, default_timeout=60).run()
+    at.button(key="tq_sample_slalom").click().run()
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_area(key="tq_hand").set_value(USA).run()
+    at.button(key="tq_hand_go").click().run()
+    assert not at.exception
+    assert not at.success and "weak_mapping" in at.warning[0].value
+    next(b for b in at.button if b.label == "Open the mappings").click().run()
+    assert not at.exception
+    assert at.button_group(key="tq_view").value == "Mappings"

@@ -28,9 +28,11 @@ _STAGE = {"parse": "reading the query", "map": "mapping arguments to the data",
           "rewrite": "turning a call into a plan", "execute": "executing the plan"}
 
 
-def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None = None) -> None:
+def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None = None,
+                on_goto: Callable[[str, int | None], None] | None = None) -> None:
     """The verdict first: green only for ``verified``; amber ``check`` with its reasons (a
-    weak mapping with a one-click runner-up override); grey ``no answer`` with what to try."""
+    weak mapping with a one-click runner-up override, a link to each step or mapping the
+    reasons point at); grey ``no answer`` with what to try."""
     trace = run.trace
     verdict = run_verdict(run)
     st.subheader("Answer")
@@ -47,6 +49,7 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
         st.warning(f":material/help: **Check before use** — {answer}\n\n" + "\n".join(
             f"- {_reason_text(r)}" for r in verdict.reasons if r.code in verdict.blocking))
         _runner_up_buttons(run, verdict, on_override)
+        _goto_buttons(run, verdict, on_goto)
     else:
         _no_answer(run, verdict)
     _info_reasons(verdict)
@@ -86,6 +89,27 @@ def _runner_up_buttons(run: Run, verdict: Verdict,
         if options and st.button(f"Use {options[0]!r} for {r.arg} and re-run",
                                  key=f"tq_v{run.rid}_{r.arg}"):
             on_override({**run.overrides, r.arg: options[0]})
+
+
+def _goto_buttons(run: Run, verdict: Verdict,
+                  on_goto: Callable[[str, int | None], None] | None) -> None:
+    """Links from the reasons to the step (Steps view) or mapping (Mappings view) they name."""
+    if on_goto is None:
+        return
+    targets: dict[tuple[str, int | None], str] = {}
+    for r in verdict.reasons:
+        if r.code not in verdict.blocking:
+            continue
+        if r.arg and (r.arg.startswith("Q") and "." in r.arg or r.arg == "target_type"):
+            targets.setdefault(("Mappings", None), "Open the mappings")
+        elif r.step:
+            targets.setdefault(("Steps", r.step), f"Open Query{r.step}")
+    if not targets:
+        return
+    cols = st.columns(len(targets))
+    for col, ((view, step), label) in zip(cols, targets.items(), strict=True):
+        col.button(label, key=f"tq_go{run.rid}_{view}_{step}", on_click=on_goto,
+                   args=(view, step))
 
 
 def _no_answer(run: Run, verdict: Verdict) -> None:
