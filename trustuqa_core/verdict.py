@@ -215,9 +215,8 @@ def judge(trace: Trace | None, question: str | None = None, *,
         reasons.append(Reason("user_demo", "a demonstration you (or another user) confirmed "
                               "shaped this query: a reason to show it, not a proof"))
     blocking = tuple(dict.fromkeys(r.code for r in reasons if _blocks(r, th)))
-    ordered = sorted(reasons, key=lambda r: r.code not in th.blocking)
+    ordered = sorted(reasons, key=lambda r: r.code not in blocking)
     return Verdict("check" if blocking else "verified", tuple(ordered), blocking)
-
 
 
 def render_verdict(verdict: Verdict) -> str:
