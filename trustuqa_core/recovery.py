@@ -47,7 +47,7 @@ def run_with_recovery(text: str, graph: ConditionGraph, mapper: Mapper | None = 
 
 def _alternatives(trace: Trace, fixed: MappingType[str, str]) -> list[tuple[Mapping, list[str]]]:
     """Non-exact mappings of the steps the answer depends on, with their runner-ups."""
-    needed = trace._ancestors()
+    needed = trace.needed_steps()
     out = []
     for m in trace.mapped.mappings if trace.mapped is not None else ():
         if m.method in _FIXED or m.key in fixed or m.query not in needed:

@@ -130,13 +130,14 @@ class Trace:
     @property
     def empty_step(self) -> int | None:
         """The first step whose output was empty, among the steps the answer depends on."""
-        needed = self._ancestors()
+        needed = self.needed_steps()
         for s in self.steps:
             if s.status == "empty" and s.number in needed:
                 return s.number
         return None
 
-    def _ancestors(self) -> set[int]:
+    def needed_steps(self) -> set[int]:
+        """Numbers of the queries the last query depends on (itself included)."""
         if self.program is None or not self.program.queries:
             return set()
         calls = {q.number: q.call for q in self.program.queries}
