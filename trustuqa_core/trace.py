@@ -150,6 +150,8 @@ class Trace:
             todo.extend(calls[n].refs())
         return seen
 
+    _ancestors = needed_steps  # the earlier private name (other branches may still call it)
+
     def explain_empty(self) -> str | None:
         """A sentence naming the step that emptied the answer, or None."""
         n = self.empty_step
