@@ -8,9 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from trustuqa_core.errors import TrustUQAError
+from trustuqa_core.evaluate.selective import verdict_summary
 from trustuqa_core.export import md_escape
 from trustuqa_core.ui import state
-from trustuqa_core.ui.charts import metric_figure
+from trustuqa_core.ui.charts import metric_figure, risk_coverage_figure
 from trustuqa_core.ui.evaluate import (
     BENCHMARKS,
     MODES,
@@ -74,4 +75,19 @@ if result and result[2]:
                                     "Outcomes by category"), key="tq_eval_outcomes")
     right.plotly_chart(metric_figure({o.id: round(o.seconds, 3) for o in outcomes},
                                      "Seconds per question"), key="tq_eval_time")
+    trust = verdict_summary(outcomes)
+    if trust:
+        st.subheader("Trust verdict")
+        v = trust["verdicts"]
+        t1, t2, t3, t4 = st.columns(4)
+        t1.metric("Verified / check / no answer",
+                  f"{v['verified']['n']} / {v['check']['n']} / {v['none']['n']}")
+        t2.metric("Precision of verified", "n/a" if trust["precision_verified"] is None
+                  else f"{trust['precision_verified']:.0%}")
+        t3.metric("Coverage", "n/a" if trust["coverage"] is None else f"{trust['coverage']:.0%}",
+                  help="share of the correct answers that are marked verified")
+        t4.metric("Wrong and verified", f"{trust['wrong_verified']:.0%}",
+                  help="share of all questions")
+        if trust["risk_coverage"]:
+            st.plotly_chart(risk_coverage_figure(trust["risk_coverage"]), key="tq_eval_risk")
     st.dataframe(pd.DataFrame(outcome_rows(outcomes)), hide_index=True)

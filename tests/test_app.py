@@ -62,6 +62,11 @@ def _ask(at: AppTest, question: str) -> AppTest:
     return at
 
 
+def _answer_box(at: AppTest) -> str:
+    """The answer as the card shows it: green when verified, amber when to be checked."""
+    return "\n".join(e.value for e in [*at.success, *at.warning])
+
+
 def _texts(at: AppTest) -> str:
     parts = [e.value for kind in ("markdown", "caption", "success", "error", "warning", "info")
              for e in getattr(at, kind)]
@@ -97,7 +102,8 @@ def test_evaluate_page_runs_a_small_slice(data_dir: Path) -> None:
     assert not at.exception
     assert [m.label for m in at.metric][:2] == ["Questions", "Accuracy"]
     assert at.metric[0].value == "5"
-    assert len(at.get("plotly_chart")) == 2
+    assert "Precision of verified" in [m.label for m in at.metric]  # the trust verdict
+    assert len(at.get("plotly_chart")) == 3  # outcomes, seconds, risk-coverage
 
 
 @pytest.mark.data
@@ -140,7 +146,7 @@ def test_every_bundled_example_is_answered_without_an_api_key() -> None:
         _load_sample(at, sample)
         for q in questions:
             _ask(at, q.question)
-            answer = at.success[0].value
+            answer = _answer_box(at)
             for expected in q.answer:
                 assert f"**{expected}**" in answer, (q.id, answer)
             run = at.session_state["tq_run"]
@@ -160,7 +166,7 @@ def test_unknown_question_asks_for_a_hand_written_query() -> None:
         "Query2: \"get_information(relation='Name', head_entity='output_of_query1')\"").run()
     at.button(key="tq_hand_go").click().run()
     assert not at.exception
-    assert "**Tina Maze**" in at.success[0].value
+    assert "**Tina Maze**" in _answer_box(at)
     assert at.session_state["tq_run"].origin == "hand-written"
 
 
@@ -194,7 +200,7 @@ def test_query_edit_reruns_without_the_llm() -> None:
     assert not at.exception
     new = at.session_state["tq_run"]
     assert new.answer == ["2"] and new.origin == "edited"
-    assert "**2**" in at.success[0].value
+    assert "**2**" in _answer_box(at)  # amber: the edited query no longer asks about Italians
 
 
 def test_mapping_override_reruns_without_the_llm() -> None:

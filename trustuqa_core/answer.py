@@ -32,7 +32,6 @@ from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
 from .errors import ParseError, TrustUQAError, UsageError
-from .execute import run_query
 from .graph import ConditionGraph
 from .llm.cache import ResponseCache
 from .llm.client import LLMClient, LLMError, LLMNotConfigured, llm_budget
@@ -43,7 +42,9 @@ from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
 from .mapping.lexical import normalize
 from .mapping.mapper import Mapper
 from .query import parse, render_program
+from .recovery import run_with_recovery
 from .trace import Trace
+from .verdict import Verdict, VoteEvidence, judge, render_verdict
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 
@@ -73,6 +74,8 @@ class Answer:
     prompts: list[list[dict[str, str]] | str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     prompt_tokens: list[int] = field(default_factory=list)
+    verdict: Verdict | None = None
+    tied: list[list[str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -98,8 +101,10 @@ class Answer:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON: answer, confidence, writer, prompt, steps, samples, demos, ..."""
         trace = self.trace.to_dict() if self.trace is not None else None
+        verdict = self.verdict or judge(self.trace, self.question, error=self.error)
         return {
-            "question": self.question, "answer": self.answer, "confidence": self.confidence,
+            "question": self.question, "answer": self.answer, **verdict.to_dict(),
+            "confidence": self.confidence, "tied": self.tied,
             "votes_cast": self.votes_cast,
             "writer": self.writer, "privacy": self.privacy, "error": self.error,
             "inferred": self.inferred, "rounds": self.rounds, "tie": self.tie,
@@ -241,8 +246,8 @@ def answer(
         key = keys.get(text) or keys.setdefault(text, _program_key(text))
         trace = done.get(key)
         if trace is None:  # samples that write the same program share one run
-            trace = done[key] = run_query(text, graph, mapper, fallback=fallback,
-                                          question=question)
+            trace = done[key] = run_with_recovery(text, graph, mapper, fallback=fallback,
+                                                  question=question)
         timings["execute"] += time.perf_counter() - t
         stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
         stages[max(stages)][stage] += 1
@@ -260,12 +265,25 @@ def answer(
         timings["llm_calls"] = float(spent.used)
     result.answer = mentioned_last(result.answer, question)
     timings["fallback_llm"] = fallback.seconds
+    error = _error(result.samples, result.answer, notes)
+    llm = isinstance(chosen, LLMWriter)
+    winner = result.winner
+    vote = VoteEvidence(result.confidence, sum(1 for x in result.samples if x.key is not None
+                                               and x.round == result.rounds - 1),
+                        result.tie, tuple(" | ".join(t[:5]) for t in result.tied))
+    verdict = judge(result.trace, question, vote=vote,
+                    demo_origins=[r.demo.origin for r in retrieval.demos] if llm else (),
+                    note=winner.note if winner else "", error=error, graph=graph,
+                    writer="llm" if llm else "offline")
+    if result.trace is not None:
+        result.trace.judged = verdict
     timings["total"] = time.perf_counter() - t0
     return Answer(
         question, result.answer, result.confidence, result.trace,
         prompts[0] if prompts else "", result.samples, chosen.name, retrieval.demos,
-        retrieval.rejected, _error(result.samples, result.answer), list(fallback.calls),
-        result.rounds, result.tie, privacy, timings, prompts, warnings, prompt_tokens)
+        retrieval.rejected, error, list(fallback.calls),
+        result.rounds, result.tie, privacy, timings, prompts, warnings, prompt_tokens, verdict,
+        result.tied)
 
 
 def _program_key(text: str) -> str:
@@ -292,12 +310,14 @@ def mentioned_last(values: list[str], question: str) -> list[str]:
     return [v for v in values if v not in named] + named
 
 
-def _error(samples: Sequence[Sample], found: list[str]) -> str | None:
+def _error(samples: Sequence[Sample], found: list[str],
+           notes: dict[int, list[str]] | None = None) -> str | None:
     """Why there is no answer (None when there is one)."""
     if found:
         return None
     if not samples:
-        return "no query could be written for this question"
+        unlinked = [n for ns in (notes or {}).values() for n in ns if n.startswith("could not")]
+        return unlinked[0] if unlinked else "no query could be written for this question"
     writer_errors = [s.error for s in samples if s.status == "writer_error"]
     if writer_errors:
         return f"the query writer failed: {writer_errors[-1]}"
@@ -351,11 +371,13 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
     if result.trace is not None:
         for step in result.trace.steps:
             out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
+    verdict = result.verdict or judge(result.trace, result.question, error=result.error)
+    out.write(render_verdict(verdict))
     if result.ok:
-        flag = "  (contains an LLM-inferred, unverified step)" if result.inferred else ""
         share = (f"confidence {result.confidence:.2f}, {result.votes_cast} votes"
                  if result.votes_cast > 1 else "one query ran: no vote, no confidence")
-        out.write(f"answer: {' | '.join(result.answer)}  ({share}){flag}\n")
+        out.write(f"answer: {' | '.join(result.answer)}  ({share})\n")
     else:
         out.write(f"no answer: {result.error}\n")
     return 0 if result.ok else 1
+

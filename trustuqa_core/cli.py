@@ -33,6 +33,7 @@ from .errors import (
 )
 from .limits import current_limits, over_limit
 from .llm.client import LLMError, LLMNotConfigured
+from .verdict import render_verdict
 
 __all__ = ["main", "build_parser", "exit_status", "BAD_INPUT", "FAILED"]
 
@@ -103,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ARG=LABEL",
         help="fix a mapping, e.g. Q1.tail_entity='Italy (ITA)'; repeatable",
     )
+    q.add_argument("--question", default=None,
+                   help="the question the query answers (the trust verdict checks the query "
+                        "against what it names)")
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
     q.set_defaults(handler=_cmd_query)
 
@@ -206,12 +210,13 @@ def _overrides(items: Sequence[str]) -> dict[str, str]:
 
 
 def _cmd_query(args: argparse.Namespace) -> int:
-    from .execute import run_query
     from .mapping import Mapper, default_encoder
+    from .recovery import run_with_recovery
 
     text, overrides = _read_query(args.query), _overrides(args.override)
     graph = _graph(args)
-    trace = run_query(text, graph, Mapper(graph, default_encoder()), overrides=overrides)
+    trace = run_with_recovery(text, graph, Mapper(graph, default_encoder()), overrides=overrides,
+                              question=getattr(args, "question", None))
     if args.json:
         _print(json.dumps(trace.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -229,6 +234,9 @@ def _print_trace(trace) -> None:  # noqa: ANN001
             _print(f"    note: {note}")
         if step.error:
             _print(f"    error: {step.error}")
+    for r in trace.recovery:
+        _print(f"recovered: {r.message()}")
+    _print(render_verdict(trace.verdict).rstrip("\n"))
     if trace.error:
         where = f" (Query{trace.error.step})" if trace.error.step else ""
         _print(f"error in {trace.error.stage}{where}: {trace.error.message}")

@@ -45,7 +45,7 @@ def run_query(
     question: str | None = None,
 ) -> Trace:
     """Parse, map and execute an LLM reply. Never raises for bad queries: see ``trace.error``."""
-    trace = Trace(text, graph)
+    trace = Trace(text, graph, question=question)
     t0 = time.perf_counter()
     try:
         program = parse(text)
@@ -76,7 +76,7 @@ def run_program(
     trace: Trace | None = None,
 ) -> Trace:
     """Map and execute an already parsed program."""
-    trace = trace or Trace(render_program(program), graph)
+    trace = trace or Trace(render_program(program), graph, question=question)
     trace.program = program
     t0 = time.perf_counter()
     mapper = mapper or Mapper(graph)
@@ -99,7 +99,7 @@ def execute(
     trace: Trace | None = None,
 ) -> Trace:
     """Execute a mapped program step by step; the answer is the last step's output."""
-    trace = trace or Trace(render_program(mapped.original), graph)
+    trace = trace or Trace(render_program(mapped.original), graph, question=question)
     trace.program, trace.mapped, trace.target = mapped.original, mapped, mapped.target
     ctx = Context(graph, question=question,  # the fallback sees the steps run so far
                   fallback=with_context(fallback, graph, trace.steps) if fallback else None)

@@ -103,6 +103,8 @@ def build_record(
         "query": trace_dict.get("query", ""),
         "overrides": dict(overrides or {}),
         "answer": list(trace_dict.get("answer", [])),
+        "verdict": trace_dict.get("verdict"),
+        "reasons": [dict(r) for r in trace_dict.get("reasons", [])],
         "feedback": feedback,
         "trace": dict(trace_dict),
     }
@@ -235,9 +237,18 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
     lines = ["# TrustUQA run report", "",
              f"- **Question:** {md_escape(record.get('question') or '(none: hand-written query)')}",
              f"- **Answer:** {answer}",
+             f"- **Verdict:** {md_escape(record.get('verdict') or 'n/a')}",
              f"- **Confidence:** {'n/a' if conf is None else f'{conf:.0%}'}",
              f"- **Query written by:** {md_escape(record.get('origin', ''))}",
              f"- **Created:** {md_escape(record.get('created', ''))}", ""]
+    for r in record.get("reasons") or []:
+        where = ", ".join(x for x in (f"Query{r['step']}" if r.get("step") else "",
+                                      str(r.get("arg") or "")) if x)
+        lines.append(f"- reason `{md_escape(r.get('code', ''))}`"
+                     f"{f' ({md_escape(where)})' if where else ''}: "
+                     f"{md_escape(r.get('message', ''))}")
+    if record.get("reasons"):
+        lines.append("")
     if trace.get("error"):
         e = trace["error"]
         lines += [f"> **Stopped at {md_escape(e.get('stage'))}:** {md_escape(e.get('message'))}",

@@ -15,8 +15,9 @@ from .mapping.mapper import MappedProgram, Mapping
 from .ops import elem_text
 from .query.ast import Program
 from .results import Result, Scalar
+from .verdict import Verdict, judge
 
-__all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE"]
+__all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE", "Recovery"]
 
 Status = Literal["ok", "empty", "error", "unanswered", "inferred"]
 MAX_EVIDENCE = 200
@@ -32,6 +33,31 @@ class ErrorInfo:
     step: int | None = None
     line: int | None = None
     column: int | None = None
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """A runner-up binding used because the first choice found nothing.
+
+    >>> Recovery("Q1.tail_entity", 1, "USA", "Austria", "United States", 0.0).message()
+    "'USA' -> 'United States' (runner-up; the first choice, 'Austria', found nothing, margin 0.00)"
+    """
+
+    key: str
+    step: int
+    text: str
+    first: str
+    chosen: str
+    margin: float
+
+    def message(self) -> str:
+        return (f"{self.text!r} -> {self.chosen!r} (runner-up; the first choice, {self.first!r}, "
+                f"found nothing, margin {self.margin:.2f})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "step": self.step, "text": self.text, "first": self.first,
+                "chosen": self.chosen, "margin": round(self.margin, 4),
+                "message": self.message()}
 
 
 @dataclass
@@ -71,6 +97,18 @@ class Trace:
     final: Result | None = None
     error: ErrorInfo | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    question: str | None = None
+    recovery: list[Recovery] = field(default_factory=list)
+    judged: Verdict | None = None  # set by answer() with the vote's evidence
+
+    # --------------------------------------------------------------- verdict
+    @property
+    def verdict(self) -> Verdict:
+        """The trust verdict (from the trace and its question alone, unless ``answer()``
+        judged it with the vote's evidence)."""
+        if self.judged is None:
+            self.judged = judge(self, self.question)
+        return self.judged
 
     # ---------------------------------------------------------------- answer
     @property
@@ -92,13 +130,14 @@ class Trace:
     @property
     def empty_step(self) -> int | None:
         """The first step whose output was empty, among the steps the answer depends on."""
-        needed = self._ancestors()
+        needed = self.needed_steps()
         for s in self.steps:
             if s.status == "empty" and s.number in needed:
                 return s.number
         return None
 
-    def _ancestors(self) -> set[int]:
+    def needed_steps(self) -> set[int]:
+        """Numbers of the queries the last query depends on (itself included)."""
         if self.program is None or not self.program.queries:
             return set()
         calls = {q.number: q.call for q in self.program.queries}
@@ -110,6 +149,8 @@ class Trace:
             seen.add(n)
             todo.extend(calls[n].refs())
         return seen
+
+    _ancestors = needed_steps  # the earlier private name (other branches may still call it)
 
     def explain_empty(self) -> str | None:
         """A sentence naming the step that emptied the answer, or None."""
@@ -169,6 +210,8 @@ class Trace:
             "answer_provenance": self.answer_provenance(),
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
             "sources": [s.name for s in self.graph.sources],
+            "recovery": [r.to_dict() for r in self.recovery],
+            **self.verdict.to_dict(),
         }
 
     def to_json(self, indent: int | None = 2) -> str:

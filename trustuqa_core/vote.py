@@ -10,7 +10,8 @@ rounds).
 
 The confidence is the winner's share of the samples of the round that voted (every vote comes
 from that round: a retry happens only when a round produced none). Ties go to the answer first
-produced.
+produced only so that a trace can be shown: ``VoteResult.tied`` lists every tied answer, and
+the verdict (:mod:`trustuqa_core.verdict`) presents the tie as a tie, never as an answer.
 
 >>> from trustuqa_core import load_graph
 >>> g = load_graph(tables=[b"Name,Year\\nAnn,1999\\nBob,2004\\n"])
@@ -91,6 +92,7 @@ class VoteResult:
     samples: list[Sample]
     rounds: int
     tie: bool = False
+    tied: list[list[str]] = field(default_factory=list)
 
     @property
     def trace(self) -> Trace | None:
@@ -158,6 +160,15 @@ def tally(samples: Sequence[Sample]) -> tuple[Sample | None, int, bool]:
     return leaders[0], best, len(leaders) > 1
 
 
+def _tied(batch: Sequence[Sample], votes: int) -> list[list[str]]:
+    """The answers (one per distinct key, in order of first appearance) with ``votes`` votes."""
+    seen: dict[tuple[str, ...], list[str]] = {}
+    for s in batch:
+        if s.key is not None and s.votes == votes:
+            seen.setdefault(s.key, list(s.answer))
+    return list(seen.values())
+
+
 def self_consistency(write: Write, execute: Run, *, n: int = 5, retries: int = 3,
                      notes: Callable[[int], Sequence[str]] | None = None,
                      catch: tuple[type[Exception], ...] = ()) -> VoteResult:
@@ -191,7 +202,9 @@ def self_consistency(write: Write, execute: Run, *, n: int = 5, retries: int = 3
         winner, votes, tie = tally(batch)
         if winner is not None:
             share = votes / len(batch)
-            return VoteResult(list(winner.answer), share, winner, samples, attempt + 1, tie)
+            tied = _tied(batch, votes) if tie else []
+            return VoteResult(list(winner.answer), share, winner, samples, attempt + 1, tie,
+                              tied)
         if not texts:
             break
     return VoteResult([], 0.0, None, samples, rounds)

@@ -39,6 +39,7 @@ from typing import Any
 from ..errors import SourceError, TrustUQAError
 from ..llm.client import LLMError
 from ..trace import Trace
+from ..verdict import Verdict, judge
 from .ceilings import empty_input, metaqa_scores
 from .datasets import Example, Source, load
 from .graphs import sources_graph
@@ -46,6 +47,7 @@ from .metrics import denotation_match, hits_at_1
 from .outcome import Outcome, Unavailable, classify_trace
 from .replay import table_half
 from .replay_webqsp import gold_keys, pred_key
+from .selective import verdict_fields
 from .wikisql_gold import AGG_NAMES, wikisql_match
 
 __all__ = ["AnswerEvaluation", "load_answer_function", "answer_texts", "DEFAULT_ANSWER_SPLITS",
@@ -94,13 +96,15 @@ def _score(e: Example, pred: list[str], trace: Trace | None) -> tuple[bool, dict
     meta: Any = e.metadata
     if e.benchmark == "wikisql":
         ok = wikisql_match(pred, meta["raw_answers"], bool(trace and empty_input(trace)))
-        return ok, {"groups": {"agg": AGG_NAMES[int(meta["sql"]["agg"])] or "none"}}
+        return ok, {"groups": {"agg": AGG_NAMES[int(meta["sql"]["agg"])] or "none",
+                               "half": table_half(str(meta["table_id"]))}}
     if e.benchmark == "wtq":
         return denotation_match(pred, e.answers), {
             "groups": {"half": table_half(str(meta["context"]))}}
     if e.benchmark.startswith("metaqa"):
         scores = metaqa_scores(pred, list(e.answers))
-        return bool(scores["hits1"]), {"groups": {"qtype": meta["qtype"]}, "scores": scores}
+        return bool(scores["hits1"]), {"groups": {"qtype": meta["qtype"],
+                                                  "half": table_half(e.id)}, "scores": scores}
     if e.benchmark == "webqsp":
         keys, gold = [pred_key(p) for p in pred], gold_keys(e)
         return bool(keys) and keys[0] in gold, {"groups": {"kind": meta["kind"]}}
@@ -196,7 +200,14 @@ class AnswerEvaluation:
         seconds = time.perf_counter() - t0
         pred, trace, error = answer_texts(result)
         correct, extra = _score(e, pred, trace)
-        flags = extra.get("flags", {})
+        verdict = getattr(result, "verdict", None)
+        if not isinstance(verdict, Verdict):
+            verdict = judge(trace, e.question, error=error or None, graph=graph)
+        if not pred and verdict.label != "no answer":
+            verdict = judge(None, e.question, error=error or "no answer", graph=graph)
+        groups, why = verdict_fields(verdict)
+        flags = {**extra.get("flags", {}), **why}
+        extra["groups"] = {**extra.get("groups", {}), **groups}
         if correct:
             category, detail = "correct", ""
         elif flags.get("evaluable") is False:

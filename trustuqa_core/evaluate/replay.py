@@ -25,12 +25,14 @@ from typing import Any
 
 from ..execute import run_query
 from ..query.render import render_program
+from ..verdict import judge
 from .ceilings import metaqa_scores, topic_overrides
 from .datasets import Example, load_metaqa, load_recorded_queries, load_wtq
 from .graphs import source_graph
 from .metaqa_gold import qtype_program, question_template
 from .metrics import denotation_match
 from .outcome import Outcome, ProbeFallback, Unavailable, classify_trace
+from .selective import verdict_fields
 
 __all__ = ["WTQReplay", "MetaQAReplay", "table_half", "needs_llm"]
 
@@ -90,10 +92,11 @@ class WTQReplay:
         category, detail = ("correct", "") if ok else classify_trace(trace, probe)
         strict = denotation_match(trace.answer, e.answers, infer_canon=False)
         context = str(e.metadata["context"])
+        groups, why = verdict_fields(judge(trace, question, writer="llm"))
         return Outcome(e.id, "wtq", question, ok, category, trace.answer, list(e.answers),
-                       seconds, groups={"half": table_half(context)},
+                       seconds, groups={"half": table_half(context), **groups},
                        flags={"no_llm_step": not needs_llm(trace, probe),
-                              "ambiguous_question": len(examples) > 1},
+                              "ambiguous_question": len(examples) > 1, **why},
                        scores={"denotation_no_canon": float(strict)}, detail=detail, query=text)
 
 
@@ -155,8 +158,9 @@ class MetaQAReplay:
             category, detail = "unreachable", "the gold program finds nothing in kb_partial"
         else:
             category, detail = classify_trace(trace, probe)
+        groups, why = verdict_fields(judge(trace, question, writer="llm"))
         return Outcome(question, self.benchmark, question, correct, category, answer, expected,
-                       seconds, groups={"qtype": qtype},
+                       seconds, groups={"qtype": qtype, "half": table_half(question), **groups},
                        flags={"expected_nonempty": bool(expected),
-                              "no_llm_step": not needs_llm(trace, probe)},
+                              "no_llm_step": not needs_llm(trace, probe), **why},
                        scores=scores, detail=detail, query=text)

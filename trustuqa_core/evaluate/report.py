@@ -55,6 +55,7 @@ def render_markdown(summary: Mapping[str, Any], run: Mapping[str, Any]) -> str:
             lines.append(f"| {flag} | {part['n']} | {part['correct']} | "
                          f"{percent(part['accuracy'])} | {scores} |")
         lines.append("")
+    lines += _verdicts(summary)
     lines += _failures(summary)
     for dim, values in summary["groups"].items():
         lines += [f"## Accuracy by {dim}", "", f"| {dim} | n | correct | accuracy |",
@@ -70,6 +71,42 @@ def render_markdown(summary: Mapping[str, Any], run: Mapping[str, Any]) -> str:
                   "| " + " | ".join(f"{latency[k]:.4f}" for k in
                                      ("mean", "p50", "p90", "p99", "max", "total")) + " |", ""]
     return "\n".join(lines)
+
+
+def _verdicts(summary: Mapping[str, Any]) -> list[str]:
+    """The trust verdict section: counts and accuracy per verdict, precision, coverage and
+    the risk-coverage operating points."""
+    v = summary.get("verdicts")
+    if not v:
+        return []
+    lines = ["## Trust verdict", "",
+             f"- precision of `verified`: {percent(summary['precision_verified'])}; coverage "
+             f"(correct answers marked `verified`): {percent(summary['coverage'])}; wrong and "
+             f"`verified`: {percent(summary['wrong_verified'])} of all questions", "",
+             "| verdict | n | correct | accuracy |", "|---|---:|---:|---:|"]
+    for name, key in (("verified", "verified"), ("check", "check")):
+        part = v[key]
+        acc = percent(part["correct"] / part["n"]) if part["n"] else "n/a"
+        lines.append(f"| {name} | {part['n']} | {part['correct']} | {acc} |")
+    lines += [f"| no answer | {v['none']['n']} | | |", ""]
+    curve = summary.get("risk_coverage") or []
+    if curve:
+        lines += ["| operating point | answered | risk (error rate) |", "|---|---:|---:|"]
+        lines += [f"| {p['label']} | {percent(p['answered'])} | {percent(p['risk'])} |"
+                  for p in curve]
+        lines.append("")
+    lenient = summary.get("any_answer")
+    if lenient:
+        lines.append(f"- any-answer Hits@1: precision of `verified` "
+                     f"{percent(lenient['precision_verified'])}, coverage "
+                     f"{percent(lenient['coverage'])}, wrong and `verified` "
+                     f"{percent(lenient['wrong_verified'])}")
+    for half, part in (summary.get("by_half") or {}).items():
+        lines.append(f"- {half} half: precision of `verified` "
+                     f"{percent(part['precision_verified'])}, coverage "
+                     f"{percent(part['coverage'])}, wrong and `verified` "
+                     f"{percent(part['wrong_verified'])} (n = {part['n']})")
+    return lines + [""]
 
 
 def _failures(summary: Mapping[str, Any]) -> list[str]:

@@ -34,6 +34,7 @@ from .datasets import BENCHMARKS, DatasetError
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .report import percent, write_report
 from .results_cache import ResultsCache, cache_file, code_version
+from .selective import verdict_summary
 
 __all__ = ["build_evaluation", "run_evaluation", "run_cli", "RunResult", "DEFAULT_WORKERS"]
 
@@ -172,6 +173,7 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
            "command": command,
            "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "cache": str(cache.path)}
     summary = summarise(outcomes)
+    summary.update(verdict_summary(outcomes))
     result = RunResult(run, summary, outcomes, {"cache": cache.path}, resumed, interrupted)
     if report and not interrupted:
         parts = (evaluation.benchmark, evaluation.split, evaluation.mode, writer,
@@ -271,6 +273,13 @@ def _text_summary(p: dict[str, Any]) -> str:
         lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in p["failures"].items()))
     for flag, part in p["flags"].items():
         lines.append(f"  {flag}: {part['correct']} / {part['n']} ({percent(part['accuracy'])})")
+    if p.get("verdicts"):
+        v = p["verdicts"]
+        lines.append(f"verdicts: verified {v['verified']['correct']} / {v['verified']['n']} "
+                     f"correct, check {v['check']['correct']} / {v['check']['n']}, no answer "
+                     f"{v['none']['n']}; precision of verified "
+                     f"{percent(p['precision_verified'])}, coverage {percent(p['coverage'])}, "
+                     f"wrong and verified {percent(p['wrong_verified'])} of all questions")
     if p["interrupted"]:
         lines.append("interrupted: rerun the same command to resume")
     for kind, path in p["files"].items():

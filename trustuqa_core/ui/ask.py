@@ -120,7 +120,9 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
     elif a.trace is None:
         run.writer_error = a.error or "no query was written"
     elif a.tie:
-        run.note = "The vote was a tie; the answer produced first was kept."
+        run.note = ("The vote was a tie between " + " / ".join(
+            repr(", ".join(t[:3])) for t in a.tied) + ": no answer won (shown: one of them, "
+            "marked check).")
     for call in a.fallback_calls:
         if call.sent and call.prompt:
             run.prompt = [*(run.prompt or []), {"role": f"fallback (Query{call.query})",

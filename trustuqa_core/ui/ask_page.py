@@ -182,9 +182,15 @@ def feedback_box(run: Run) -> None:
 VIEWS = ["Steps", "Mappings", "Evidence graph", "What the LLM saw", "Charts", "Export"]
 
 
+def _goto(view: str, step: int | None) -> None:
+    """A verdict reason's link: show that view (and open that step)."""
+    st.session_state["tq_view"] = view
+    st.session_state["tq_step"] = step
+
+
 def run_tabs(run: Run) -> None:
     """The run, step by step; one view at a time (only the chosen view is computed)."""
-    answer_card(run)
+    answer_card(run, lambda o: _rerun(run, overrides=o), _goto)
     feedback_box(run)
     view = st.segmented_control("View", VIEWS, default="Steps", required=True, key="tq_view",
                                 label_visibility="collapsed")
@@ -193,7 +199,7 @@ def run_tabs(run: Run) -> None:
         if new is not None:
             _rerun(run, query=new, origin="edited", overrides={})
         st.markdown("#### Execution, step by step")
-        steps_view(run.trace)
+        steps_view(run.trace, selected=st.session_state.get("tq_step"))
         st.markdown("#### Where the answer comes from")
         provenance_view(run.trace)
     elif view == "Mappings":

@@ -22,7 +22,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 __all__ = ["plain", "vote_figure", "timing_figure", "values_figure", "timeline_figure",
-           "relations_figure", "metric_figure"]
+           "relations_figure", "metric_figure", "risk_coverage_figure"]
 
 _LAYOUT: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10},
                            "template": "plotly_white", "height": 300}
@@ -130,4 +130,24 @@ def metric_figure(counts: Mapping[str, int], title: str) -> go.Figure:
     fig = go.Figure(go.Bar(x=[plain(k) for k in counts], y=list(counts.values()),
                            marker_color="#1f77b4"))
     fig.update_layout(title=plain(title), **_LAYOUT)
+    return fig
+
+
+def risk_coverage_figure(curve: Sequence[Mapping[str, Any]]) -> go.Figure:
+    """Selective prediction: for each operating point (``verified`` only, then ``check``
+    answers with at most k blocking reasons), the share of questions answered (x) and the
+    error rate among them (y).
+
+    >>> fig = risk_coverage_figure([{"label": "verified", "answered": 0.5, "risk": 0.02},
+    ...                             {"label": "check <= 1 reason", "answered": 0.8,
+    ...                              "risk": 0.1}])
+    >>> list(fig.data[0].x), list(fig.data[0].text)
+    ([0.5, 0.8], ['verified', 'check <= 1 reason'])
+    """
+    fig = go.Figure(go.Scatter(x=[p["answered"] for p in curve], y=[p["risk"] for p in curve],
+                               text=[plain(p["label"]) for p in curve], mode="lines+markers+text",
+                               textposition="top left", marker_color="#e8590c"))
+    fig.update_layout(title="Risk–coverage: error rate of the answers kept", **_LAYOUT)
+    fig.update_xaxes(title="share of questions answered", range=[0, 1], tickformat=".0%")
+    fig.update_yaxes(title="error rate among them", rangemode="tozero", tickformat=".0%")
     return fig

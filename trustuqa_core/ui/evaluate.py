@@ -71,5 +71,6 @@ def outcome_rows(outcomes: list[Outcome]) -> list[dict[str, Any]]:
     """One table row per question."""
     return [{"id": o.id, "question": o.question, "gold": " | ".join(map(str, o.gold[:5])),
              "answer": " | ".join(map(str, o.answer[:5])), "correct": o.correct,
-             "category": o.category, "seconds": round(o.seconds, 3), "detail": o.detail[:200]}
+             "verdict": o.groups.get("verdict", ""), "category": o.category,
+             "seconds": round(o.seconds, 3), "detail": o.detail[:200]}
             for o in outcomes]

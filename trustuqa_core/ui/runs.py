@@ -22,12 +22,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..execute import run_query
 from ..export import SourceStamp, build_record
 from ..fallback import Fallback
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from ..ops import elem_text
+from ..recovery import run_with_recovery
 from ..results import Scalar
 from ..trace import ErrorInfo, StepTrace, Trace
 
@@ -79,8 +79,8 @@ def execute_text(text: str, graph: ConditionGraph, mapper: Mapper | None, *,
     over = {k: v for k, v in (overrides or {}).items() if v}
     t0 = time.perf_counter()
     try:
-        trace = run_query(text, graph, mapper, overrides=over, fallback=fallback,
-                          question=question)
+        trace = run_with_recovery(text, graph, mapper, overrides=over, fallback=fallback,
+                                  question=question)
     except _INTERNAL as exc:  # a bug in a core stage: shown to the user, logged for us
         log.exception("internal error while executing a query")
         trace = Trace(text, graph)

@@ -15,10 +15,11 @@ from ..export import md_escape
 from ..ops import elem_text
 from ..results import Scalar
 from ..trace import StepTrace, Trace
+from ..verdict import Reason, Verdict, judge
 from .runs import ORIGINS, Run, candidates_of, mapping_rows
 
-__all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view",
-           "md_escape"]
+__all__ = ["answer_card", "run_verdict", "query_editor", "steps_view", "provenance_view",
+           "mapping_view", "md_escape"]
 
 _STATUS_ICON = {"ok": ":material/check_circle:", "empty": ":material/warning:",
                 "error": ":material/error:", "unanswered": ":material/help:",
@@ -27,26 +28,31 @@ _STAGE = {"parse": "reading the query", "map": "mapping arguments to the data",
           "rewrite": "turning a call into a plan", "execute": "executing the plan"}
 
 
-def answer_card(run: Run) -> None:
-    """The answer, its confidence and where the query came from; failures say where and why."""
+def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None = None,
+                on_goto: Callable[[str, int | None], None] | None = None) -> None:
+    """The verdict first: green only for ``verified``; amber ``check`` with its reasons (a
+    weak mapping with a one-click runner-up override, a link to each step or mapping the
+    reasons point at); grey ``no answer`` with what to try."""
     trace = run.trace
+    verdict = run_verdict(run)
     st.subheader("Answer")
     for w in run.warnings:
         st.warning(md_escape(w))
-    if run.writer_error:
-        st.error(f"No query was written: {md_escape(run.writer_error)}")
-    elif trace.answer:
-        shown = trace.answer[:30]
-        more = f" … and {len(trace.answer) - 30} more" if len(trace.answer) > 30 else ""
-        st.success("**" + "**, **".join(md_escape(a) for a in shown) + "**" + more)
-    elif trace.error is not None:
-        e = trace.error
-        where = f" at Query{e.step}" if e.step else ""
-        pos = f" (line {e.line}, column {e.column})" if e.line else ""
-        st.error(f"No answer: the run stopped while {_STAGE.get(e.stage, e.stage)}{where}{pos}: "
-                 f"{md_escape(e.message)}")
+    shown = trace.answer[:30]
+    more = f" … and {len(trace.answer) - 30} more" if len(trace.answer) > 30 else ""
+    answer = "**" + "**, **".join(md_escape(a) for a in shown) + "**" + more if shown else ""
+    if verdict.label == "verified":
+        st.success(answer)
+        st.caption(":material/verified: **Verified**: every value the question names is used by "
+                   "the query, every mapping is clear, every step ran on the data.")
+    elif verdict.label == "check":
+        st.warning(f":material/help: **Check before use** — {answer}\n\n" + "\n".join(
+            f"- {_reason_text(r)}" for r in verdict.reasons if r.code in verdict.blocking))
+        _runner_up_buttons(run, verdict, on_override)
+        _goto_buttons(run, verdict, on_goto)
     else:
-        st.warning(md_escape(trace.explain_empty() or "The query ran but found nothing."))
+        _no_answer(run, verdict)
+    _info_reasons(verdict)
     cols = st.columns(3)
     cols[0].metric("Confidence", "n/a" if run.confidence is None else f"{run.confidence:.0%}",
                    help="Share of the LLM samples that voted for this answer (self-consistency)."
@@ -56,7 +62,83 @@ def answer_card(run: Run) -> None:
                                           s.output.all_witnesses()}))
     who = ORIGINS.get(run.origin, run.origin) + (f" ({run.model})" if run.model else "")
     st.caption(f"Query source: {md_escape(who)}. " + md_escape(run.note))
-    if trace.inferred:
+
+
+def run_verdict(run: Run) -> Verdict:
+    """The run's verdict (a writer that wrote nothing: ``no answer`` saying why)."""
+    if run.writer_error:
+        return judge(None, run.question, error=run.writer_error, graph=run.trace.graph)
+    return run.trace.verdict
+
+
+def _reason_text(r: Reason) -> str:
+    where = " · ".join(x for x in (f"Query{r.step}" if r.step else "", r.arg or "") if x)
+    return (f"`{r.code}`" + (f" ({md_escape(where)})" if where else "") + ": "
+            + md_escape(r.message))
+
+
+def _runner_up_buttons(run: Run, verdict: Verdict,
+                       on_override: Callable[[dict[str, str]], None] | None) -> None:
+    """One button per weak mapping: re-run with its runner-up (no LLM call)."""
+    if on_override is None:
+        return
+    for r in verdict.reasons:
+        if r.code != "weak_mapping" or not r.arg:
+            continue
+        options = [c for c in candidates_of(run, r.arg)[1:] if c]
+        if options and st.button(f"Use {options[0]!r} for {r.arg} and re-run",
+                                 key=f"tq_v{run.rid}_{r.arg}"):
+            on_override({**run.overrides, r.arg: options[0]})
+
+
+def _goto_buttons(run: Run, verdict: Verdict,
+                  on_goto: Callable[[str, int | None], None] | None) -> None:
+    """Links from the reasons to the step (Steps view) or mapping (Mappings view) they name."""
+    if on_goto is None:
+        return
+    targets: dict[tuple[str, int | None], str] = {}
+    for r in verdict.reasons:
+        if r.code not in verdict.blocking:
+            continue
+        if r.arg and (r.arg.startswith("Q") and "." in r.arg or r.arg == "target_type"):
+            targets.setdefault(("Mappings", None), "Open the mappings")
+        elif r.step:
+            targets.setdefault(("Steps", r.step), f"Open Query{r.step}")
+    if not targets:
+        return
+    cols = st.columns(len(targets))
+    for col, ((view, step), label) in zip(cols, targets.items(), strict=True):
+        col.button(label, key=f"tq_go{run.rid}_{view}_{step}", on_click=on_goto,
+                   args=(view, step))
+
+
+def _no_answer(run: Run, verdict: Verdict) -> None:
+    trace = run.trace
+    with st.container(border=True):
+        st.markdown(":gray-background[**No answer**]")
+        if run.writer_error:
+            st.error(f"No query was written: {md_escape(run.writer_error)}")
+        elif trace.error is not None:
+            e = trace.error
+            where = f" at Query{e.step}" if e.step else ""
+            pos = f" (line {e.line}, column {e.column})" if e.line else ""
+            st.error(f"No answer: the run stopped while {_STAGE.get(e.stage, e.stage)}{where}"
+                     f"{pos}: {md_escape(e.message)}")
+        else:
+            st.warning(md_escape(trace.explain_empty() or "The query ran but found nothing."))
+        for r in verdict.reasons:
+            if r.code == "unlinked_mention":
+                st.markdown(f"- {_reason_text(r)}")
+        st.caption("What to try: edit the query below, override a mapping (Mappings view), or "
+                   "configure an LLM on the Settings page.")
+
+
+def _info_reasons(verdict: Verdict) -> None:
+    info = [r for r in verdict.reasons if r.code not in verdict.blocking
+            and r.code not in ("unlinked_mention", "no_query", "run_failed", "empty_answer")]
+    if info:
+        st.caption("Also noted: " + "; ".join(_reason_text(r) for r in info))
+    if any(r.code == "llm_inferred" for r in verdict.reasons):
         st.warning("Some step was answered by the LLM fallback: **LLM-inferred, not verified** "
                    "against the data.")
 

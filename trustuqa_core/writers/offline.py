@@ -13,6 +13,12 @@ Candidates, in order:
    the relation the question's words name (:mod:`.kg`), before demos whose template is
    merely similar.
 
+The writer does not guess: a schema-linking candidate that reads a whole column with no
+condition while the question names something no literal of it covers (``which skiers are
+from USA?`` with no ``USA`` in the table) is dropped, and the writer's note names the words
+it could not link (``could not link 'USA' ...``), so the answer is "no answer" saying why
+instead of a column dump.
+
 Attempt ``a`` returns candidates ``a*n .. a*n+n-1``, so retries move on to further candidates;
 the vote then picks the answer most candidates agree on.
 """
@@ -26,8 +32,9 @@ import numpy as np
 from ..demos import Demo
 from ..errors import ParseError
 from ..mapping.lexical import normalize
+from ..mentions import find_mentions, unbound_mentions
 from ..numbers import parse_number
-from ..query.ast import Text
+from ..query.ast import Program, Text
 from ..query.parse import parse
 from ..query.render import render_program
 from .base import WriteRequest, Written
@@ -42,7 +49,7 @@ from .templates import (
     template_index,
 )
 
-__all__ = ["OfflineWriter"]
+__all__ = ["OfflineWriter", "unlinked_words"]
 
 
 class OfflineWriter:
@@ -66,9 +73,14 @@ class OfflineWriter:
     def candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
         """Every candidate as ``(query text, how it was made)``, best first."""
         out = self._template_candidates(request)
+        self.unlinked: list[str] = []
         if self.tables and any(s.kind == "table" for s in request.graph.sources):
             plan = link_table(request.question, request.graph)
             text = plan_program(plan)
+            missing = unlinked_words(request.question, text) if text is not None else []
+            if missing:
+                self.unlinked = missing
+                text = None
             if text is not None:
                 linked = (text, f"schema linking: {plan.explain()}")
                 out = [linked, *out] if self.linker_first or not out else [*out, linked]
@@ -81,11 +93,19 @@ class OfflineWriter:
         lines = [f"offline writer (no LLM was called), attempt {attempt + 1}: "
                  f"{len(batch)} of {len(cands)} candidate queries"]
         lines += [f"{i + 1}. {note}" for i, (_, note) in enumerate(batch)]
+        notes = [note for _, note in batch]
         if not cands:
             lines.append("no demonstration with the same question template was found"
                          + (" and no table column or value is named in the question"
                             if self.tables else ""))
-        return Written([t for t, _ in batch], "\n".join(lines), [note for _, note in batch])
+        if self.unlinked and not batch:
+            words = ", ".join(repr(w) for w in self.unlinked)
+            lines.append(f"could not link {words} to the data: no column dump is offered as an "
+                         "answer")
+            notes.append(f"could not link {words} to any value of the loaded data (the "
+                         "offline writer does not guess): override a mapping, write the query, "
+                         "or configure an LLM")
+        return Written([t for t, _ in batch], "\n".join(lines), notes)
 
     # -- templates ---------------------------------------------------------------------
     def _template_demos(self, request: WriteRequest) -> list[tuple[Demo, Template | None, float]]:
@@ -186,6 +206,8 @@ class OfflineWriter:
         return [(text, f"{note}; {support[calls]} of {len(found)} matching demos write this "
                               "program") for text, calls, note in found]
 
+    unlinked: list[str] = []
+
     def _fits(self, request: WriteRequest, template: Template, values: tuple[str, ...]) -> bool:
         """Relations exist in the graph and the new literals name graph values (or numbers)."""
         graph, entities = request.graph, request.mapper.entities
@@ -198,3 +220,33 @@ class OfflineWriter:
                             "time", "start_time", "end_time"):
                         return False
         return all(parse_number(v) is not None or entities.normalized(v) for v in values)
+
+
+_CONDITION_ARGS = ("head_entity", "tail_entity", "value", "entity")
+
+
+def unlinked_words(question: str, text: str) -> list[str]:
+    """What ``question`` names that the program ``text`` neither conditions on nor uses,
+    when the program has no condition at all (a column dump); else ``[]``.
+
+    >>> unlinked_words("which skiers are from USA?", \
+"Query1: \\"get_information(relation='Rank')\\"")
+    ['USA']
+    >>> unlinked_words("which skiers are from Italy?", \
+"Query1: \\"get_information(relation='Nation', tail_entity='Italy')\\"")
+    []
+    """
+    try:
+        program = parse(text)
+    except ParseError:
+        return []
+    if _has_condition(program):
+        return []
+    lits = [program.target_type or ""] + [str(a.value) for q in program.queries
+                                          for a in q.call.args if isinstance(a.value, Text)]
+    return [m.text for m in unbound_mentions(find_mentions(question), lits)]
+
+
+def _has_condition(program: Program) -> bool:
+    return any(a.name in _CONDITION_ARGS and isinstance(a.value, Text)
+               for q in program.queries for a in q.call.args)

@@ -1,0 +1,355 @@
+"""What a question names, and whether a query binds it (label-free evidence for the verdict).
+
+A *mention* is a span of the question that names something specific: a bracketed or quoted
+entity (``[Mel Brooks]``, ``"Duke"``), a capitalised name inside the sentence (``USA``,
+``A.C. Milan``), a number or a year. :func:`unbound_mentions` lists those that no literal of
+a query (as written or as mapped) covers: a query that ignores what the question names
+cannot be the checked answer to it. :func:`expected_type` reads the answer type a question
+asks for (``who`` -> entity, ``when`` -> time, ``how many`` -> number).
+
+>>> [(m.text, m.kind) for m in find_mentions("Which skiers are from USA in 2014?")]
+[('USA', 'entity'), ('2014', 'date')]
+>>> unbound_mentions(find_mentions("Which skiers are from USA?"), ["Nation", "Austria"])
+[Mention(text='USA', kind='entity')]
+>>> expected_type("How many points did Cid score?"), expected_type("who wrote Dune?")
+('number', 'entity')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .mapping.lexical import normalize
+from .numbers import parse_number
+
+__all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
+           "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
+           "unexplained_words", "CUES", "names_any"]
+
+MentionKind = Literal["entity", "number", "date"]
+AnswerType = Literal["number", "quantity", "time", "entity", "any"]
+
+_BRACKET = re.compile(r"\[([^\]]+)\]")
+_QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]|(?<![\w])'([^']{2,80})'(?![\w])")
+_TOKEN = re.compile(r"[\w][\w.&'’\-]*[\w.]|[\w]", re.UNICODE)
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
+# capitalised words that are not names when they appear inside a question
+_NOT_NAMES = {
+    "i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "the", "a",
+    "an", "is", "are", "was", "were", "did", "do", "does", "name", "list", "tell", "give",
+    "show", "in", "of", "on", "at", "for", "and", "or", "to", "total", "number", "average",
+}
+_JOINERS = {"of", "de", "the", "and", "&", "von", "van", "da", "del", "la", "le", "y"}
+_WH_NUMBER = re.compile(r"\b(how (many|much)|what (is|was) the (number|total|count|sum|"
+                        r"average)|number of|count of|total (number|amount))\b")
+_WH_QUANTITY = re.compile(r"^\s*(how (long|old|tall|far|high|big|large|heavy|wide)\b|(what|which|"
+                          r"in what|in which|on what|on which) (week|round|pick|rank|lap|grid)\b)")
+_WH_TIME = re.compile(r"^\s*(when\b|what (year|date|day|month|time)|in (what|which) year|"
+                      r"which (year|date))")
+_WH_ENTITY = re.compile(r"^\s*(who|whom|whose)\b")
+_WH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z]+)")
+# heads of "which/what <noun>" questions whose answer may well be a bare number
+_NUMERIC_HEAD_WORDS = ("is was are were year years number amount total score time date day month "
+                      "season age height weight rank ranking place position percentage percent "
+                      "population attendance points goals votes round week pick length distance "
+                      "size price cost record result margin grid lap laps episode no count "
+                      "value size capacity elevation area")
+_NUMERIC_HEADS = frozenset(_NUMERIC_HEAD_WORDS.split())
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A span of the question naming a specific entity, value, number or date."""
+
+    text: str
+    kind: MentionKind
+
+
+def _names(question: str) -> list[str]:
+    """Capitalised word runs after the first word (``USA``, ``A.C. Milan``, ``Mel Brooks``)."""
+    tokens = [(m.group(0), m.start()) for m in _TOKEN.finditer(question)]
+    found: list[str] = []
+    run: list[str] = []
+
+    def close() -> None:
+        while run and run[-1].lower() in _JOINERS:
+            run.pop()
+        if run:
+            found.append(" ".join(run))
+        run.clear()
+
+    for i, (tok, _) in enumerate(tokens):
+        word = tok.rstrip(".")
+        capital = word[:1].isupper() and word.lower() not in _NOT_NAMES
+        if i > 0 and capital and parse_number(word) is None:
+            run.append(tok if tok.count(".") > 1 else word)
+        elif run and tok.lower() in _JOINERS:
+            run.append(tok)
+        else:
+            close()
+    close()
+    return found
+
+
+def find_mentions(question: str) -> list[Mention]:
+    """Bracketed, quoted and capitalised names, numbers and years named in ``question``.
+
+    >>> [m.text for m in find_mentions("what films did [Mel Brooks] direct")]
+    ['Mel Brooks']
+    >>> [m.text for m in find_mentions('total Amount of orders in Berlin')]
+    ['Amount', 'Berlin']
+    """
+    out: list[Mention] = []
+    seen: set[str] = set()
+
+    def add(text: str, kind: MentionKind) -> None:
+        key = normalize(text)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(Mention(text.strip(), kind))
+
+    rest = question
+    for rx in (_BRACKET, _QUOTED):
+        for m in rx.finditer(rest):
+            add(next(g for g in m.groups() if g), "entity")
+        rest = rx.sub(" ", rest)
+    for name in _names(rest):
+        add(name, "entity")
+    for m in _NUMBER.finditer(rest):
+        x = parse_number(m.group(0))
+        if x is None:
+            continue
+        whole = x == int(x)
+        add(m.group(0), "date" if whole and 1000 <= x <= 2100 and "," not in m.group(0)
+            else "number")
+    return out
+
+
+def is_bound(mention: Mention, literals: Iterable[str]) -> bool:
+    """True when some literal covers the mention (same text or number, one containing the
+    other as whole words, or most of the mention's words).
+
+    >>> is_bound(Mention("A.C. Milan", "entity"), ["AC Milan"])
+    True
+    >>> is_bound(Mention("12", "number"), ["12.0"]), is_bound(Mention("Cid", "entity"), ["Rank"])
+    (True, False)
+    """
+    want = normalize(mention.text)
+    if not want:
+        return True
+    value = parse_number(mention.text)
+    words = set(want.split())
+    squashed = want.replace(" ", "")
+    for lit in literals:
+        have = normalize(str(lit))
+        if not have:
+            continue
+        if have == want or have.replace(" ", "") == squashed:
+            return True
+        if value is not None and any(parse_number(w) == value for w in have.split()):
+            return True
+        if value is None and (f" {want} " in f" {have} " or f" {have} " in f" {want} "):
+            return True
+        if value is None and len(words) > 1:
+            shared = words & set(have.split())
+            if len(shared) * 2 > len(words):
+                return True
+    return False
+
+
+def unbound_mentions(mentions: Sequence[Mention], literals: Iterable[str]) -> list[Mention]:
+    """The mentions no literal covers (see :func:`is_bound`)."""
+    lits = [str(x) for x in literals]
+    return [m for m in mentions if not is_bound(m, lits)]
+
+
+def expected_type(question: str) -> AnswerType:
+    """The answer type the question asks for: ``number``, ``time``, ``entity`` or ``any``."""
+    q = question.lower()
+    if _WH_ENTITY.search(q):
+        return "entity"
+    if _WH_NUMBER.search(q):
+        return "number"
+    if _WH_QUANTITY.search(q):
+        return "quantity"
+    if _WH_TIME.search(q):
+        return "time"
+    head = _WH_HEAD.match(q)
+    if head and head.group(1) not in _NUMERIC_HEADS and head.group(1) not in _STOP:
+        return "entity"
+    return "any"
+
+
+def answer_type(answers: Sequence[str]) -> AnswerType:
+    """``number`` when every answer reads as a number (a year is also a time), else
+    ``entity``; ``any`` for no answer.
+
+    >>> answer_type(["16"]), answer_type(["Tina Maze", "3"]), answer_type([])
+    ('number', 'entity', 'any')
+    """
+    if not answers:
+        return "any"
+    return "number" if all(parse_number(a) is not None for a in answers) else "entity"
+
+
+_TIME_TEXT = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|"
+                        r"oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}", re.IGNORECASE)
+
+
+def type_consistent(question: str, answers: Sequence[str]) -> bool:
+    """False when the answer cannot be what the question asks for: ``how many`` answered by
+    names, ``when`` answered by something with no date in it, ``who`` answered by bare
+    numbers.
+
+    >>> type_consistent("how many points did Ann score?", ["Ann"])
+    False
+    >>> type_consistent("when did it open?", ["1999"]), type_consistent("who won?", ["16"])
+    (True, False)
+    """
+    want, have = expected_type(question), answer_type(answers)
+    if want == "any" or have == "any":
+        return True
+    if want == "number":
+        return have == "number"
+    if want == "quantity":
+        return all(any(ch.isdigit() for ch in a) for a in answers)
+    if want == "time":
+        return all(_TIME_TEXT.search(a) or parse_number(a) is not None for a in answers)
+    return have != "number"
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Function words: never evidence of what a query must use.
+_STOP = _set("""
+a about above across again against all almost along already also although always am among an
+and another any anyone anything are around as at be became because become been being both but
+by can could did do does doing done during each either else ever every for from further get
+gets got had has have having he her here hers him his how however i if in into is it its
+itself just like made make many may me might mine much must my name named neither no nor of
+off on once one or our ours out over own per please put rather said same shall she should
+show since so some such tell than that the their them then there these they this those
+though through thus to too under until up upon us very was we well were what whatever when
+where whether which while who whom whose why will with within without would yet you your
+list give find called known listed does did has had s t de la le
+film films movie movies people person persons thing things one ones type kind year years
+date dates time player players team teams share shares shared together co also few
+primary main sort sorts whos its dont im shes hes thats whats lets youre youve
+""")
+#: verbs and nouns a question uses for a relation whose name uses other words
+_ALIASES = {
+    "wrote": "written writer", "write": "written writer", "writes": "written writer",
+    "script": "written writer", "screenplay": "written writer", "story": "written writer",
+    "screenwriter": "written writer", "screenwriters": "written writer",
+    "scriptwriter": "written writer", "scriptwriters": "written writer",
+    "author": "written writer", "authored": "written writer",
+    "acted": "starred actors", "act": "starred actors", "acting": "starred actors",
+    "appear": "starred actors", "appears": "starred actors", "appeared": "starred actors",
+    "appearing": "starred actors", "cast": "starred actors", "star": "starred actors",
+    "stars": "starred actors", "costar": "starred actors", "costars": "starred actors",
+    "made": "directed director", "helmed": "directed director", "filmmaker": "directed",
+    "describe": "tags", "described": "tags", "describes": "tags", "describing": "tags",
+    "words": "tags", "topics": "tags", "topic": "tags", "about": "tags",
+    "spoken": "language", "speak": "language", "languages": "language",
+    "types": "genre", "type": "genre", "fall": "genre", "category": "genre",
+    "released": "release year", "release": "release year", "come": "release year",
+    "popular": "votes", "rated": "rating", "rate": "rating", "rating": "rating",
+}
+_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+              "fourteen fifteen sixteen seventeen eighteen nineteen twenty")
+_ORDINALS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
+_NUMBER_WORDS = {w: str(i) for words in (_CARDINALS, _ORDINALS)
+                 for i, w in enumerate(words.split()) if i or words is _CARDINALS}
+#: cue words explained by the functions a query uses
+CUES: dict[str, frozenset[str]] = {
+    "count": _set("how many number count total amount times"),
+    "sum": _set("total sum combined altogether overall together"),
+    "mean": _set("average mean avg"),
+    "max": _set("most highest largest greatest maximum top best biggest longest latest "
+                     "last max more higher larger"),
+    "min": _set("least lowest smallest fewest minimum shortest earliest first min less "
+                     "lower smaller"),
+    "argmax": _set("most highest largest greatest maximum top best biggest longest "
+                        "latest last more higher larger"),
+    "argmin": _set("least lowest smallest fewest minimum shortest earliest first less "
+                        "lower smaller"),
+    "next_row": _set("next after following later"),
+    "previous_row": _set("previous before preceding prior earlier"),
+    "set_difference": _set("not other except besides than"),
+    "set_union": _set("or either"),
+    "set_intersection": _set("and both"),
+    "top_k": _set("top first best"),
+    "bottom_k": _set("bottom last worst"),
+    # a comparison (``tail_entity>'5'``) explains comparison words
+    "compare": _set("top bottom more less than over under greater fewer least above below after "
+                         "before since between earlier later larger smaller higher lower "
+                         "exceed exceeding beyond fewer older younger"),
+}
+_WORD = re.compile(r"\b[a-z][a-z0-9']*\b", re.IGNORECASE)
+
+
+def content_words(question: str) -> list[str]:
+    """Lower-cased words of ``question`` that carry meaning (function words dropped).
+
+    >>> content_words("which actors starred in films directed by [Mel Brooks]?")
+    ['actors', 'starred', 'directed', 'mel', 'brooks']
+    """
+    words = (normalize(t) for t in _WORD.findall(question.replace("’", "'")))
+    return [w for w in words if w and w not in _STOP and len(w) > 1 and " " not in w]
+
+
+_WH_WORDS = _set("the and for what which who whom whose how did does was were are with from "
+                 "that this has have had")
+
+
+def _stem(word: str) -> str:
+    return _NUMBER_WORDS.get(word, word[:4])
+
+
+def names_any(question: str, label: str) -> bool:
+    """True when a content word of ``question`` shares its first letters (at least three,
+    at most four) with a word of ``label``.
+
+    >>> names_any("what movies did [X] act in?", "starred_actors")
+    True
+    >>> names_any("How much did Jeff Burton win?", "Position")
+    False
+    """
+    tokens = re.findall(r"[a-z0-9]+", normalize(label))
+    words = [w.lower() for w in _WORD.findall(question)]
+    return any(_prefix_match(w, t) for w in words if w not in _WH_WORDS for t in tokens)
+
+
+def unexplained_words(question: str, literals: Iterable[str],
+                      funcs: Iterable[str] = ()) -> list[str]:
+    """Content words of ``question`` that neither a literal of the query (word by word: the
+    first three or four letters agree; number words read as numbers) nor a cue of a function
+    it uses accounts for.
+
+    >>> unexplained_words("which secretary of state came after jack pickersgill?",
+    ...                   ["Secretary of State"])
+    ['came', 'after', 'jack', 'pickersgill']
+    >>> unexplained_words("which actors starred in the top ten films by [Mel Brooks]?",
+    ...                   ["starred_actors", "Mel Brooks", "10"])
+    ['top']
+    >>> unexplained_words("which actors starred in the top ten films by [Mel Brooks]?",
+    ...                   ["starred_actors", "Mel Brooks", "10"], ["compare"])
+    []
+    """
+    tokens = {t for lit in literals for t in re.findall(r"[a-z0-9]+", normalize(str(lit)))}
+    stems = {_stem(t) for t in tokens}
+    cues = frozenset().union(*(CUES.get(f, frozenset()) for f in funcs))
+    return [w for w in content_words(question) if w not in cues and _stem(w) not in stems
+            and not any(_prefix_match(v, t) for v in [w, *_ALIASES.get(w, "").split()]
+                        for t in tokens)]
+
+
+def _prefix_match(word: str, token: str) -> bool:
+    """The first three or four letters agree (``act`` / ``actors``, ``writ`` / ``written``)."""
+    n = min(4, len(word), len(token))
+    return n >= 3 and word[:n] == token[:n]

@@ -1,0 +1,443 @@
+"""The trust verdict on an answer: ``verified``, ``check`` or ``no answer``, with reasons.
+
+Computed label-free from the pipeline's own evidence: the trace (steps, mappings with score
+and margin, LLM-inferred steps, recovered bindings), the question (what it names, the answer
+type it asks for), the vote (agreement, ties) and the demonstrations that shaped the query.
+Every :class:`Reason` has a machine-readable ``code`` and points at the ``step`` (query
+number) and ``arg`` (argument key or mention) it concerns. A reason whose code is in
+:attr:`Thresholds.blocking` makes the verdict ``check``; the others are shown but do not
+block (a user-confirmed demonstration is a reason to look, not a proof).
+
+All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/RESULTS.md).
+
+>>> from trustuqa_core import load_graph, run_query
+>>> g = load_graph(tables=[b"Name,Nation\\nAnn,Austria\\nBea,United States\\n"])
+>>> t = run_query("Query1: \\"get_information(relation='Nation', tail_entity='USA')\\"", g,
+...               question="which skiers are from USA?")
+>>> v = judge(t, "which skiers are from USA?")
+>>> v.label, [r.code for r in v.reasons]
+('check', ['weak_mapping', 'unexplained_words'])
+>>> judge(run_query("Query1: \\"get_information(relation='Nation', tail_entity='Austria')\\"",
+...                 g), "who is from Austria?").label
+'verified'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from .mapping.lexical import normalize
+from .mentions import (
+    Mention,
+    expected_type,
+    find_mentions,
+    names_any,
+    type_consistent,
+    unbound_mentions,
+    unexplained_words,
+)
+from .query.ast import Bound, ListValue, Program, Text, Value
+
+if TYPE_CHECKING:  # the trace module calls judge(); these names are for type hints only
+    from .graph import ConditionGraph
+    from .mapping.mapper import Mapping
+    from .trace import Trace
+
+__all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge",
+           "REASON_CODES", "Label", "LABELS", "literals",
+           "render_verdict"]
+
+Label = Literal["verified", "check", "no answer"]
+LABELS: tuple[Label, ...] = ("verified", "check", "no answer")
+
+#: every reason code and what it means (the card, the CLI and the docs show these)
+REASON_CODES = {
+    "no_query": "no query could be written for the question",
+    "run_failed": "the query could not be run (parse, mapping, rewrite or execution error)",
+    "empty_answer": "the query ran but found nothing",
+    "unlinked_mention": "the question names something the data does not contain",
+    "weak_mapping": "a literal was mapped with a low score or a close runner-up",
+    "llm_inferred": "a step was answered by the LLM fallback, not by the data",
+    "unbound_mention": "the question names something the query does not use",
+    "no_condition": "the query reads a whole column or relation with no condition, although "
+                    "the question names values",
+    "id_aggregate": "an aggregate is computed over an identifier column",
+    "column_dump": "the answer is a whole column or relation: no condition and no function",
+    "whole_column_aggregate": "an aggregate (count, max, sum, ...) over a whole column or "
+                              "relation, with no condition",
+    "header_condition": "a condition compares a column with its own name (a header read as a "
+                        "value)",
+    "unexplained_words": "words of the question that no part of the query accounts for",
+    "single_query": "only one query answered: there was no vote to agree or disagree",
+    "echoes_question": "the answer includes something the question itself names",
+    "target_unnamed": "the question names no word of the column the answer is read from",
+    "count_unclear": "the question asks 'how many' but the query reads a value instead of "
+                     "counting (or counts where a value is asked)",
+    "type_mismatch": "the answer is not of the type the question asks for",
+    "vote_tie": "the samples' vote was a tie between different answers",
+    "low_agreement": "too few of the samples agree on the answer",
+    "recovered": "a runner-up binding was used because the first choice found nothing",
+    "similar_template": "the query re-binds a demonstration whose question differs in form",
+    "user_demo": "a demonstration confirmed by a user shaped the query (shown, not a proof)",
+}
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+_STRONG_METHODS = ("exact", "normalized", "numeric", "override", "time_key")
+_AGGREGATES = {"sum", "mean", "average", "avg", "max", "min", "argmax", "argmin"}
+_ID_COLUMN = re.compile(r"(^|[\s_])(id|ids|no|nr|num|code|zip|phone|key)$|^#|id$|^number$",
+                        re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Every number and switch of the verdict, in one place.
+
+    Attributes:
+        min_score: a fuzzy / dense mapping scoring below this is weak.
+        min_margin: a mapping whose runner-up is closer than this is weak.
+        max_contains: a ``contains`` match hitting more nodes than this is weak.
+        min_agreement: with two or more votes, the winner's share must reach this.
+        max_unexplained: this many unexplained question words (or more) block.
+        blocking: reason codes that make the verdict ``check`` (the rest are shown only).
+        llm_exempt: blocking codes that only inform when an LLM wrote the query: they catch
+            the offline writer's guesses (a target column or aggregate picked from cue words),
+            while LLM queries carrying them were 96-98% right on the WTQ replay's tune half.
+    """
+
+    min_score: float = 0.75
+    min_margin: float = 0.05
+    max_contains: int = 1
+    min_agreement: float = 0.5
+    max_unexplained: int = 2
+    blocking: frozenset[str] = frozenset({
+        "weak_mapping", "llm_inferred", "unbound_mention", "no_condition", "id_aggregate",
+        "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
+        "column_dump", "header_condition", "unexplained_words", "target_unnamed",
+        "count_unclear", "whole_column_aggregate", "echoes_question"})
+    llm_exempt: frozenset[str] = frozenset({
+        "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear"})
+
+
+THRESHOLDS = Thresholds()
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why the verdict is what it is: ``code`` (see :data:`REASON_CODES`), a sentence, and
+    the query number (``step``) and argument key or mention (``arg``) it concerns."""
+
+    code: str
+    message: str
+    step: int | None = None
+    arg: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "step": self.step, "arg": self.arg}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``verified`` / ``check`` / ``no answer`` and the reasons (blocking ones first)."""
+
+    label: Label
+    reasons: tuple[Reason, ...] = ()
+    blocking: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def verified(self) -> bool:
+        return self.label == "verified"
+
+    @property
+    def codes(self) -> list[str]:
+        return [r.code for r in self.reasons]
+
+    def headline(self) -> str:
+        """One line for the CLI and the card.
+
+        >>> Verdict("check", (Reason("vote_tie", "a tie"),), ("vote_tie",)).headline()
+        'check: a tie'
+        """
+        shown = [r.message for r in self.reasons if r.code in self.blocking] or [
+            r.message for r in self.reasons]
+        return self.label + (": " + "; ".join(shown[:3]) if shown else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.label, "reasons": [r.to_dict() for r in self.reasons]}
+
+
+@dataclass(frozen=True)
+class VoteEvidence:
+    """What the self-consistency vote says: the winner's share, votes cast, a tie and the
+    tied answers (each shown as text)."""
+
+    share: float
+    votes_cast: int
+    tie: bool = False
+    tied: tuple[str, ...] = ()
+
+
+def judge(trace: Trace | None, question: str | None = None, *,
+          vote: VoteEvidence | None = None, demo_origins: Iterable[str] = (),
+          note: str = "", error: str | None = None, graph: ConditionGraph | None = None,
+          writer: str | None = None, thresholds: Thresholds = THRESHOLDS) -> Verdict:
+    """The verdict on ``trace`` as the answer to ``question`` (see the module docstring).
+
+    Args:
+        trace: the winning run (None when no query was written or none answered).
+        vote: the vote's evidence (None for a single hand-written or replayed query).
+        demo_origins: origins of the demonstrations that shaped the query (``user`` counts).
+        note: how the query was made (the offline writer's note).
+        error: why there is no answer, when ``trace`` is None.
+        graph: the data, to name what the question mentions but the data lacks.
+        writer: ``"llm"`` when an LLM wrote the query (its :attr:`Thresholds.llm_exempt`
+            codes then inform only); ``"offline"`` or None otherwise.
+    """
+    th = thresholds
+    if writer == "llm":
+        th = replace(th, blocking=th.blocking - th.llm_exempt)
+    mentions = find_mentions(question) if question else []
+    answer = trace.answer if trace is not None else []
+    if not answer:
+        return _no_answer(trace, mentions, error, graph or (trace.graph if trace else None))
+    reasons: list[Reason] = []
+    reasons += _step_reasons(trace)
+    reasons += _mapping_reasons(trace, th)
+    reasons += _degenerate(trace, answer)
+    if question:
+        reasons += _question_reasons(trace, question, mentions, answer, th)
+    reasons += _vote_reasons(vote, th)
+    if "whose template is similar" in note:
+        reasons.append(Reason("similar_template", f"the query was made from a demonstration "
+                              f"whose question has another form ({_clip(note, 140)})"))
+    if "user" in set(demo_origins) or "(user" in note:
+        reasons.append(Reason("user_demo", "a demonstration you (or another user) confirmed "
+                              "shaped this query: a reason to show it, not a proof"))
+    blocking = tuple(dict.fromkeys(r.code for r in reasons if _blocks(r, th)))
+    ordered = sorted(reasons, key=lambda r: r.code not in blocking)
+    return Verdict("check" if blocking else "verified", tuple(ordered), blocking)
+
+
+def render_verdict(verdict: Verdict) -> str:
+    """The verdict and its reasons as CLI text (one reason a line).
+
+    >>> print(render_verdict(Verdict("check", (Reason("vote_tie", "a tie", None, None),),
+    ...                                     ("vote_tie",))), end="")
+    verdict: check
+      - vote_tie: a tie
+    """
+    lines = [f"verdict: {verdict.label}"]
+    for r in verdict.reasons:
+        where = " ".join(x for x in (f"Query{r.step}" if r.step else "", r.arg or "") if x)
+        lines.append(f"  - {r.code}{f' [{where}]' if where else ''}: {r.message}")
+    return "\n".join(lines) + "\n"
+
+
+def _blocks(r: Reason, th: Thresholds) -> bool:
+    if r.code not in th.blocking:
+        return False
+    if r.code == "unexplained_words":
+        return len((r.arg or "").split(", ")) >= th.max_unexplained
+    return True
+
+
+# -- no answer ------------------------------------------------------------------------------
+def _no_answer(trace: Trace | None, mentions: Sequence[Mention], error: str | None,
+               graph: ConditionGraph | None) -> Verdict:
+    reasons: list[Reason] = []
+    if trace is None:
+        reasons.append(Reason("no_query", error or "no query could be written"))
+    elif trace.error is not None:
+        reasons.append(Reason("run_failed", f"the run stopped while {trace.error.stage}: "
+                              f"{trace.error.message}", trace.error.step))
+    else:
+        reasons.append(Reason("empty_answer", trace.explain_empty() or "the query found nothing",
+                              trace.empty_step))
+    if graph is not None:
+        for m in mentions:
+            if m.kind == "entity" and not _in_graph(graph, m.text):
+                reasons.append(Reason("unlinked_mention", f"{m.text!r} is not a value of the "
+                                      "loaded data: override a mapping, edit the query, or load "
+                                      "the data that has it", None, m.text))
+    return Verdict("no answer", tuple(reasons), tuple(r.code for r in reasons[:1]))
+
+
+def _in_graph(graph: ConditionGraph, text: str) -> bool:
+    if graph.entity(text) is not None or graph.relation(text) is not None:
+        return True
+    want = normalize(text)
+    return any(normalize(r) == want for r in graph.relation_names)
+
+
+# -- the trace ------------------------------------------------------------------------------
+def _step_reasons(trace: Trace) -> list[Reason]:
+    out = [Reason("llm_inferred", f"Query{s.number} was answered by the LLM fallback, not by "
+                  f"the data: {s.inferred_note or 'LLM-inferred'}", s.number)
+           for s in trace.steps if s.status == "inferred"]
+    for r in trace.recovery:
+        out.append(Reason("recovered", r.message(), r.step, r.key))
+    out += _id_aggregates(trace)
+    return out
+
+
+def _id_aggregates(trace: Trace) -> list[Reason]:
+    if trace.program is None:
+        return []
+    steps = {s.number: s for s in trace.steps}
+    out = []
+    for q in trace.program.queries:
+        if q.call.func not in _AGGREGATES:
+            continue
+        for ref in q.call.refs():
+            src = steps.get(ref)
+            if src is None:
+                continue
+            for m in src.mappings:
+                if m.role == "relation" and any(_ID_COLUMN.search(x.strip()) for x in m.labels):
+                    out.append(Reason("id_aggregate", f"Query{q.number} computes {q.call.func} "
+                                      f"over {m.labels[0]!r}, which looks like an identifier "
+                                      "column", q.number, m.key))
+    return out
+
+
+def _degenerate(trace: Trace, answer: Sequence[str]) -> list[Reason]:
+    """A column dump, or a condition whose value is a column name."""
+    out = []
+    mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
+    program = trace.program
+    conditions = [m for m in mappings if m.role in ("value", "entity")]
+    only_reads = program is not None and all(q.call.func == "get_information"
+                                             for q in program.queries)
+    if not conditions and only_reads and len(answer) > 1:
+        out.append(Reason("column_dump", f"the answer is every value of a column or relation "
+                          f"({len(answer)} values): the query has no condition"))
+    aggregates = [q for q in program.queries if q.call.func in _AGGREGATES | {"count"}] \
+        if program is not None else []
+    if not conditions and aggregates and not any(a.cmp != "=" for q in program.queries
+                                                 for a in q.call.args):
+        step = aggregates[-1]
+        out.append(Reason("whole_column_aggregate", f"Query{step.number} applies "
+                          f"{step.call.func} to a whole column or relation, with no condition",
+                          step.number))
+    names = {normalize(r) for r in trace.graph.relation_names}
+    for m in conditions:
+        if m.labels and all(normalize(x) in names for x in m.labels):
+            out.append(Reason("header_condition", f"Query{m.query} compares with "
+                              f"{m.labels[0]!r}, which is a column name, not a value",
+                              m.query, m.key))
+    return out
+
+
+def _weak(m: Mapping, th: Thresholds) -> bool:
+    if m.method in _STRONG_METHODS:
+        return False
+    if m.method == "contains":
+        return len(m.ids) > th.max_contains
+    return not m.ids or m.score < th.min_score or m.margin < th.min_margin
+
+
+def _mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
+    mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
+    if trace.target is not None and trace.target not in mappings:
+        mappings.append(trace.target)
+    recovered = {r.key for r in trace.recovery}
+    out = []
+    for m in mappings:
+        if m.key in recovered or not _weak(m, th):
+            continue
+        chosen = ", ".join(m.labels) if m.labels else "nothing"
+        runner = next((c for c in m.candidates if c.label not in set(m.labels)), None)
+        alt = f"; runner-up {runner.label!r} ({runner.score:.2f})" if runner else ""
+        out.append(Reason("weak_mapping", f"{m.text!r} -> {chosen} ({m.method}, score "
+                          f"{m.score:.2f}, margin {m.margin:.2f}{alt})", m.query or None, m.key))
+    return out
+
+
+# -- the question ---------------------------------------------------------------------------
+def literals(program: Program | None, mappings: Iterable[Mapping] = ()) -> list[str]:
+    """Every literal of a program as written, plus what its mappings chose."""
+    out: list[str] = []
+    if program is None:
+        return out
+    if program.target_type:
+        out.append(program.target_type)
+
+    def walk(v: Value) -> None:
+        if isinstance(v, Text):
+            out.append(v.value)
+        elif isinstance(v, Bound):
+            out.extend([v.text, *v.labels])
+        elif isinstance(v, ListValue):
+            for item in v.items:
+                walk(item)
+
+    for q in program.queries:
+        for a in q.call.args:
+            walk(a.value)
+    for m in mappings:
+        out += [m.text, *m.labels]
+    return out
+
+
+def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
+                      answer: Sequence[str], th: Thresholds) -> list[Reason]:
+    out: list[Reason] = []
+    mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
+    lits = literals(trace.program, mappings)
+    lits += [r.chosen for r in trace.recovery]
+    unbound = unbound_mentions(mentions, lits)
+    for m in unbound:
+        out.append(Reason("unbound_mention", f"the question names {m.text!r} ({m.kind}), but "
+                          "the query does not use it", None, m.text))
+    conditions = [m for m in mappings if m.role in ("value", "entity")]
+    if unbound and not conditions:
+        out.append(Reason("no_condition", "the query reads whole columns / relations with no "
+                          "condition, although the question names "
+                          + ", ".join(repr(m.text) for m in unbound), None, None))
+    funcs = {q.call.func for q in trace.program.queries} if trace.program else set()
+    if trace.program is not None and any(a.cmp != "=" for q in trace.program.queries
+                                         for a in q.call.args):
+        funcs.add("compare")
+    sources = [x.name.rsplit(".", 1)[0] for x in trace.graph.sources]
+    loose = unexplained_words(question, lits + sources, funcs)
+    if loose:
+        out.append(Reason("unexplained_words", "no part of the query accounts for "
+                          + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
+    target = trace.target
+    asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
+    if (target is not None and target.role == "relation" and target.labels and not asks_who
+            and "count" not in funcs and not any(names_any(question, x) for x in target.labels)):
+        out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
+                          "and the question names no word of it", None, target.key))
+    if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
+        out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
+                          "a value instead of counting: check which was meant"))
+    named = {normalize(m.text) for m in mentions if m.kind == "entity"}
+    echoed = [a for a in answer if normalize(a) in named]
+    if echoed:
+        out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
+                          "question itself names", None, echoed[0]))
+    if not type_consistent(question, answer):
+        want = expected_type(question)
+        out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
+                          f"({_clip(', '.join(answer[:3]), 60)}) is not one", None, None))
+    return out
+
+
+def _vote_reasons(vote: VoteEvidence | None, th: Thresholds) -> list[Reason]:
+    if vote is None:
+        return []
+    if vote.votes_cast <= 1:
+        return [Reason("single_query", "only one query answered, so no vote backs the answer")]
+    if vote.tie:
+        tied = " vs ".join(repr(_clip(t, 50)) for t in vote.tied) or "several answers"
+        return [Reason("vote_tie", f"the vote was a tie between {tied}")]
+    if vote.votes_cast > 1 and vote.share < th.min_agreement:
+        return [Reason("low_agreement", f"only {vote.share:.0%} of the samples agree on this "
+                       f"answer (at least {th.min_agreement:.0%} needed)")]
+    return []
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
