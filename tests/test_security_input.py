@@ -554,9 +554,7 @@ def test_unexpected_errors_are_one_line_not_a_traceback(files, capsys, monkeypat
     def broken(*_a: object, **_k: object) -> None:
         raise KeyError("surprise")
 
-    import importlib
-
-    monkeypatch.setattr(importlib.import_module("trustuqa_core.execute"), "run_query", broken)
+    monkeypatch.setattr("trustuqa_core.recovery.run_with_recovery", broken)  # what `query` calls
     code, _, err = _run(["query", "--table", files["good.csv"], "--query", Q], capsys)
     assert code == 1 and "internal error (KeyError" in err and "Traceback" not in err
 

@@ -142,7 +142,7 @@ def risk_coverage_figure(curve: Sequence[Mapping[str, Any]]) -> go.Figure:
     ...                             {"label": "check <= 1 reason", "answered": 0.8,
     ...                              "risk": 0.1}])
     >>> list(fig.data[0].x), list(fig.data[0].text)
-    ([0.5, 0.8], ['verified', 'check <= 1 reason'])
+    ([0.5, 0.8], ['verified', 'check &lt;= 1 reason'])
     """
     fig = go.Figure(go.Scatter(x=[p["answered"] for p in curve], y=[p["risk"] for p in curve],
                                text=[plain(p["label"]) for p in curve], mode="lines+markers+text",
