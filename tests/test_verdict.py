@@ -330,3 +330,20 @@ def test_first_hop_is_not_verified_for_a_two_hop_question() -> None:
     films = run_query(q("get_information(relation='directed_by', tail_entity='Mel Brooks')"), g,
                       question="which actors starred in films directed by Mel Brooks?")
     assert films.verdict.label != "verified"
+
+
+def test_a_demonym_is_bound_by_its_country_and_is_in_the_data() -> None:
+    """Found in the browser: 'German skiers' answered with Nation='Germany' was marked
+    'the query does not use German'. A demonym counts as bound by (and present as) its country."""
+    graph = load_graph(tables=[b"Name,Nation,Run 1\nAnn,Germany,1:08.04\nBea,Italy,1:09.00\n"
+                               b"Cid,Germany,1:08.94\n"])
+    q = ("Query1: \"get_information(relation='Nation', tail_entity='Germany')\"\n"
+         "Query2: \"get_information(relation='Run 1', head_entity='output_of_query1')\"")
+    trace = run_query(q, graph)
+    verdict = judge(trace, "what were the Run 1 times of the German skiers?", graph=graph)
+    assert "unbound_mention" not in {r.code for r in verdict.reasons}
+    assert sorted(trace.answer) == ["1:08.04", "1:08.94"]
+    empty = run_query("Query1: \"get_information(relation='Nation', tail_entity='Spain')\"", graph)
+    none = judge(empty, "which German skiers were from Spain?", graph=graph)
+    assert none.label == "no answer"
+    assert "German" not in {r.arg for r in none.reasons if r.code == "unlinked_mention"}

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .lexicon import country_of
 from .mapping.lexical import normalize
 from .numbers import parse_number
 
@@ -136,9 +137,15 @@ def is_bound(mention: Mention, literals: Iterable[str]) -> bool:
     True
     >>> is_bound(Mention("12", "number"), ["12.0"]), is_bound(Mention("Cid", "entity"), ["Rank"])
     (True, False)
+    >>> is_bound(Mention("German", "entity"), ["Germany"])  # a demonym is bound by its country
+    True
     """
     want = normalize(mention.text)
     if not want:
+        return True
+    literals = list(literals)  # read twice when the mention is a demonym
+    country = country_of(mention.text)
+    if country is not None and is_bound(Mention(country, mention.kind), literals):
         return True
     value = parse_number(mention.text)
     words = set(want.split())

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from .lexicon import country_of
 from .mapping.lexical import normalize
 from .mentions import (
     Mention,
@@ -265,6 +266,9 @@ def _no_answer(trace: Trace | None, mentions: Sequence[Mention], error: str | No
 
 def _in_graph(graph: ConditionGraph, text: str) -> bool:
     if graph.entity(text) is not None or graph.relation(text) is not None:
+        return True
+    country = country_of(text)  # "German" is in the data when "Germany" is
+    if country is not None and graph.entity(country) is not None:
         return True
     want = normalize(text)
     return any(normalize(r) == want for r in graph.relation_names)

@@ -15,9 +15,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 from ..graph import ConditionGraph
+from ..lexicon import demonym_entries
 from ..numbers import parse_number
 
 __all__ = ["Cond", "Table", "read_table", "tokens", "stem", "STOP", "header_mentions",
@@ -60,13 +60,9 @@ def demonyms() -> dict[tuple[str, ...], tuple[str, ...]]:
     (('germany',), ('south', 'korea'))
     """
     table: dict[tuple[str, ...], tuple[str, ...]] = {}
-    text = Path(__file__).with_name("demonyms.tsv").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        country, forms = line.split("\t")
+    for country, forms in demonym_entries():
         target = tuple(_words(country))
-        for form in forms.split(","):
+        for form in forms:
             words = tuple(_words(form))
             table.setdefault(words, target)
             table.setdefault(words[:-1] + (words[-1] + "s",), target)
