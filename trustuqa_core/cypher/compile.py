@@ -1,0 +1,377 @@
+"""Compile a mapped program (KG / TKG sources) to one openCypher statement with parameters.
+
+Each step becomes a clause that leaves one list variable ``sN`` (node ids, relation names or
+time spans) for later steps; the statement returns the last step's list. Literals never enter
+the query text: mapped node ids, relation names and numbers are ``$pK`` parameters. Clauses use
+``OPTIONAL MATCH`` so that an empty step yields an empty list instead of ending the query, and
+``collect(DISTINCT ...)`` (answers are sets; ``count`` counts distinct elements, as ours does).
+
+The schema is the one of :mod:`.store`. Supported plan operations: ``project``, ``select``
+(``=`` and numeric ``< > <= >=``), ``filter_heads``, ``values``, ``relations_of``,
+``intersect``, ``select_extreme`` (plain numbers only), ``fact_times``, ``select_at_time``
+(a year literal), and the functions ``set_union``, ``set_intersection``, ``set_difference``,
+``count``. Anything else raises :class:`CypherCompileError` naming the operation.
+
+>>> from trustuqa_core.graph import build_graph
+>>> from trustuqa_core.translate import load_source
+>>> from trustuqa_core.mapping import Mapper
+>>> from trustuqa_core.query.parse import parse
+>>> g = build_graph([load_source(b"Kismet|directed_by|William Dieterle\\n", "kg", "kg.txt")])
+>>> mapped = Mapper(g).map_program(parse(
+...     "Query1: \\"get_information(relation='directed_by', head_entity='Kismet')\\""))
+>>> c = compile_program(mapped, g)
+>>> print(c.text)
+OPTIONAL MATCH (h:Node)-[f:Fact]->(t:Node) WHERE f.rel = $p1 AND h.id IN $p2
+WITH collect(DISTINCT t.id) AS s1
+RETURN s1
+>>> c.parameters, c.kind
+({'p1': 'directed_by', 'p2': [0]}, 'nodes')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RewriteError, TrustUQAError
+from ..function_names import canonical_function
+from ..graph import ConditionGraph
+from ..mapping.mapper import MappedProgram
+from ..numbers import parse_number
+from ..query.ast import Bound, Ref, Text
+from ..rewrite import Op, rewrite
+
+__all__ = ["CompiledCypher", "CypherCompileError", "compile_program", "SUPPORTED_OPS"]
+
+SUPPORTED_OPS = (
+    "project", "select", "filter_heads", "values", "relations_of", "intersect",
+    "select_extreme", "fact_times", "select_at_time",
+    "set_union", "set_intersection", "set_difference", "count",
+)
+_CMP = {"=": "=", ">": ">", "<": "<", ">=": ">=", "<=": "<="}
+_EDGE = "(h:Node)-[f:Fact]->(t:Node)"
+
+
+class CypherCompileError(TrustUQAError):
+    """A program (or one of its operations) has no Cypher translation; names the step and op."""
+
+
+@dataclass(frozen=True)
+class CompiledCypher:
+    """One Cypher statement, its parameters, and how to read the returned list.
+
+    ``kind``: ``nodes`` (node ids), ``names`` (relation names), ``number`` (a count) or
+    ``times:<key>`` (``[start, stop]`` pairs of facts, read with the time key).
+    """
+
+    text: str
+    parameters: dict[str, Any]
+    kind: str
+
+
+@dataclass
+class _Builder:
+    graph: ConditionGraph
+    clauses: list[str] = field(default_factory=list)
+    params: dict[str, Any] = field(default_factory=dict)
+    carried: list[str] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)
+    step: int = 0
+    op_name: str = ""
+    n_params: int = 0
+
+    def fail(self, problem: str) -> CypherCompileError:
+        where = f"Query{self.step} ({self.op_name})" if self.op_name else f"Query{self.step}"
+        return CypherCompileError(f"cannot compile {where} to Cypher: {problem}")
+
+    def param(self, value: Any) -> str:
+        self.n_params += 1
+        name = f"p{self.n_params}"
+        self.params[name] = value
+        return f"${name}"
+
+    def keep(self) -> str:
+        return ", ".join(self.carried)
+
+    def with_(self, expr: str, var: str, kind: str) -> None:
+        """Close the current clause: carry the earlier variables and add ``expr AS var``."""
+        lead = f"{self.keep()}, " if self.carried else ""
+        self.clauses.append(f"WITH {lead}{expr} AS {var}")
+        self.carried.append(var)
+        self.kinds[var] = kind
+
+    def bind(self, value: Any, var: str, kind: str) -> str:
+        """Project a parameter into a variable (Ladybug lambdas cannot read parameters)."""
+        self.with_(self.param(value), var, kind)
+        return var
+
+
+def compile_program(mapped: MappedProgram, graph: ConditionGraph) -> CompiledCypher:
+    """The Cypher statement of a mapped program over ``graph`` (see the module doc)."""
+    if any(s.kind == "table" for s in graph.sources):
+        raise CypherCompileError("cannot compile to Cypher: table sources are not supported yet "
+                                 "(KG and TKG sources are)")
+    b = _Builder(graph)
+    last = ""
+    for q in mapped.program.queries:
+        b.step, b.op_name = q.number, ""
+        try:
+            ops = rewrite(q.call)
+        except RewriteError as exc:
+            raise b.fail(str(exc)) from None
+        locals_: dict[str, str] = {}
+        for k, op in enumerate(ops):
+            b.op_name = op.name
+            var = f"l{q.number}_{op.out[1:]}" if op.out else f"s{q.number}"
+            if not op.out and k != len(ops) - 1:  # pragma: no cover - rewrite names locals
+                raise b.fail("an operation without an output name")
+            _compile_op(b, op, var, locals_)
+            if op.out:
+                locals_[op.out] = var
+        last = f"s{q.number}"
+    if not last:
+        raise CypherCompileError("cannot compile to Cypher: the program has no query")
+    b.clauses.append(f"RETURN {last}")
+    return CompiledCypher("\n".join(b.clauses), b.params, b.kinds[last])
+
+
+# ----------------------------------------------------------------- values
+def _relation(b: _Builder, value: object) -> str:
+    if isinstance(value, Bound) and value.role == "relation" and value.ids:
+        return b.param(b.graph.relation_names[value.ids[0]])
+    shown = value.text if isinstance(value, Bound) else str(value)
+    raise b.fail(f"relation {shown!r} matched no relation of the data")
+
+
+def _node_set(b: _Builder, value: object, locals_: dict[str, str]) -> str:
+    """A list expression of node ids: an earlier step, a plan local, or mapped literal(s)."""
+    if isinstance(value, Ref):
+        var = f"s{value.step}"
+        if var not in b.kinds:
+            raise b.fail(f"output_of_query{value.step} is not an earlier step")
+        if b.kinds[var] != "nodes":
+            raise b.fail(f"output_of_query{value.step} holds {b.kinds[var]}, not graph nodes")
+        return var
+    if isinstance(value, str) and value in locals_:
+        return locals_[value]
+    if isinstance(value, Bound) and value.role in ("value", "entity"):
+        return b.param([int(i) for i in value.ids])
+    raise b.fail(f"expected a set of nodes, got {value!s}")
+
+
+def _numbers_of(b: _Builder, nodes: str, var: str) -> str:
+    """A variable holding the numeric readings of a node-id list (for numeric equality)."""
+    b.clauses.append(f"OPTIONAL MATCH (x:Node) WHERE x.id IN {nodes} AND x.num IS NOT NULL")
+    b.with_("collect(DISTINCT x.num)", var, "numbers")
+    return var
+
+
+def _value_condition(b: _Builder, op: Op, locals_: dict[str, str], var: str) -> str:
+    """The WHERE condition on the tail ``t`` for ``value <cmp> v``."""
+    value, cmp = op.param("value"), op.cmp
+    if cmp not in _CMP:
+        raise b.fail(f"comparison {cmp!r} is not supported")
+    if cmp == "=":
+        if isinstance(value, Bound) and value.role in ("value", "entity"):
+            nums = sorted({x for i in value.ids if (x := b.graph.numeric(i)) is not None})
+            ids = b.param([int(i) for i in value.ids])
+            return f"(t.id IN {ids} OR t.num IN {b.param(nums)})" if nums else f"t.id IN {ids}"
+        if isinstance(value, Text):
+            x = parse_number(value.value)
+            node = b.graph.entity(value.value)
+            ids = b.param([] if node is None else [node])
+            return f"(t.id IN {ids} OR t.num = {b.param(x)})" if x is not None else f"t.id IN {ids}"
+        nodes = _node_set(b, value, locals_)
+        nums = _numbers_of(b, nodes, f"{var}_num")
+        return f"(t.id IN {nodes} OR t.num IN {nums})"
+    return f"t.num {cmp} {_threshold(b, value, cmp)}"
+
+
+def _threshold(b: _Builder, value: object, cmp: str) -> str:
+    """One number to compare with: several thresholds OR-ed reduce to the loosest one."""
+    if isinstance(value, Text):
+        xs = [parse_number(value.value)]
+    elif isinstance(value, Bound):
+        xs = [b.graph.numeric(i) for i in value.ids]
+    else:
+        raise b.fail(f"a comparison with {value!s} (only literal numbers are compiled)")
+    if not xs or None in xs:
+        raise b.fail(f"{value!s} is not a number to compare with")
+    nums = [x for x in xs if x is not None]
+    return b.param(min(nums) if cmp in (">", ">=") else max(nums))
+
+
+# ---------------------------------------------------------------- operations
+def _compile_op(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    name = canonical_function(op.name) or op.name
+    handler = _OPS.get(name)
+    if handler is None:
+        raise b.fail(f"operation {name!r} has no Cypher translation (supported: "
+                     + ", ".join(SUPPORTED_OPS) + ")")
+    handler(b, op, var, locals_)
+
+
+def _project(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    rel = _relation(b, op.param("relation"))
+    heads = _node_set(b, op.param("heads"), locals_)
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND h.id IN {heads}")
+    b.with_("collect(DISTINCT t.id)", var, "nodes")
+
+
+def _select(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    rel = _relation(b, op.param("relation"))
+    cond = _value_condition(b, op, locals_, var)
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND {cond}")
+    b.with_("collect(DISTINCT h.id)", var, "nodes")
+
+
+def _filter_heads(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    heads = _node_set(b, op.param("heads"), locals_)
+    rel = _relation(b, op.param("relation"))
+    cond = _value_condition(b, op, locals_, var)
+    b.clauses.append(
+        f"OPTIONAL MATCH {_EDGE} WHERE h.id IN {heads} AND f.rel = {rel} AND {cond}"
+    )
+    b.with_("collect(DISTINCT h.id)", var, "nodes")
+
+
+def _values(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    rel = _relation(b, op.param("relation"))
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel}")
+    b.with_("collect(DISTINCT t.id)", var, "nodes")
+
+
+def _relations_of(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    heads = _node_set(b, op.param("heads"), locals_)
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE h.id IN {heads}")
+    b.with_("collect(DISTINCT f.rel)", var, "names")
+
+
+def _select_extreme(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    rel = _relation(b, op.param("relation"))
+    agg = "max" if op.param("which") == "max" else "min"
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.num IS NOT NULL")
+    b.with_(f"{agg}(t.num)", f"{var}_best", "number")
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.num = {var}_best")
+    b.with_("collect(DISTINCT h.id)", var, "nodes")
+
+
+def _sets(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> list[str]:
+    sets = [v for k, v in op.params if k.startswith("set")]
+    if op.name == "intersect":
+        sets = list(op.param("sets") or ())
+    out = []
+    for k, value in enumerate(sets):
+        expr = _node_set(b, value, locals_)
+        if expr.startswith("$"):  # lambdas cannot read parameters: project it first
+            expr = b.bind(b.params.pop(expr[1:]), f"{var}_in{k}", "nodes")
+        out.append(expr)
+    return out
+
+
+def _intersection(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    sets = _sets(b, op, var, locals_)
+    if len(sets) < 2:
+        raise b.fail("an intersection needs at least two sets")
+    expr = sets[0]
+    for other in sets[1:]:
+        expr = f"list_filter({expr}, x -> list_contains({other}, x))"
+    b.with_(f"list_distinct({expr})", var, "nodes")
+
+
+def _union(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    sets = _sets(b, op, var, locals_)
+    if not sets:
+        raise b.fail("a union needs at least one set")
+    expr = sets[0]
+    for other in sets[1:]:
+        expr = f"list_concat({expr}, {other})"
+    b.with_(f"list_distinct({expr})", var, "nodes")
+
+
+def _difference(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    sets = _sets(b, op, var, locals_)
+    if len(sets) != 2:
+        raise b.fail("set_difference needs set1 and set2")
+    b.with_(f"list_distinct(list_filter({sets[0]}, x -> NOT list_contains({sets[1]}, x)))",
+            var, "nodes")
+
+
+def _count(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    value = op.param("set")
+    if value is None:
+        raise b.fail("count needs set=...")
+    if isinstance(value, Ref) and b.kinds.get(f"s{value.step}") in ("names", "nodes"):
+        b.with_(f"size(list_distinct(s{value.step}))", var, "number")
+        return
+    b.with_(f"size(list_distinct({_node_set(b, value, locals_)}))", var, "number")
+
+
+# ---------------------------------------------------------------------- time
+def _time_key(b: _Builder, op: Op) -> str:
+    key = op.param("key")
+    name = key.labels[0] if isinstance(key, Bound) and key.labels else str(key)
+    if name not in ("time", "start_time", "end_time"):
+        raise b.fail(f"unknown time key {name!r}")
+    return name
+
+
+def _fact_condition(b: _Builder, op: Op, locals_: dict[str, str]) -> str:
+    conds = []
+    if op.param("relation") is not None:
+        conds.append(f"f.rel = {_relation(b, op.param('relation'))}")
+    if op.param("head") is not None:
+        conds.append(f"h.id IN {_node_set(b, op.param('head'), locals_)}")
+    if op.param("tail") is not None:
+        conds.append(f"t.id IN {_node_set(b, op.param('tail'), locals_)}")
+    if not conds:
+        raise b.fail("a time lookup needs a head, a relation or a tail")
+    return " AND ".join(conds)
+
+
+def _fact_times(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    key = _time_key(b, op)
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE {_fact_condition(b, op, locals_)}")
+    b.with_("collect(CASE WHEN f IS NULL THEN NULL ELSE [f.start, f.stop] END)", var,
+            f"times:{key}")
+
+
+def _select_at_time(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    key, value, cmp = _time_key(b, op), op.param("time"), op.cmp
+    year = parse_number(value.value) if isinstance(value, Text) else None
+    if year is None:
+        raise b.fail(f"time {value!s} (only a literal year is compiled)")
+    lo = hi = b.param(year)
+    start = "coalesce(f.start, -1.0e308)"
+    stop = "coalesce(f.stop, 1.0e308)"
+    if key == "start_time":
+        stop = start
+    elif key == "end_time":
+        start = stop
+    test = {"=": f"{start} <= {hi} AND {lo} <= {stop}", ">": f"{stop} > {hi}",
+            ">=": f"{stop} >= {lo}", "<": f"{start} < {lo}", "<=": f"{start} <= {hi}"}.get(cmp)
+    if test is None:
+        raise b.fail(f"comparison {cmp!r} is not supported")
+    known = "(f.start IS NOT NULL OR f.stop IS NOT NULL)"
+    b.clauses.append(
+        f"OPTIONAL MATCH {_EDGE} WHERE {_fact_condition(b, op, locals_)} AND {known} AND {test}"
+    )
+    node = "t" if op.param("head") is not None else "h"
+    b.with_(f"collect(DISTINCT {node}.id)", var, "nodes")
+
+
+_OPS = {
+    "project": _project,
+    "select": _select,
+    "filter_heads": _filter_heads,
+    "values": _values,
+    "relations_of": _relations_of,
+    "intersect": _intersection,
+    "select_extreme": _select_extreme,
+    "fact_times": _fact_times,
+    "select_at_time": _select_at_time,
+    "set_union": _union,
+    "set_intersection": _intersection,
+    "set_difference": _difference,
+    "count": _count,
+}
