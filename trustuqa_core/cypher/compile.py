@@ -1,16 +1,17 @@
-"""Compile a mapped program (KG / TKG sources) to one openCypher statement with parameters.
+"""Compile a mapped program (KG / TKG sources) to openCypher statements with parameters.
 
-Each step becomes a clause that leaves one list variable ``sN`` (node ids, relation names or
-time spans) for later steps; the statement returns the last step's list. Literals never enter
-the query text: mapped node ids, relation names and numbers are ``$pK`` parameters. Clauses use
-``OPTIONAL MATCH`` so that an empty step yields an empty list instead of ending the query, and
-``collect(DISTINCT ...)`` (answers are sets; ``count`` counts distinct elements, as ours does).
+Each query step becomes one statement that returns one list (node ids, relation names, a
+count or time spans); a later step receives an earlier list as the parameter ``$sN`` (so each
+lookup is an index lookup on a list of ids, not a scan). Literals never enter the query text:
+mapped node ids, relation names and numbers are ``$pK`` parameters. Clauses use
+``OPTIONAL MATCH`` so that an empty lookup yields an empty list, and ``collect(DISTINCT ...)``
+(answers are sets; ``count`` counts distinct elements, as ours does).
 
 The schema is the one of :mod:`.store`. Supported plan operations: ``project``, ``select``
 (``=`` and numeric ``< > <= >=``), ``filter_heads``, ``values``, ``relations_of``,
 ``intersect``, ``select_extreme`` (plain numbers only), ``fact_times``, ``select_at_time``
 (a year literal), and the functions ``set_union``, ``set_intersection``, ``set_difference``,
-``count``. Anything else raises :class:`CypherCompileError` naming the operation.
+``count``. Anything else raises :class:`CypherCompileError` naming the step and operation.
 
 >>> from trustuqa_core.graph import build_graph
 >>> from trustuqa_core.translate import load_source
@@ -18,18 +19,25 @@ The schema is the one of :mod:`.store`. Supported plan operations: ``project``, 
 >>> from trustuqa_core.query.parse import parse
 >>> g = build_graph([load_source(b"Kismet|directed_by|William Dieterle\\n", "kg", "kg.txt")])
 >>> mapped = Mapper(g).map_program(parse(
-...     "Query1: \\"get_information(relation='directed_by', head_entity='Kismet')\\""))
+...     "Query1: \\"get_information(relation='directed_by', head_entity='Kismet')\\"\\n"
+...     "Query2: \\"count(set='output_of_query1')\\""))
 >>> c = compile_program(mapped, g)
 >>> print(c.text)
+// Query1
 OPTIONAL MATCH (h:Node)-[f:Fact]->(t:Node) WHERE f.rel = $p1 AND h.id IN $p2
 WITH collect(DISTINCT t.id) AS s1
-RETURN s1
+RETURN s1;
+// Query2
+WITH CAST($s1 AS INT64[]) AS s1
+WITH size(list_distinct(s1)) AS s2
+RETURN s2;
 >>> c.parameters, c.kind
-({'p1': 'directed_by', 'p2': [0]}, 'nodes')
+({'p1': 'directed_by', 'p2': [0]}, 'number')
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +49,8 @@ from ..numbers import parse_number
 from ..query.ast import Bound, Ref, Text
 from ..rewrite import Op, rewrite
 
-__all__ = ["CompiledCypher", "CypherCompileError", "compile_program", "SUPPORTED_OPS"]
+__all__ = ["CompiledCypher", "CypherStatement", "CypherCompileError", "compile_program",
+           "SUPPORTED_OPS"]
 
 SUPPORTED_OPS = (
     "project", "select", "filter_heads", "values", "relations_of", "intersect",
@@ -50,6 +59,7 @@ SUPPORTED_OPS = (
 )
 _CMP = {"=": "=", ">": ">", "<": "<", ">=": ">=", "<=": "<="}
 _EDGE = "(h:Node)-[f:Fact]->(t:Node)"
+_LIST_TYPE = {"nodes": "INT64[]", "names": "STRING[]", "numbers": "DOUBLE[]"}
 
 
 class CypherCompileError(TrustUQAError):
@@ -57,25 +67,83 @@ class CypherCompileError(TrustUQAError):
 
 
 @dataclass(frozen=True)
-class CompiledCypher:
-    """One Cypher statement, its parameters, and how to read the returned list.
+class CypherStatement:
+    """One query step as one Cypher statement.
 
-    ``kind``: ``nodes`` (node ids), ``names`` (relation names), ``number`` (a count) or
-    ``times:<key>`` (``[start, stop]`` pairs of facts, read with the time key).
+    ``inputs``: earlier steps' outputs it reads (passed as the parameters ``$sN`` by the
+    runner); ``output``: its variable (``sN``); ``kind``: ``nodes`` (node ids), ``names``
+    (relation names), ``number`` (a count) or ``times:<key>`` (``[start, stop]`` pairs of facts,
+    read with the time key).
     """
 
+    step: int
     text: str
     parameters: dict[str, Any]
+    inputs: tuple[str, ...]
+    output: str
     kind: str
+
+
+@dataclass(frozen=True)
+class CompiledCypher:
+    """The statements of a program, one per query step, run in order; each earlier result is
+    passed to later statements as a list parameter (so every lookup can use the id index)."""
+
+    statements: tuple[CypherStatement, ...]
+
+    @property
+    def kind(self) -> str:
+        return self.statements[-1].kind
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """All literal parameters (the ``$sN`` inputs are filled in at run time)."""
+        return {k: v for st in self.statements for k, v in st.parameters.items()}
+
+    @property
+    def text(self) -> str:
+        """All statements, each after a ``// QueryN`` comment line."""
+        return "\n".join(f"// Query{st.step}\n{st.text};" for st in self.statements)
+
+
+@dataclass(frozen=True)
+class _With:
+    """A ``WITH`` clause before its carried variables are pruned."""
+
+    carried: tuple[str, ...]
+    expr: str
+    var: str
+
+
+_VAR = re.compile(r"\b(?:s\d+\w*|l\d+_\w+)\b")
+
+
+def _text(clauses: list[str | _With], result: str) -> str:
+    """The statement text: each ``WITH`` carries only the variables a later clause reads
+    (carrying big lists as grouping keys costs time)."""
+    live, out = {result}, [f"RETURN {result}"]
+    for clause in reversed(clauses):
+        if isinstance(clause, _With):
+            keep = [v for v in clause.carried if v in live]
+            out.append("WITH " + ", ".join([*keep, f"{clause.expr} AS {clause.var}"]))
+            live.discard(clause.var)
+            live |= set(_VAR.findall(clause.expr))
+        else:
+            out.append(clause)
+            live |= set(_VAR.findall(clause))
+    return "\n".join(reversed(out))
 
 
 @dataclass
 class _Builder:
     graph: ConditionGraph
-    clauses: list[str] = field(default_factory=list)
+    clauses: list[str | _With] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
     carried: list[str] = field(default_factory=list)
     kinds: dict[str, str] = field(default_factory=dict)
+    may_be_numeric: dict[str, bool] = field(default_factory=dict)
+    """Per variable: can it hold nodes whose text is a number (then equality also compares
+    numeric readings, as our executor does; when not, the lookup stays an id lookup)."""
     step: int = 0
     op_name: str = ""
     n_params: int = 0
@@ -90,15 +158,13 @@ class _Builder:
         self.params[name] = value
         return f"${name}"
 
-    def keep(self) -> str:
-        return ", ".join(self.carried)
-
-    def with_(self, expr: str, var: str, kind: str) -> None:
-        """Close the current clause: carry the earlier variables and add ``expr AS var``."""
-        lead = f"{self.keep()}, " if self.carried else ""
-        self.clauses.append(f"WITH {lead}{expr} AS {var}")
+    def with_(self, expr: str, var: str, kind: str, numeric: bool = True) -> None:
+        """Close the current clause: carry the earlier variables and add ``expr AS var``
+        (which earlier variables are still needed is decided at the end, see :func:`_text`)."""
+        self.clauses.append(_With(tuple(self.carried), expr, var))
         self.carried.append(var)
         self.kinds[var] = kind
+        self.may_be_numeric[var] = numeric
 
     def bind(self, value: Any, var: str, kind: str) -> str:
         """Project a parameter into a variable (Ladybug lambdas cannot read parameters)."""
@@ -112,7 +178,7 @@ def compile_program(mapped: MappedProgram, graph: ConditionGraph) -> CompiledCyp
         raise CypherCompileError("cannot compile to Cypher: table sources are not supported yet "
                                  "(KG and TKG sources are)")
     b = _Builder(graph)
-    last = ""
+    statements: list[CypherStatement] = []
     for q in mapped.program.queries:
         b.step, b.op_name = q.number, ""
         try:
@@ -120,22 +186,35 @@ def compile_program(mapped: MappedProgram, graph: ConditionGraph) -> CompiledCyp
         except RewriteError as exc:
             raise b.fail(str(exc)) from None
         locals_: dict[str, str] = {}
-        for k, op in enumerate(ops):
+        earlier = list(b.carried)
+        b.clauses, b.params, b.carried = [], {}, list(earlier)
+        for op in ops:
             b.op_name = op.name
             var = f"l{q.number}_{op.out[1:]}" if op.out else f"s{q.number}"
-            if not op.out and k != len(ops) - 1:  # pragma: no cover - rewrite names locals
-                raise b.fail("an operation without an output name")
             _compile_op(b, op, var, locals_)
             if op.out:
                 locals_[op.out] = var
-        last = f"s{q.number}"
-    if not last:
+        out = f"s{q.number}"
+        body = _text(b.clauses, out)
+        inputs = tuple(v for v in earlier if re.search(rf"\b{v}\b", body))
+        head = ("WITH " + ", ".join(f"CAST(${v} AS {_LIST_TYPE[b.kinds[v]]}) AS {v}"
+                                    for v in inputs) + "\n") if inputs else ""
+        statements.append(CypherStatement(q.number, head + body, dict(b.params), inputs, out,
+                                          b.kinds[out]))
+        b.carried = [*earlier, out]
+    if not statements:
         raise CypherCompileError("cannot compile to Cypher: the program has no query")
-    b.clauses.append(f"RETURN {last}")
-    return CompiledCypher("\n".join(b.clauses), b.params, b.kinds[last])
+    return CompiledCypher(tuple(statements))
 
 
 # ----------------------------------------------------------------- values
+def _numeric_tails(b: _Builder, value: object) -> bool:
+    """Can the values of this relation be numbers?"""
+    if isinstance(value, Bound) and value.role == "relation" and value.ids:
+        return b.graph.numeric_fact_count(value.ids[0]) > 0
+    return True
+
+
 def _relation(b: _Builder, value: object) -> str:
     if isinstance(value, Bound) and value.role == "relation" and value.ids:
         return b.param(b.graph.relation_names[value.ids[0]])
@@ -182,6 +261,8 @@ def _value_condition(b: _Builder, op: Op, locals_: dict[str, str], var: str) -> 
             ids = b.param([] if node is None else [node])
             return f"(t.id IN {ids} OR t.num = {b.param(x)})" if x is not None else f"t.id IN {ids}"
         nodes = _node_set(b, value, locals_)
+        if not b.may_be_numeric.get(nodes, True):
+            return f"t.id IN {nodes}"
         nums = _numbers_of(b, nodes, f"{var}_num")
         return f"(t.id IN {nodes} OR t.num IN {nums})"
     return f"t.num {cmp} {_threshold(b, value, cmp)}"
@@ -215,7 +296,7 @@ def _project(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
     rel = _relation(b, op.param("relation"))
     heads = _node_set(b, op.param("heads"), locals_)
     b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND h.id IN {heads}")
-    b.with_("collect(DISTINCT t.id)", var, "nodes")
+    b.with_("collect(DISTINCT t.id)", var, "nodes", _numeric_tails(b, op.param("relation")))
 
 
 def _select(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
@@ -238,7 +319,7 @@ def _filter_heads(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> Non
 def _values(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
     rel = _relation(b, op.param("relation"))
     b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel}")
-    b.with_("collect(DISTINCT t.id)", var, "nodes")
+    b.with_("collect(DISTINCT t.id)", var, "nodes", _numeric_tails(b, op.param("relation")))
 
 
 def _relations_of(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
@@ -276,7 +357,8 @@ def _intersection(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> Non
     expr = sets[0]
     for other in sets[1:]:
         expr = f"list_filter({expr}, x -> list_contains({other}, x))"
-    b.with_(f"list_distinct({expr})", var, "nodes")
+    b.with_(f"list_distinct({expr})", var, "nodes",
+            all(b.may_be_numeric.get(x, True) for x in sets))
 
 
 def _union(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
@@ -286,7 +368,8 @@ def _union(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
     expr = sets[0]
     for other in sets[1:]:
         expr = f"list_concat({expr}, {other})"
-    b.with_(f"list_distinct({expr})", var, "nodes")
+    b.with_(f"list_distinct({expr})", var, "nodes",
+            any(b.may_be_numeric.get(x, True) for x in sets))
 
 
 def _difference(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
@@ -294,7 +377,7 @@ def _difference(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
     if len(sets) != 2:
         raise b.fail("set_difference needs set1 and set2")
     b.with_(f"list_distinct(list_filter({sets[0]}, x -> NOT list_contains({sets[1]}, x)))",
-            var, "nodes")
+            var, "nodes", b.may_be_numeric.get(sets[0], True))
 
 
 def _count(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:

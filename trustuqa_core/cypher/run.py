@@ -49,9 +49,14 @@ def store_for(graph: ConditionGraph) -> CypherStore:
 
 
 def run_compiled(compiled: CompiledCypher, store: CypherStore) -> list[str]:
-    """Execute a compiled statement and return its answer labels (sorted, distinct)."""
-    rows = store.execute(compiled.text, compiled.parameters)
-    values: list[Any] = rows[0][0] if rows else []
+    """Execute the statements in order and return the answer labels (sorted, distinct)."""
+    outputs: dict[str, Any] = {}
+    values: Any = []
+    for st in compiled.statements:
+        params = {**st.parameters, **{v: outputs[v] for v in st.inputs}}
+        rows = store.execute(st.text, params)
+        values = rows[0][0] if rows else []
+        outputs[st.output] = values
     if compiled.kind == "number":
         return [format_number(float(values))]
     if compiled.kind == "names":
