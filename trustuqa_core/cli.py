@@ -67,6 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="fix a mapping, e.g. Q1.tail_entity='Italy (ITA)'; repeatable",
     )
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
+    q.add_argument(
+        "--engine",
+        choices=["plan", "cypher"],
+        default="plan",
+        help="plan: our executor (default); cypher: the plan compiled to Cypher and run on an "
+        "embedded Ladybug database (KG/TKG sources; --json adds the Cypher)",
+    )
     q.set_defaults(handler=_cmd_query)
 
     a = sub.add_parser("ask", help="answer a question (LLM writer or offline writer)")
@@ -133,6 +140,8 @@ def _cmd_query(args: argparse.Namespace) -> int:
     from .mapping import Mapper, default_encoder
 
     graph = _graph(args)
+    if args.engine == "cypher":
+        return _query_cypher(args, graph, Mapper(graph, default_encoder()))
     trace = run_query(
         _read_query(args.query),
         graph,
@@ -144,6 +153,27 @@ def _cmd_query(args: argparse.Namespace) -> int:
     else:
         _print_trace(trace)
     return 0 if trace.ok else 1
+
+
+def _query_cypher(args: argparse.Namespace, graph, mapper) -> int:  # noqa: ANN001
+    from .cypher import run_cypher_query
+
+    try:
+        run = run_cypher_query(_read_query(args.query), graph, mapper,
+                               overrides=_overrides(args.override))
+    except TrustUQAError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    if args.json:
+        statements = [{"step": st.step, "text": st.text, "parameters": st.parameters,
+                       "inputs": list(st.inputs)} for st in run.cypher.statements]
+        _print(json.dumps({"engine": "cypher", "answer": run.answer, "cypher": run.cypher.text,
+                           "statements": statements, "seconds": run.seconds},
+                          ensure_ascii=False, indent=2))
+    else:
+        _print(run.cypher.text)
+        _print("answer: " + (" | ".join(run.answer) if run.answer else "(none)"))
+    return 0 if run.answer else 1
 
 
 def _print_trace(trace) -> None:  # noqa: ANN001

@@ -22,17 +22,17 @@ The schema is the one of :mod:`.store`. Supported plan operations: ``project``, 
 ...     "Query1: \\"get_information(relation='directed_by', head_entity='Kismet')\\"\\n"
 ...     "Query2: \\"count(set='output_of_query1')\\""))
 >>> c = compile_program(mapped, g)
->>> print(c.text)
-// Query1
-OPTIONAL MATCH (h:Node)-[f:Fact]->(t:Node) WHERE f.rel = $p1 AND h.id IN $p2
+>>> print(c.statements[-2].text)
+WITH CAST($s1_heads AS INT64[]) AS s1_heads
+OPTIONAL MATCH (h:Node)-[f:Fact]->(t:Node) WHERE f.rel = $p1 AND h.id IN s1_heads
 WITH collect(DISTINCT t.id) AS s1
-RETURN s1;
-// Query2
+RETURN s1
+>>> print(c.statements[-1].text)
 WITH CAST($s1 AS INT64[]) AS s1
 WITH size(list_distinct(s1)) AS s2
-RETURN s2;
->>> c.parameters, c.kind
-({'p1': 'directed_by', 'p2': [0]}, 'number')
+RETURN s2
+>>> sorted(c.parameters.items()), c.kind
+([('p1', 'directed_by'), ('p3', [0])], 'number')
 """
 
 from __future__ import annotations
@@ -59,7 +59,6 @@ SUPPORTED_OPS = (
 )
 _CMP = {"=": "=", ">": ">", "<": "<", ">=": ">=", "<=": "<="}
 _EDGE = "(h:Node)-[f:Fact]->(t:Node)"
-_LIST_TYPE = {"nodes": "INT64[]", "names": "STRING[]", "numbers": "DOUBLE[]"}
 
 
 class CypherCompileError(TrustUQAError):
@@ -68,36 +67,36 @@ class CypherCompileError(TrustUQAError):
 
 @dataclass(frozen=True)
 class CypherStatement:
-    """One query step as one Cypher statement.
+    """One Cypher statement of a query step (a step may need several).
 
-    ``inputs``: earlier steps' outputs it reads (passed as the parameters ``$sN`` by the
-    runner); ``output``: its variable (``sN``); ``kind``: ``nodes`` (node ids), ``names``
-    (relation names), ``number`` (a count) or ``times:<key>`` (``[start, stop]`` pairs of facts,
-    read with the time key).
+    ``inputs``: variables of earlier statements it reads (passed by the runner as the
+    parameters ``$name``); ``outputs``: the variables it returns, in order, with their
+    ``kinds``: ``nodes`` (node ids), ``names`` (relation names), ``number``, ``numbers`` or
+    ``times:<key>`` (``[start, stop]`` pairs of facts, read with the time key).
     """
 
     step: int
     text: str
     parameters: dict[str, Any]
     inputs: tuple[str, ...]
-    output: str
-    kind: str
+    outputs: tuple[str, ...]
+    kinds: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class CompiledCypher:
-    """The statements of a program, one per query step, run in order; each earlier result is
-    passed to later statements as a list parameter (so every lookup can use the id index)."""
+    """The statements of a program, run in order; lists computed by one statement reach later
+    ones as list parameters (so every lookup is an index lookup on a list of ids). The answer
+    is the variable ``output`` (``sN`` of the last query)."""
 
     statements: tuple[CypherStatement, ...]
-
-    @property
-    def kind(self) -> str:
-        return self.statements[-1].kind
+    output: str
+    kind: str
 
     @property
     def parameters(self) -> dict[str, Any]:
-        """All literal parameters (the ``$sN`` inputs are filled in at run time)."""
+        """All literal parameters (the inputs from earlier statements are filled in at run
+        time)."""
         return {k: v for st in self.statements for k, v in st.parameters.items()}
 
     @property
@@ -111,33 +110,89 @@ class _With:
     """A ``WITH`` clause before its carried variables are pruned."""
 
     carried: tuple[str, ...]
-    expr: str
-    var: str
+    items: tuple[tuple[str, str], ...]
+    """(expression, variable) pairs defined by this clause."""
+
+
+@dataclass(frozen=True)
+class _Split:
+    """The end of a statement (the next one reads its lists as parameters)."""
+
+    step: int
 
 
 _VAR = re.compile(r"\b(?:s\d+\w*|l\d+_\w+)\b")
+_BARE_VAR = re.compile(r"(?<![$\w])(?:s\d+\w*|l\d+_\w+)\b")
+_PARAM = re.compile(r"\$(p\d+)\b")
+_TYPE = {"nodes": "INT64[]", "names": "STRING[]", "numbers": "DOUBLE[]", "number": "DOUBLE"}
 
 
-def _text(clauses: list[str | _With], result: str) -> str:
-    """The statement text: each ``WITH`` carries only the variables a later clause reads
+def _refs(clause: str | _With) -> set[str]:
+    if isinstance(clause, _With):
+        return {v for e, _ in clause.items for v in _VAR.findall(e)}
+    return set(_VAR.findall(clause))
+
+
+def _defined(clause: str | _With) -> set[str]:
+    return {v for _, v in clause.items} if isinstance(clause, _With) else set()
+
+
+def _text(clauses: list[str | _With], outputs: list[str]) -> str:
+    """A statement's text: each ``WITH`` carries only the variables a later clause reads
     (carrying big lists as grouping keys costs time)."""
-    live, out = {result}, [f"RETURN {result}"]
+    live, out = set(outputs), ["RETURN " + ", ".join(outputs)]
     for clause in reversed(clauses):
         if isinstance(clause, _With):
             keep = [v for v in clause.carried if v in live]
-            out.append("WITH " + ", ".join([*keep, f"{clause.expr} AS {clause.var}"]))
-            live.discard(clause.var)
-            live |= set(_VAR.findall(clause.expr))
+            out.append("WITH " + ", ".join([*keep, *(f"{e} AS {v}" for e, v in clause.items)]))
+            live -= _defined(clause)
         else:
             out.append(clause)
-            live |= set(_VAR.findall(clause))
+        live |= _refs(clause)
     return "\n".join(reversed(out))
+
+
+def _statements(clauses: list[str | _With | _Split], params: dict[str, Any],
+                kinds: dict[str, str], steps: set[str]) -> list[CypherStatement]:
+    """Cut the clause list at the splits into statements, with their inputs and outputs
+    (a variable is returned when a later statement reads it, and every ``sN``)."""
+    segments: list[tuple[int, list[str | _With]]] = []
+    current: list[str | _With] = []
+    for clause in clauses:
+        if isinstance(clause, _Split):
+            if current:
+                segments.append((clause.step, current))
+            current = []
+        else:
+            current.append(clause)
+    needed_later: set[str] = set()
+    plans = []
+    for step, segment in reversed(segments):
+        defined = set().union(*(_defined(c) for c in segment))
+        read = set().union(*(_refs(c) for c in segment))
+        outputs = [v for c in segment for v in sorted(_defined(c))
+                   if v in needed_later or v in steps]
+        inputs = sorted(read - defined)
+        needed_later |= set(inputs)
+        plans.append((step, segment, inputs, outputs))
+    out = []
+    for step, segment, inputs, outputs in reversed(plans):
+        body = _text(segment, outputs)
+        bare = set(_BARE_VAR.findall(body))
+        declared = [v for v in inputs if v in bare]  # the others are read as ``$name``
+        head = ("WITH " + ", ".join(f"CAST(${v} AS {_TYPE[kinds[v]]}) AS {v}"
+                                    for v in declared) + "\n") if declared else ""
+        text = head + body
+        used = {k: params[k] for k in _PARAM.findall(text)}
+        out.append(CypherStatement(step, text, used, tuple(inputs), tuple(outputs),
+                                   tuple(kinds[v] for v in outputs)))
+    return out
 
 
 @dataclass
 class _Builder:
     graph: ConditionGraph
-    clauses: list[str | _With] = field(default_factory=list)
+    clauses: list[str | _With | _Split] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
     carried: list[str] = field(default_factory=list)
     kinds: dict[str, str] = field(default_factory=dict)
@@ -161,10 +216,19 @@ class _Builder:
     def with_(self, expr: str, var: str, kind: str, numeric: bool = True) -> None:
         """Close the current clause: carry the earlier variables and add ``expr AS var``
         (which earlier variables are still needed is decided at the end, see :func:`_text`)."""
-        self.clauses.append(_With(tuple(self.carried), expr, var))
-        self.carried.append(var)
-        self.kinds[var] = kind
-        self.may_be_numeric[var] = numeric
+        self.with_all([(expr, var, kind, numeric)])
+
+    def with_all(self, items: list[tuple[str, str, str, bool]]) -> None:
+        """One ``WITH`` defining several variables: (expression, variable, kind, numeric)."""
+        self.clauses.append(_With(tuple(self.carried), tuple((e, v) for e, v, _, _ in items)))
+        for _, var, kind, numeric in items:
+            self.carried.append(var)
+            self.kinds[var] = kind
+            self.may_be_numeric[var] = numeric
+
+    def split(self) -> None:
+        """End the statement here: later clauses read its lists as parameters."""
+        self.clauses.append(_Split(self.step))
 
     def bind(self, value: Any, var: str, kind: str) -> str:
         """Project a parameter into a variable (Ladybug lambdas cannot read parameters)."""
@@ -173,12 +237,12 @@ class _Builder:
 
 
 def compile_program(mapped: MappedProgram, graph: ConditionGraph) -> CompiledCypher:
-    """The Cypher statement of a mapped program over ``graph`` (see the module doc)."""
+    """The Cypher statements of a mapped program over ``graph`` (see the module doc)."""
     if any(s.kind == "table" for s in graph.sources):
         raise CypherCompileError("cannot compile to Cypher: table sources are not supported yet "
                                  "(KG and TKG sources are)")
     b = _Builder(graph)
-    statements: list[CypherStatement] = []
+    steps: set[str] = set()
     for q in mapped.program.queries:
         b.step, b.op_name = q.number, ""
         try:
@@ -186,25 +250,19 @@ def compile_program(mapped: MappedProgram, graph: ConditionGraph) -> CompiledCyp
         except RewriteError as exc:
             raise b.fail(str(exc)) from None
         locals_: dict[str, str] = {}
-        earlier = list(b.carried)
-        b.clauses, b.params, b.carried = [], {}, list(earlier)
         for op in ops:
             b.op_name = op.name
             var = f"l{q.number}_{op.out[1:]}" if op.out else f"s{q.number}"
             _compile_op(b, op, var, locals_)
+            b.split()
             if op.out:
                 locals_[op.out] = var
-        out = f"s{q.number}"
-        body = _text(b.clauses, out)
-        inputs = tuple(v for v in earlier if re.search(rf"\b{v}\b", body))
-        head = ("WITH " + ", ".join(f"CAST(${v} AS {_LIST_TYPE[b.kinds[v]]}) AS {v}"
-                                    for v in inputs) + "\n") if inputs else ""
-        statements.append(CypherStatement(q.number, head + body, dict(b.params), inputs, out,
-                                          b.kinds[out]))
-        b.carried = [*earlier, out]
-    if not statements:
+        steps.add(f"s{q.number}")
+    if not steps:
         raise CypherCompileError("cannot compile to Cypher: the program has no query")
-    return CompiledCypher(tuple(statements))
+    last = f"s{mapped.program.queries[-1].number}"
+    return CompiledCypher(tuple(_statements(b.clauses, b.params, b.kinds, steps)), last,
+                          b.kinds[last])
 
 
 # ----------------------------------------------------------------- values
@@ -242,6 +300,7 @@ def _numbers_of(b: _Builder, nodes: str, var: str) -> str:
     """A variable holding the numeric readings of a node-id list (for numeric equality)."""
     b.clauses.append(f"OPTIONAL MATCH (x:Node) WHERE x.id IN {nodes} AND x.num IS NOT NULL")
     b.with_("collect(DISTINCT x.num)", var, "numbers")
+    b.split()
     return var
 
 
@@ -293,9 +352,32 @@ def _compile_op(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
 
 
 def _project(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    """Values of a relation for the heads. As in our executor, a given node that is not a
+    subject of the relation stands for the subjects that have it as a value of that relation,
+    else as a value of any relation (``'Zulu' is not a subject of 'release_year'``)."""
     rel = _relation(b, op.param("relation"))
-    heads = _node_set(b, op.param("heads"), locals_)
-    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND h.id IN {heads}")
+    given = _node_set(b, op.param("heads"), locals_)
+    if given.startswith("$"):
+        given = b.bind(b.params.pop(given[1:]), f"{var}_given", "nodes")
+    b.clauses.append(
+        f"OPTIONAL MATCH (h:Node)-[f:Fact]->() WHERE f.rel = {rel} AND h.id IN {given}"
+    )
+    b.with_("collect(DISTINCT h.id)", f"{var}_direct", "nodes")
+    b.with_(f"list_filter({given}, x -> NOT list_contains({var}_direct, x))", f"{var}_other",
+            "nodes")
+    b.split()
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.id IN {var}_other")
+    b.with_all([("collect(DISTINCT h.id)", f"{var}_same", "nodes", True),
+                ("collect(DISTINCT t.id)", f"{var}_found", "nodes", True)])
+    b.with_(f"list_filter({var}_other, x -> NOT list_contains({var}_found, x))", f"{var}_rest",
+            "nodes")
+    b.split()
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE t.id IN {var}_rest")
+    b.with_("collect(DISTINCT h.id)", f"{var}_any", "nodes")
+    b.with_(f"list_concat(list_concat({var}_direct, {var}_same), {var}_any)", f"{var}_heads",
+            "nodes")
+    b.split()
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND h.id IN {var}_heads")
     b.with_("collect(DISTINCT t.id)", var, "nodes", _numeric_tails(b, op.param("relation")))
 
 
@@ -333,7 +415,9 @@ def _select_extreme(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> N
     agg = "max" if op.param("which") == "max" else "min"
     b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.num IS NOT NULL")
     b.with_(f"{agg}(t.num)", f"{var}_best", "number")
-    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.num = {var}_best")
+    b.split()
+    # the number is read as a parameter: Ladybug cannot join on a scalar bound by WITH
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.num = ${var}_best")
     b.with_("collect(DISTINCT h.id)", var, "nodes")
 
 

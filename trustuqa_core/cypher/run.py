@@ -51,12 +51,13 @@ def store_for(graph: ConditionGraph) -> CypherStore:
 def run_compiled(compiled: CompiledCypher, store: CypherStore) -> list[str]:
     """Execute the statements in order and return the answer labels (sorted, distinct)."""
     outputs: dict[str, Any] = {}
-    values: Any = []
     for st in compiled.statements:
         params = {**st.parameters, **{v: outputs[v] for v in st.inputs}}
         rows = store.execute(st.text, params)
-        values = rows[0][0] if rows else []
-        outputs[st.output] = values
+        row = rows[0] if rows else [None] * len(st.outputs)
+        outputs.update(zip(st.outputs, row, strict=True))
+    values: Any = outputs.get(compiled.output)
+    values = [] if values is None and compiled.kind != "number" else values
     if compiled.kind == "number":
         return [format_number(float(values))]
     if compiled.kind == "names":
