@@ -204,6 +204,7 @@ def test_cli_query_engine_cypher_json(kg_file, capsys) -> None:
     assert out["engine"] == "cypher"
     assert out["answer"] == ["Juarez", "Kismet"]
     assert "OPTIONAL MATCH" in out["cypher"] and "Kismet" not in out["cypher"]
+    assert "// Query1, part 1 of 4" in out["cypher"] and "// Query2\n" in out["cypher"]
     assert {st["step"] for st in out["statements"]} == {1, 2}
     assert out["statements"][-1]["inputs"] == ["s1"]
 

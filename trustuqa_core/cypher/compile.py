@@ -38,6 +38,7 @@ RETURN s2
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,8 +102,16 @@ class CompiledCypher:
 
     @property
     def text(self) -> str:
-        """All statements, each after a ``// QueryN`` comment line."""
-        return "\n".join(f"// Query{st.step}\n{st.text};" for st in self.statements)
+        """All statements, each after a ``// QueryN`` comment line (``// QueryN, part k of m``
+        when a step needs several)."""
+        parts = Counter(st.step for st in self.statements)
+        seen: Counter[int] = Counter()
+        out = []
+        for st in self.statements:
+            seen[st.step] += 1
+            part = f", part {seen[st.step]} of {parts[st.step]}" if parts[st.step] > 1 else ""
+            out.append(f"// Query{st.step}{part}\n{st.text};")
+        return "\n".join(out)
 
 
 @dataclass(frozen=True)
