@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from trustuqa_core.cypher.differential import (  # noqa: E402
     fresh_load_seconds,
     metaqa_differential,
+    replay_differential,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -30,18 +31,27 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N questions per hop")
     parser.add_argument("--root", type=Path, default=DATA)
     parser.add_argument("--json", type=Path, default=None, help="write the full report here")
+    parser.add_argument("--replays", type=int, default=0, metavar="N",
+                        help="also the first N recorded TrustUQA MetaQA queries per hop")
     args = parser.parse_args()
     kb = args.root / "metaqa" / "kb_partial" / "kb_partial.txt.gz"
     load, n_facts = fresh_load_seconds(kb)
     print(f"Ladybug bulk load of the MetaQA KB ({n_facts:,} facts): {load:.2f} s")
     out = {"load_seconds": round(load, 3), "n_facts": n_facts, "hops": []}
-    for hops in args.hops:
-        s = metaqa_differential(hops, args.split, args.limit, args.root).summary()
+    reports = [lambda h=h: metaqa_differential(h, args.split, args.limit, args.root)
+               for h in args.hops]
+    if args.replays:
+        reports += [lambda h=h: replay_differential(h, args.replays, args.root)
+                    for h in args.hops]
+    for make in reports:
+        s = make().summary()
         out["hops"].append(s)
         print(f"\n== {s['name']}: {s['agree']} / {s['compared']} agree "
               f"({100 * s['agreement']:.2f}%), {s['skipped_topic_not_in_kb']} skipped "
               f"(topic not in kb_partial); p50 ours {s['ours_p50_ms']} ms, "
               f"Ladybug {s['cypher_p50_ms']} ms")
+        if s["left_out"]:
+            print(f"  left out: {s['left_out']}")
         for d in s["disagreements"]:
             ours_only = sorted(set(d["ours"]) - set(d["cypher"]))
             cypher_only = sorted(set(d["cypher"]) - set(d["ours"]))

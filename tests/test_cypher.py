@@ -12,6 +12,7 @@ from trustuqa_core import build_graph, load_source
 from trustuqa_core.cli import main
 from trustuqa_core.cypher import (
     CypherCompileError,
+    CypherRunError,
     CypherStore,
     compile_program,
     run_cypher_query,
@@ -184,6 +185,9 @@ def test_store_is_built_once_per_content(tmp_path) -> None:
     again = CypherStore.open(g, cache_dir=tmp_path)
     assert first.load_seconds > 0 and again.load_seconds == 0.0
     assert again.execute("MATCH ()-[f:Fact]->() RETURN count(f)") == [[g.n_facts]]
+    with pytest.raises(CypherRunError, match="read.only|Read.only|READ"):  # refused by the DB
+        again.execute("CREATE (n:Node {id: 999, label: 'x'})")
+    assert again.execute("MATCH (n:Node) RETURN count(n)") == [[g.n_nodes]]
     other = build_graph([load_source(KG + b"Kismet|in_language|English\n", "kg", "movies.txt")])
     assert CypherStore.open(other, cache_dir=tmp_path).path != again.path
 

@@ -7,7 +7,7 @@ See docs/UNIOQA.md. ``compile.py`` (mapped program -> Cypher with parameters), `
 
 from .compile import SUPPORTED_OPS, CompiledCypher, CypherCompileError, compile_program
 from .run import CypherRun, run_compiled, run_cypher_query, run_mapped, store_for
-from .store import CypherStore
+from .store import CypherRunError, CypherStore
 from .validate import CypherValidationError, validate_cypher
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "run_mapped",
     "store_for",
     "CypherStore",
+    "CypherRunError",
     "CypherValidationError",
     "validate_cypher",
 ]

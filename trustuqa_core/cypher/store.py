@@ -33,15 +33,21 @@ from typing import Any
 import ladybug
 import numpy as np
 
+from ..errors import TrustUQAError
 from ..graph import ConditionGraph
 
-__all__ = ["CypherStore", "graph_key", "SCHEMA"]
+__all__ = ["CypherStore", "CypherRunError", "graph_key", "SCHEMA"]
 
 SCHEMA = (
     "CREATE NODE TABLE Node(id INT64, label STRING, num DOUBLE, PRIMARY KEY(id))",
     "CREATE REL TABLE Fact(FROM Node TO Node, fid INT64, rel STRING, start DOUBLE, stop DOUBLE)",
 )
 _READY = "ready"
+
+
+class CypherRunError(TrustUQAError):
+    """Ladybug refused or failed a statement (or could not open the store); carries its
+    message."""
 _lock = threading.Lock()
 
 
@@ -62,7 +68,7 @@ def _num(x: float) -> str:
 
 
 class CypherStore:
-    """A graph's facts in a Ladybug database, with one connection for read-only queries.
+    """A graph's facts in a Ladybug database, opened read-only, with one connection.
 
     Build with :meth:`open`; ``load_seconds`` is the bulk-load time (0 when reused from disk).
     """
@@ -71,8 +77,13 @@ class CypherStore:
         self.graph = graph
         self.path = path
         self.load_seconds = load_seconds
-        self._db = ladybug.Database(str(path / "db"))
-        self._conn = ladybug.Connection(self._db)
+        # read-only: several processes may share the store, and a write that got past the
+        # validator is refused by the database itself
+        try:
+            self._db = ladybug.Database(str(path / "db"), read_only=True)
+            self._conn = ladybug.Connection(self._db)
+        except RuntimeError as exc:
+            raise CypherRunError(f"cannot open the Ladybug store at {path}: {exc}") from None
         self._conn_lock = threading.Lock()
 
     @staticmethod
@@ -90,7 +101,10 @@ class CypherStore:
     def execute(self, cypher: str, parameters: dict[str, Any] | None = None) -> list[list[Any]]:
         """Run one Cypher statement and return its rows."""
         with self._conn_lock:
-            result = self._conn.execute(cypher, parameters or {})
+            try:
+                result = self._conn.execute(cypher, parameters or {})
+            except RuntimeError as exc:
+                raise CypherRunError(f"Ladybug: {exc}") from None
             return result.get_all()
 
     def close(self) -> None:
