@@ -102,6 +102,11 @@ KG_CASES = [
        "get_information(head_entity='output_of_query1', relation='release_year', "
        "tail_entity='1939')"), ["Juarez"]),
     (q("get_information(relation='release_year')"), ["1939", "1944"]),
+    # equality with an earlier result of numbers (compared by numeric reading, own statement)
+    (q("get_information(relation='directed_by', tail_entity='William Dieterle')",
+       "get_information(relation='release_year', head_entity='output_of_query1')",
+       "get_information(relation='release_year', tail_entity='output_of_query2')"),
+     ["Dodge City", "Juarez", "Kismet"]),
     # a title with quotes and a comma travels as a parameter, never as query text
     (q("get_information(relation='starred_actors', tail_entity='Bette Davis')"),
      ["Juarez", "O'Brien, Jr. \"The Kid\""]),
@@ -168,6 +173,15 @@ def test_unsupported_operation_is_named(kg) -> None:
     text = q("get_information(relation='has_imdb_votes', head_entity='Juarez')",
              "sum(set='output_of_query1')")
     with pytest.raises(CypherCompileError, match=r"Query2 \(sum\).*'sum' has no Cypher"):
+        compile_program(m.map_program(parse(text)), g)
+
+
+def test_comparison_with_an_earlier_result_is_named_as_not_compiled(kg) -> None:
+    g, m, _ = kg
+    text = q("get_information(relation='has_imdb_votes', head_entity='Juarez')",
+             "get_information(relation='has_imdb_votes', tail_entity>'output_of_query1')")
+    assert sorted(run_query(text, g, m).answer) == ["Dodge City"]  # our executor can
+    with pytest.raises(CypherCompileError, match=r"Query2 \(select\).*only literal numbers"):
         compile_program(m.map_program(parse(text)), g)
 
 
