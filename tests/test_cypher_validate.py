@@ -115,3 +115,15 @@ def test_rejection_names_the_keyword_and_position() -> None:
 def test_too_long_is_rejected() -> None:
     with pytest.raises(CypherValidationError, match="longer than"):
         validate_cypher("RETURN 1 " + " " * 20_000)
+
+
+def test_string_escapes_are_read_as_ladybug_reads_them() -> None:
+    """The validator's idea of where a string ends must be Ladybug's: a backslash escapes the
+    quote (so the keyword below is inside the literal), a doubled quote does not."""
+    ladybug = pytest.importorskip("ladybug")
+    conn = ladybug.Connection(ladybug.Database())
+    text = "RETURN 'It\\'s a SET piece; DELETE' AS x"
+    assert validate_cypher(text) == text
+    assert conn.execute(text).get_all() == [["It's a SET piece; DELETE"]]
+    with pytest.raises(CypherValidationError):
+        validate_cypher("RETURN 'a\\\\' DELETE n //'")  # \\ is an escaped backslash
