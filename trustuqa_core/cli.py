@@ -108,6 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the question the query answers (the trust verdict checks the query "
                         "against what it names)")
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
+    q.add_argument(
+        "--engine",
+        choices=["plan", "cypher"],
+        default="plan",
+        help="plan: our executor (default); cypher: the plan compiled to Cypher and run on an "
+        "embedded Ladybug database (KG/TKG sources; --json adds the Cypher)",
+    )
     q.set_defaults(handler=_cmd_query)
 
     a = sub.add_parser("ask", help="answer a question (LLM writer or offline writer)")
@@ -215,13 +222,37 @@ def _cmd_query(args: argparse.Namespace) -> int:
 
     text, overrides = _read_query(args.query), _overrides(args.override)
     graph = _graph(args)
-    trace = run_with_recovery(text, graph, Mapper(graph, default_encoder()), overrides=overrides,
+    mapper = Mapper(graph, default_encoder())
+    if args.engine == "cypher":
+        return _query_cypher(args, text, overrides, graph, mapper)
+    trace = run_with_recovery(text, graph, mapper, overrides=overrides,
                               question=getattr(args, "question", None))
     if args.json:
         _print(json.dumps(trace.to_dict(), ensure_ascii=False, indent=2))
     else:
         _print_trace(trace)
     return 0 if trace.ok else 1
+
+
+def _query_cypher(args: argparse.Namespace, text: str, overrides: dict[str, str],
+                  graph, mapper) -> int:  # noqa: ANN001
+    from .cypher import run_cypher_query
+
+    try:
+        run = run_cypher_query(text, graph, mapper, overrides=overrides)
+    except TrustUQAError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    if args.json:
+        statements = [{"step": st.step, "text": st.text, "parameters": st.parameters,
+                       "inputs": list(st.inputs)} for st in run.cypher.statements]
+        _print(json.dumps({"engine": "cypher", "answer": run.answer, "cypher": run.cypher.text,
+                           "statements": statements, "seconds": run.seconds},
+                          ensure_ascii=False, indent=2))
+    else:
+        _print(run.cypher.text)
+        _print("answer: " + (" | ".join(run.answer) if run.answer else "(none)"))
+    return 0 if run.answer else 1
 
 
 def _print_trace(trace) -> None:  # noqa: ANN001
