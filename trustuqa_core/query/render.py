@@ -35,8 +35,9 @@ def _quote(text: str) -> str:
     text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")  # one query per line
     if "\\" not in text:
         for q in ("'", '"'):
-            # a quote inside the value must not look like its end (a quote before , ) or ])
-            if not re.search(re.escape(q) + r"\s*[,)\]]", text):
+            # a quote inside the value must not look like its end (a quote before , ) ] or },
+            # the characters after which the parser closes a quoted value)
+            if not re.search(re.escape(q) + r"\s*[,)\]}]", text):
                 return f"{q}{text}{q}"
     escaped = text.replace("\\", "\\\\").replace("'", "\\'")
     return f"'{escaped}'"
