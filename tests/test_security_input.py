@@ -599,11 +599,13 @@ def test_hostile_command_lines(argv, files, capsys, no_model) -> None:
 
 
 def test_deeply_nested_query_is_not_a_traceback(files, capsys, no_model) -> None:
-    # the parser's own depth limit (issue #9 item 8) turns this into a ParseError (exit 1);
-    # until then the command line's last line of defence reports it in one line
+    # the parser's own depth limit (issue #9 item 8) turns this into a ParseError: exit 1,
+    # with the limit named, never the "internal error" fallback
     query = "Query1: \"count(set=" + "[" * 600 + "]" * 600 + ")\""
-    _check_no_traceback(["query", "--table", files["good.csv"], "--query", query], capsys,
-                        internal_ok=True)
+    argv = ["query", "--table", files["good.csv"], "--query", query]
+    _check_no_traceback(argv, capsys)
+    code, out, err = _run(argv, capsys)
+    assert code == 1 and "TRUSTUQA_LIMIT_PARSE_DEPTH" in out + err
 
 
 def test_random_command_lines_never_trace(files, capsys, no_model) -> None:
