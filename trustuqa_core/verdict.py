@@ -200,7 +200,7 @@ def judge(trace: Trace | None, question: str | None = None, *,
         th = replace(th, blocking=th.blocking - th.llm_exempt)
     mentions = find_mentions(question) if question else []
     answer = trace.answer if trace is not None else []
-    if not answer:
+    if trace is None or not answer:  # no trace means no answer
         return _no_answer(trace, mentions, error, graph or (trace.graph if trace else None))
     reasons: list[Reason] = []
     reasons += _step_reasons(trace)
@@ -318,8 +318,8 @@ def _degenerate(trace: Trace, answer: Sequence[str]) -> list[Reason]:
                           f"({len(answer)} values): the query has no condition"))
     aggregates = [q for q in program.queries if q.call.func in _AGGREGATES | {"count"}] \
         if program is not None else []
-    if not conditions and aggregates and not any(a.cmp != "=" for q in program.queries
-                                                 for a in q.call.args):
+    if not conditions and aggregates and program is not None \
+            and not any(a.cmp != "=" for q in program.queries for a in q.call.args):
         step = aggregates[-1]
         out.append(Reason("whole_column_aggregate", f"Query{step.number} applies "
                           f"{step.call.func} to a whole column or relation, with no condition",

@@ -331,8 +331,8 @@ def _value_condition(b: _Builder, op: Op, locals_: dict[str, str], var: str) -> 
         nodes = _node_set(b, value, locals_)
         if not b.may_be_numeric.get(nodes, True):
             return f"t.id IN {nodes}"
-        nums = _numbers_of(b, nodes, f"{var}_num")
-        return f"(t.id IN {nodes} OR t.num IN {nums})"
+        node_nums = _numbers_of(b, nodes, f"{var}_num")
+        return f"(t.id IN {nodes} OR t.num IN {node_nums})"
     return f"t.num {cmp} {_threshold(b, value, cmp)}"
 
 
@@ -433,7 +433,10 @@ def _select_extreme(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> N
 def _sets(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> list[str]:
     sets = [v for k, v in op.params if k.startswith("set")]
     if op.name == "intersect":
-        sets = list(op.param("sets") or ())
+        given = op.param("sets") or ()
+        if not isinstance(given, (tuple, list)):
+            raise b.fail(f"'sets' is {given!r}, not a list of sets")
+        sets = list(given)
     out = []
     for k, value in enumerate(sets):
         expr = _node_set(b, value, locals_)

@@ -105,7 +105,14 @@ class CypherStore:
                 result = self._conn.execute(cypher, parameters or {})
             except RuntimeError as exc:
                 raise CypherRunError(f"Ladybug: {exc}") from None
-            return result.get_all()
+            if isinstance(result, list):  # one QueryResult per statement of a multi-statement text
+                raise CypherRunError(f"Ladybug: {len(result)} statements run, expected one")
+            rows: list[list[Any]] = []
+            for row in result.get_all():
+                if not isinstance(row, list):  # a dict only when QueryResult.as_dict is set
+                    raise CypherRunError(f"Ladybug: a row is {type(row).__name__}, not a list")
+                rows.append(row)
+            return rows
 
     def close(self) -> None:
         """Release the database (the files stay for the next :meth:`open`)."""

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..graph import ConditionGraph, build_graph
 from ..llm.prompts import MAX_RELATIONS, describe_schema
@@ -76,12 +77,20 @@ class RecallResult:
         return self.hits_in_data / self.n_in_data if self.n_in_data else 0.0
 
 
+def _sequence(value: object, key: str) -> tuple[Any, ...] | list[Any]:
+    """``Example.metadata[key]`` (typed ``object``) as the tuple :func:`load` stores there."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"metadata[{key!r}] is {type(value).__name__}, not a tuple")
+    return value
+
+
 def webqsp_cases(root: Path | str | None = None, limit: int | None = None) -> list[Case]:
     """WebQSP dev questions with SPARQL gold relations and their topic-entity MIDs."""
     out = []
     for e in load("webqsp", "dev", limit, root=root):
         gold = tuple(dict.fromkeys(_FREEBASE.findall(str(e.metadata.get("sparql") or ""))))
-        mids = tuple(str(t[1]) for t in e.metadata.get("topic_entities", ()) if len(t) > 1)
+        topics = _sequence(e.metadata.get("topic_entities", ()), "topic_entities")
+        mids = tuple(str(t[1]) for t in topics if len(t) > 1)
         if gold and e.sources:
             lines = e.sources[0].path.read_text(encoding="utf-8").splitlines()
             own = {parts[1] for line in lines if len(parts := line.split("\t")) >= 3}
@@ -101,7 +110,7 @@ def cron_cases(root: Path | str | None = None, limit: int | None = None) -> list
     them names a relation of the TKG sample)."""
     out = []
     for e in load("cronquestions", "valid", limit, root=root):
-        rels = e.metadata["relations"]
+        rels = _sequence(e.metadata["relations"], "relations")
         if rels and all(r in WIKIDATA_RELATIONS for r in rels):
             out.append(Case(e.id, e.question, tuple(WIKIDATA_RELATIONS[r] for r in rels)))
     return out

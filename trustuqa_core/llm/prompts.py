@@ -245,12 +245,14 @@ def _rank(graph: ConditionGraph, rels: list[str], question: str, encoder: Encode
     :func:`~trustuqa_core.llm.relations.choose_relations`."""
     if len(rels) <= limit:
         return rels
-    index = None
+    index: EmbeddingIndex | None = None
     if encoder is not None and question:
         cache = _per_graph(graph)
         key = ("index", encoder.name, tuple(rels))
-        index = cache.get(key)
-        if not isinstance(index, EmbeddingIndex):
+        cached = cache.get(key)
+        if isinstance(cached, EmbeddingIndex):
+            index = cached
+        else:
             index = EmbeddingIndex([re.sub(r"[._]+", " ", r) for r in rels], encoder)
             cache[key] = index
     return choose_relations(graph, rels, question, limit, anchors=anchors, encoder=encoder,

@@ -173,7 +173,7 @@ def choose_relations(graph: ConditionGraph, rels: Sequence[str], question: str, 
         graph, anchors, {i: float(x) for i, x in zip(ids, sim, strict=True) if i is not None})
     size = np.array([len(graph.facts_rel(i)) if i is not None else 0 for i in ids], dtype=float)
     tier = np.array([0 if i in one else 1 if i in two else 2 if i in three else 3 for i in ids])
-    score = np.array([sim[j] + (boost[i] if tier[j] == 1 else 0.0)
+    score = np.array([sim[j] + (boost[i] if tier[j] == 1 and i is not None else 0.0)
                       for j, i in enumerate(ids)])
     order = sorted(range(len(rels)), key=lambda j: (tier[j], -score[j], -size[j], j))
     chosen: list[int] = []

@@ -199,8 +199,7 @@ def _kind(graph: ConditionGraph, nodes: np.ndarray, rel: int, side: str) -> str:
 
 
 def _time_kind(graph: ConditionGraph, facts: np.ndarray) -> str:
-    spans = [graph.interval(f) for f in facts[:SAMPLE].tolist()]
-    spans = [s for s in spans if s is not None]
+    spans = [s for f in facts[:SAMPLE].tolist() if (s := graph.interval(f)) is not None]
     if not spans:
         return ""
     if all(s[0] == s[1] for s in spans):
