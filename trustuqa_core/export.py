@@ -137,6 +137,20 @@ def md_escape(text: object) -> str:
     return _MD_LEADING.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", s)
 
 
+def _code_span(text: object) -> str:
+    """Inline code with the text as written: no Markdown escaping inside (a code span shows
+    backslashes literally), delimited by more backticks than any run inside it.
+
+    >>> _code_span("select_extreme(x)"), _code_span("a`b")
+    ('`select_extreme(x)`', '`` a`b ``')
+    """
+    s = str(text).replace("\r", " ").replace("\n", " ")
+    longest = max((len(m) for m in re.findall(r"`+", s)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if longest or s[:1] == " " or s[-1:] == " " else ""
+    return f"{ticks}{pad}{s}{pad}{ticks}"
+
+
 def _fence(text: str, lang: str = "") -> str:
     """A fenced code block long enough that ``text`` cannot close it."""
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
@@ -214,7 +228,7 @@ def _step_lines(s: Mapping[str, Any]) -> list[str]:
         out += [md_escape(s["description"]), ""]
     out += ["Mapped call:", "", _fence(s["mapped_call"]), ""]
     if s.get("ops"):
-        out += ["Plan: " + "; ".join(f"`{md_escape(o)}`" for o in s["ops"]), ""]
+        out += ["Plan: " + "; ".join(_code_span(o) for o in s["ops"]), ""]
     shown = s.get("output", [])[:30]
     more = f" … and {s['distinct'] - len(shown)} more" if s.get("distinct", 0) > len(shown) else ""
     out += [f"Output ({s.get('size', 0)} elements, {s.get('distinct', 0)} distinct): "
@@ -244,7 +258,7 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
     for r in record.get("reasons") or []:
         where = ", ".join(x for x in (f"Query{r['step']}" if r.get("step") else "",
                                       str(r.get("arg") or "")) if x)
-        lines.append(f"- reason `{md_escape(r.get('code', ''))}`"
+        lines.append(f"- reason {_code_span(r.get('code', ''))}"
                      f"{f' ({md_escape(where)})' if where else ''}: "
                      f"{md_escape(r.get('message', ''))}")
     if record.get("reasons"):

@@ -36,6 +36,7 @@ __all__ = [
     "EmbeddingIndex",
     "default_cache_dir",
     "default_encoder",
+    "quiet_model_loading",
 ]
 
 
@@ -81,6 +82,7 @@ class MiniLMEncoder:
                     )
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                quiet_model_loading()
                 from sentence_transformers import SentenceTransformer
 
                 self._model = SentenceTransformer(str(path), device=self._device)
@@ -96,6 +98,23 @@ class MiniLMEncoder:
             show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
+
+
+def quiet_model_loading() -> None:
+    """Turn off the "Loading weights" progress bars of Hugging Face model loading.
+
+    Progress bars only (``HF_HUB_DISABLE_PROGRESS_BARS`` and transformers' own switch);
+    warnings and errors are still logged, so a broken model stays visible. Safe to call
+    more than once.
+
+    >>> quiet_model_loading()
+    >>> os.environ["HF_HUB_DISABLE_PROGRESS_BARS"]
+    '1'
+    """
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    from transformers.utils import logging as hf_logging  # heavy: loaded with the model only
+
+    hf_logging.disable_progress_bar()
 
 
 def _packaged_model_dir() -> Path:
