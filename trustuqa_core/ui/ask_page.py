@@ -54,10 +54,14 @@ def question_box() -> None:
     force = c2.button("Let the writer try", key="tq_ask_writer",
                       help="Ignore verified queries for this exact question and let the "
                            "configured writer (offline or LLM) write new ones.")
-    if (go or force) and not (question or "").strip():
-        st.warning("Type a question first (or pick an example).")
-    elif go or force:
-        _answer(question.strip(), force)
+    # One slot, present on every run, holds the progress box and its messages: the boxes
+    # below (hand-written query, import) keep their place, so while "Answering…" runs none
+    # of their stale widgets (the "Run query" button) is drawn inside the progress box.
+    with st.container(key="tq_progress"):
+        if (go or force) and not (question or "").strip():
+            st.warning("Type a question first (or pick an example).")
+        elif go or force:
+            _answer(question.strip(), force)
 
 
 def _writer_settings() -> tuple[str, Any, str]:

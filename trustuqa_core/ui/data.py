@@ -28,6 +28,7 @@ from ..graph import ConditionGraph, build_graph
 from ..limits import current_limits, over_limit
 from ..sources import SourceFacts
 from ..translate import load_source
+from ..translate.table import ROW_NUMBER
 from .samples import SAMPLE_DIR, SampleSet
 
 __all__ = ["Upload", "LoadReport", "KIND_LABELS", "guess_kind", "load_all",
@@ -144,8 +145,14 @@ def source_frame(graph: ConditionGraph) -> pd.DataFrame:
                           "warnings": len(s.warnings)} for s in graph.sources])
 
 
+ROW_POSITION = "row position (1 = first row)"
+
+
 def relation_stats(graph: ConditionGraph) -> pd.DataFrame:
-    """Per relation (column): facts, distinct values, share of numeric values, an example."""
+    """Per relation (column): facts, distinct values, share of numeric values, an example.
+
+    The added ``row_number`` column is described (:data:`ROW_POSITION`) rather than given
+    an arbitrary row's number as its example."""
     rows = []
     for rid, name in enumerate(graph.relation_names):
         facts = graph.facts_rel(rid)
@@ -156,7 +163,8 @@ def relation_stats(graph: ConditionGraph) -> pd.DataFrame:
         rows.append({"relation / column": name, "facts": len(facts),
                      "distinct values": len(np.unique(tails)),
                      "numeric": f"{graph.numeric_fact_count(rid) / len(facts):.0%}",
-                     "example value": graph.label(int(tails[0])),
+                     "example value": ROW_POSITION if name == ROW_NUMBER
+                     else graph.label(int(tails[0])),
                      "sources": ", ".join(srcs)})
     return pd.DataFrame(rows)
 

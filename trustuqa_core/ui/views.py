@@ -18,8 +18,8 @@ from ..trace import StepTrace, Trace
 from ..verdict import Reason, Verdict, judge
 from .runs import ORIGINS, Run, candidates_of, mapping_rows
 
-__all__ = ["answer_card", "run_verdict", "query_editor", "steps_view", "provenance_view",
-           "mapping_view", "md_escape"]
+__all__ = ["answer_card", "run_verdict", "query_editor", "query_label", "steps_view",
+           "provenance_view", "mapping_view", "md_escape"]
 
 _STATUS_ICON = {"ok": ":material/check_circle:", "empty": ":material/warning:",
                 "error": ":material/error:", "unanswered": ":material/help:",
@@ -143,10 +143,20 @@ def _info_reasons(verdict: Verdict) -> None:
                    "against the data.")
 
 
+def query_label(origin: str) -> str:
+    """The query editor's label, naming who wrote the query (as the answer card does).
+
+    >>> query_label("reference")
+    'Query (source: the bundled reference query; edit and re-run: no LLM is called)'
+    >>> query_label("llm")
+    'Query (source: the LLM; edit and re-run: no LLM is called)'
+    """
+    return f"Query (source: {ORIGINS.get(origin, origin)}; edit and re-run: no LLM is called)"
+
+
 def query_editor(run: Run, key: str) -> str | None:
     """The query as an editable text; returns the new text when the user re-runs it."""
-    text = st.text_area("LLM query (edit and re-run: no LLM is called)", run.query, height=220,
-                        key=f"{key}_text")
+    text = st.text_area(query_label(run.origin), run.query, height=220, key=f"{key}_text")
     if st.button("Re-run this query", key=f"{key}_btn", type="primary"):
         return text or ""
     return None
@@ -186,17 +196,21 @@ def _evidence_frame(trace: Trace, facts: list[int]) -> pd.DataFrame:
 
 
 def steps_view(trace: Trace, selected: int | None = None) -> None:
-    """Each step: call, mapped call, plan, output set (size, elements, witnesses), evidence."""
+    """Each step: call, mapped call, plan, output set (size, elements, witnesses), evidence.
+
+    The steps the answer depends on (the highlighted path), a selected step and failed or
+    empty steps are open; side steps start collapsed."""
     steps = list(trace.steps) + ([trace.target_step] if trace.target_step else [])
     if not steps:
         st.info("No step was executed" + (f": {md_escape(trace.error.message)}"
                                           if trace.error else "."))
         return
+    path = trace.needed_steps()
     for s in steps:
         name = f"Query{s.number}" if s.number else "Target type"
         label = f"{name} · {s.func} · {len(s.output.distinct())} result(s) · {s.status}"
-        with st.expander(label, expanded=selected == s.number or s.status in ("error", "empty"),
-                         icon=_STATUS_ICON.get(s.status)):
+        opened = selected == s.number or s.number in path or s.status in ("error", "empty")
+        with st.expander(label, expanded=opened, icon=_STATUS_ICON.get(s.status)):
             if s.description:
                 st.markdown(f"*{md_escape(s.description)}*")
             st.code(f"as written : {s.call}\nas mapped  : {s.mapped_call}", language=None,
