@@ -66,7 +66,7 @@ def test_exports_carry_the_verdict() -> None:
     assert record["verdict"] == "check"
     assert record["reasons"][0]["code"] == "weak_mapping"
     md = to_markdown(record)
-    assert "**Verdict:** check" in md and "reason `weak\\_mapping`" in md
+    assert "**Verdict:** check" in md and "reason `weak_mapping`" in md
     assert "Q1.tail\\_entity" in md
 
 
