@@ -203,6 +203,21 @@ def recall_of(ranked: Sequence[tuple[Case, list[str], Ranking]], shares: Shares 
 def share_grid(ranked: Sequence[tuple[Case, list[str], Ranking]],
                grid: Sequence[Shares] = GRID, limit: int = MAX_RELATIONS
                ) -> list[tuple[Shares, int]]:
-    """Hits per share setting, best first (ties: the earlier setting of ``grid``)."""
+    """Hits per share setting, best first; the first is the choice. Among settings tied for
+    the most hits the one nearest the middle of the tie (coordinate-wise median, L1 distance;
+    then grid order) comes first, so a flat optimum is not decided by the grid's corner.
+
+    >>> share_grid([], [Shares(0.4, 0.1, 0.0), Shares(0.5, 0.2, 0.0), Shares(0.6, 0.3, 0.0)])[0]
+    (Shares(one_hop=0.5, two_hop=0.2, size=0.0), 0)
+    """
     scored = [(s, recall_of(ranked, s, limit)[0]) for s in grid]
-    return sorted(scored, key=lambda x: -x[1])
+    top = max((h for _, h in scored), default=0)
+    tied = [s for s, h in scored if h == top]
+    mid = [float(np.median([s[k] for s in tied])) for k in range(3)] if tied else [0.0] * 3
+
+    def key(item: tuple[int, tuple[Shares, int]]) -> tuple[float, float, int]:
+        i, (s, h) = item
+        far = sum(abs(a - b) for a, b in zip(s, mid, strict=True)) if h == top else 0.0
+        return (-h, far, i)
+
+    return [x for _, x in sorted(enumerate(scored), key=key)]
