@@ -79,6 +79,11 @@ def main() -> int:
         if r.n_in_data < r.n:
             print(f"  questions whose gold relations all occur in their own data: "
                   f"{r.hits_in_data}/{r.n_in_data} = {100 * r.recall_in_data:.1f}%")
+        if args.half == "all":
+            for half in ("tune", "check"):
+                part = in_half(cases, half)
+                ok = sum(c.id not in r.missed for c in part)
+                print(f"  {half} half: {ok}/{len(part)} = {100 * ok / max(len(part), 1):.1f}%")
         if args.missed:
             for qid, lost in r.missed.items():
                 print(f"  missed {qid}: {', '.join(lost)}")
