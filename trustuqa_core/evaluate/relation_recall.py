@@ -205,7 +205,8 @@ def share_grid(ranked: Sequence[tuple[Case, list[str], Ranking]],
                ) -> list[tuple[Shares, int]]:
     """Hits per share setting, best first; the first is the choice. Among settings tied for
     the most hits the one nearest the middle of the tie (coordinate-wise median, L1 distance;
-    then grid order) comes first, so a flat optimum is not decided by the grid's corner.
+    rounded to 9 digits so float noise does
+    not decide; then grid order) comes first, so a flat optimum is not decided by the grid's corner.
 
     >>> share_grid([], [Shares(0.4, 0.1, 0.0), Shares(0.5, 0.2, 0.0), Shares(0.6, 0.3, 0.0)])[0]
     (Shares(one_hop=0.5, two_hop=0.2, size=0.0), 0)
@@ -217,7 +218,7 @@ def share_grid(ranked: Sequence[tuple[Case, list[str], Ranking]],
 
     def key(item: tuple[int, tuple[Shares, int]]) -> tuple[float, float, int]:
         i, (s, h) = item
-        far = sum(abs(a - b) for a, b in zip(s, mid, strict=True)) if h == top else 0.0
+        far = round(sum(abs(a - b) for a, b in zip(s, mid, strict=True)), 9) if h == top else 0.0
         return (-h, far, i)
 
     return [x for _, x in sorted(enumerate(scored), key=key)]
