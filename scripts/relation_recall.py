@@ -4,9 +4,15 @@ Prints, for WebQSP dev (one KG merged from every dev subgraph) and CronQuestions
 5k-fact TKG sample), the share of questions whose gold relations are all among the
 ``--limit`` relations the prompt shows (see ``trustuqa_core/evaluate/relation_recall.py``).
 
+``--half tune`` also scores a grid of slot shares (``GRID``) on the WebQSP tune half and
+prints it; the shares in ``trustuqa_core/llm/relations.py`` are that grid's best. ``--half
+check`` / ``all`` score the prompt as built (the shares in relations.py) on the other half /
+every question. CronQuestions is never used for choosing, so its halves are all held out.
+
 Usage:
     python scripts/relation_recall.py [--benchmark webqsp|cronquestions|both]
-        [--encoder none|hashing|minilm] [--limit 40] [--questions N] [--missed]
+        [--half tune|check|all] [--encoder none|hashing|minilm] [--limit 40]
+        [--questions N] [--missed]
 """
 
 from __future__ import annotations
@@ -22,16 +28,23 @@ sys.path.insert(0, str(ROOT))
 from trustuqa_core.evaluate.relation_recall import (  # noqa: E402
     cron_cases,
     cron_graph,
+    in_half,
     merged_webqsp_graph,
+    rankings,
+    recall_of,
     relation_recall,
+    share_grid,
     webqsp_cases,
 )
+from trustuqa_core.llm.relations import SHARES  # noqa: E402
 from trustuqa_core.mapping import HashingEncoder, default_encoder  # noqa: E402
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--benchmark", choices=["webqsp", "cronquestions", "both"], default="both")
+    ap.add_argument("--half", choices=["tune", "check", "all"], default="all",
+                    help="questions scored (a fixed hash split of question ids)")
     ap.add_argument("--encoder", choices=["none", "hashing", "minilm"], default="minilm")
     ap.add_argument("--limit", type=int, default=40, help="relations shown per prompt")
     ap.add_argument("--questions", type=int, default=None, help="first N questions only")
@@ -45,15 +58,32 @@ def main() -> int:
                      merged_webqsp_graph))
     if args.benchmark in ("cronquestions", "both"):
         runs.append(("cronquestions valid", cron_cases(limit=args.questions), cron_graph))
-    for name, cases, graph_of in runs:
+    for name, every, graph_of in runs:
         t0 = time.perf_counter()
-        r = relation_recall(name, cases, graph_of(), encoder, args.limit)
-        print(f"{name}: {r.hits}/{r.n} questions with every gold relation shown = "
-              f"{100 * r.recall:.1f}% ({r.shown} of {r.relations} relations shown, "
-              f"encoder {args.encoder}, {time.perf_counter() - t0:.1f} s)")
+        cases = in_half(every, args.half)
+        graph = graph_of()
+        label = f"{name}, {args.half} half" if args.half != "all" else name
+        if args.half == "tune":
+            ranked = rankings(cases, graph, encoder)
+            print(f"{label}: grid of slot shares (1-hop, 2-hop, largest), best first")
+            for shares, hits in share_grid(ranked, limit=args.limit):
+                mark = "  <- relations.py" if shares == SHARES else ""
+                print(f"  {shares.one_hop:.2f} {shares.two_hop:.2f} {shares.size:.2f}: "
+                      f"{hits}/{len(ranked)} = {100 * hits / len(ranked):.1f}%{mark}")
+            hits, n = recall_of(ranked, SHARES, args.limit)
+            print(f"  relations.py shares {tuple(SHARES)}: {hits}/{n}")
+        r = relation_recall(label, cases, graph, encoder, args.limit)
+        print(f"{label}: {r.hits}/{r.n} questions with every gold relation shown = "
+              f"{100 * r.recall:.1f}% ({r.shown} of {r.relations} relations shown, shares "
+              f"{tuple(SHARES)}, encoder {args.encoder}, {time.perf_counter() - t0:.1f} s)")
         if r.n_in_data < r.n:
             print(f"  questions whose gold relations all occur in their own data: "
                   f"{r.hits_in_data}/{r.n_in_data} = {100 * r.recall_in_data:.1f}%")
+        if args.half == "all":
+            for half in ("tune", "check"):
+                part = in_half(cases, half)
+                ok = sum(c.id not in r.missed for c in part)
+                print(f"  {half} half: {ok}/{len(part)} = {100 * ok / max(len(part), 1):.1f}%")
         if args.missed:
             for qid, lost in r.missed.items():
                 print(f"  missed {qid}: {', '.join(lost)}")

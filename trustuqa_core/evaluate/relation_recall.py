@@ -12,8 +12,15 @@ question, whether *all* its gold relations are shown:
   are Wikidata property ids, named by :data:`WIKIDATA_RELATIONS`; entities are found in the
   question text by the mapper.
 
+The slot shares of :mod:`~trustuqa_core.llm.relations` are a tuned rule, so they are chosen
+on one half of the questions and scored on the other: :func:`question_half` puts each
+question in ``tune`` or ``check`` by a hash of its id (the same hash as the WTQ table
+halves), and :func:`share_grid` scores a grid of shares on whichever cases it is given.
+
 >>> WIKIDATA_RELATIONS["P54"]
 'member of sports team'
+>>> question_half("WebQTrn-1682") in ("tune", "check")
+True
 """
 
 from __future__ import annotations
@@ -24,16 +31,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..graph import ConditionGraph, build_graph
 from ..llm.prompts import MAX_RELATIONS, describe_schema
-from ..mapping.dense import Encoder
+from ..llm.relations import SHARES, Ranking, Shares, fill, linked_entities, rank_relations
+from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
 from ..translate import load_source
 from .answer_eval import cronquestions_graph
 from .datasets import load
+from .replay import table_half
 
 __all__ = ["WIKIDATA_RELATIONS", "Case", "RecallResult", "webqsp_cases", "cron_cases",
-           "merged_webqsp_graph", "cron_graph", "relation_recall"]
+           "merged_webqsp_graph", "cron_graph", "relation_recall", "question_half", "in_half",
+           "rankings", "recall_of", "share_grid", "GRID"]
+
+#: the shares tried on the tune half: (1-hop, 2-hop, largest relations)
+GRID = tuple(Shares(a, b, c) for a in (0.4, 0.5, 0.6, 0.7, 0.8) for b in (0.1, 0.2, 0.3)
+             for c in (0.0, 0.05, 0.1) if a + b + c <= 1.0)
 
 #: Wikidata property ids of the CronQuestions questions -> the relation names of its KG
 WIKIDATA_RELATIONS = {"P39": "position held", "P166": "award received",
@@ -145,3 +161,64 @@ def relation_recall(benchmark: str, cases: Sequence[Case], graph: ConditionGraph
             hits_in_data += case.in_data
     return RecallResult(benchmark, len(cases), hits, len(graph.relation_names), shown, missed,
                         sum(c.in_data for c in cases), hits_in_data)
+
+
+def question_half(question_id: str) -> str:
+    """``"tune"`` or ``"check"``: a fixed split of questions by a hash of their id."""
+    return table_half(question_id)
+
+
+def in_half(cases: Sequence[Case], half: str) -> list[Case]:
+    """The cases of one half (``"tune"``, ``"check"``), or all of them (``"all"``)."""
+    if half not in ("tune", "check", "all"):
+        raise ValueError(f"half must be tune, check or all, not {half!r}")
+    return [c for c in cases if half == "all" or question_half(c.id) == half]
+
+
+def rankings(cases: Sequence[Case], graph: ConditionGraph, encoder: Encoder | None = None
+             ) -> list[tuple[Case, list[str], Ranking]]:
+    """Each case with the graph's relations and their ranking for it, computed once so that
+    many share settings can be scored cheaply (a one-source graph, as both benchmarks are)."""
+    used, first = np.unique(graph.rel, return_index=True)
+    rels = [graph.relation_names[r] for r in used[np.argsort(first)]]  # first-use, as prompts
+    index = EmbeddingIndex([re.sub(r"[._]+", " ", r) for r in rels], encoder) \
+        if encoder is not None else None
+    mapper = Mapper(graph, None)
+    return [(c, rels, rank_relations(graph, rels, c.question, encoder=encoder, index=index,
+                                     anchors=linked_entities(c.question, mapper, c.entities)))
+            for c in cases]
+
+
+def recall_of(ranked: Sequence[tuple[Case, list[str], Ranking]], shares: Shares = SHARES,
+              limit: int = MAX_RELATIONS) -> tuple[int, int]:
+    """(questions with every gold relation shown, questions) under ``shares``."""
+    hits = 0
+    for case, rels, ranking in ranked:
+        shown = {rels[j] for j in fill(ranking, limit, shares)} if len(rels) > limit \
+            else set(rels)
+        hits += all(g in shown for g in case.gold)
+    return hits, len(ranked)
+
+
+def share_grid(ranked: Sequence[tuple[Case, list[str], Ranking]],
+               grid: Sequence[Shares] = GRID, limit: int = MAX_RELATIONS
+               ) -> list[tuple[Shares, int]]:
+    """Hits per share setting, best first; the first is the choice. Among settings tied for
+    the most hits the one nearest the middle of the tie (coordinate-wise median, L1 distance;
+    rounded to 9 digits so float noise does
+    not decide; then grid order) comes first, so a flat optimum is not decided by the grid's corner.
+
+    >>> share_grid([], [Shares(0.4, 0.1, 0.0), Shares(0.5, 0.2, 0.0), Shares(0.6, 0.3, 0.0)])[0]
+    (Shares(one_hop=0.5, two_hop=0.2, size=0.0), 0)
+    """
+    scored = [(s, recall_of(ranked, s, limit)[0]) for s in grid]
+    top = max((h for _, h in scored), default=0)
+    tied = [s for s, h in scored if h == top]
+    mid = [float(np.median([s[k] for s in tied])) for k in range(3)] if tied else [0.0] * 3
+
+    def key(item: tuple[int, tuple[Shares, int]]) -> tuple[float, float, int]:
+        i, (s, h) = item
+        far = round(sum(abs(a - b) for a, b in zip(s, mid, strict=True)), 9) if h == top else 0.0
+        return (-h, far, i)
+
+    return [x for _, x in sorted(enumerate(scored), key=key)]

@@ -22,8 +22,12 @@ Linked entities are the graph entities the question names (longest word spans fi
 by the mapper's normalised entity lookup), or those given by the caller (e.g. a benchmark's
 topic entity). Word overlap uses a crude stem (``players`` ~ ``player``).
 
-The shares were chosen on WebQSP dev, the split the recall is reported on (no train subgraphs
-are available); see ``scripts/relation_recall.py`` for the figures.
+The shares (:data:`SHARES`) were chosen on the *tune* half of WebQSP dev only (a fixed split
+by a hash of the question id; no train subgraphs are available): ``python
+scripts/relation_recall.py --benchmark webqsp --half tune`` scores a small grid (1-hop 0.4-0.8,
+2-hop 0.1-0.3, largest 0-0.1) and takes the best, ties going to the middle of the tied set.
+The recall reported is that of the *check* half and of CronQuestions valid, neither of which
+was looked at in choosing (see docs/PROMPTS.md for the figures).
 
 >>> from trustuqa_core.graph import build_graph
 >>> from trustuqa_core.mapping.mapper import Mapper
@@ -41,6 +45,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,12 +54,23 @@ from ..graph import ConditionGraph
 from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
 
-__all__ = ["ONE_HOP_SHARE", "TWO_HOP_SHARE", "SIZE_SHARE", "linked_entities",
-           "relation_tiers", "choose_relations"]
+__all__ = ["ONE_HOP_SHARE", "TWO_HOP_SHARE", "SIZE_SHARE", "SHARES", "Shares", "Ranking",
+           "linked_entities", "relation_tiers", "rank_relations", "fill", "choose_relations"]
 
-ONE_HOP_SHARE = 0.6
-TWO_HOP_SHARE = 0.25
-SIZE_SHARE = 0.05
+
+
+class Shares(NamedTuple):
+    """Shares of the shown places reserved for 1-hop relations, 2-hop relations and the
+    relations with the most facts (the rest is filled in tier order)."""
+
+    one_hop: float
+    two_hop: float
+    size: float
+
+
+#: chosen on the tune half of WebQSP dev only (see the module docstring)
+SHARES = Shares(0.5, 0.2, 0.05)
+ONE_HOP_SHARE, TWO_HOP_SHARE, SIZE_SHARE = SHARES
 _MAX_WORDS = 8
 _MAX_NEIGHBOURS = 2000
 _WORD = re.compile(r"[^\W_]+(?:['.][^\W_]+)*", re.UNICODE)
@@ -158,6 +175,51 @@ def _similarity(rels: Sequence[str], question: str, encoder: Encoder | None,
                     dtype=np.float64)
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """The relations of a big graph ranked for one question: ``order`` (indices into the
+    relation list, best first within tier order), each one's ``tier`` (0-3) and ``size``
+    (number of facts). :func:`fill` turns it into the relations shown."""
+
+    order: tuple[int, ...]
+    tier: tuple[int, ...]
+    size: tuple[float, ...]
+
+
+def rank_relations(graph: ConditionGraph, rels: Sequence[str], question: str, *,
+                   anchors: Sequence[int] = (), encoder: Encoder | None = None,
+                   index: EmbeddingIndex | None = None) -> Ranking:
+    """Tier, similarity and size ranking of ``rels`` for ``question`` (module docstring)."""
+    sim = _similarity(rels, question, encoder, index)
+    ids = [graph.relation(r) for r in rels]
+    one, two, three, boost = _paths(
+        graph, anchors, {i: float(x) for i, x in zip(ids, sim, strict=True) if i is not None})
+    size = [float(len(graph.facts_rel(i))) if i is not None else 0.0 for i in ids]
+    tier = [0 if i in one else 1 if i in two else 2 if i in three else 3 for i in ids]
+    score = [float(sim[j]) + (boost[i] if tier[j] == 1 and i is not None else 0.0)
+             for j, i in enumerate(ids)]
+    order = sorted(range(len(rels)), key=lambda j: (tier[j], -score[j], -size[j], j))
+    return Ranking(tuple(order), tuple(tier), tuple(size))
+
+
+def fill(ranking: Ranking, limit: int, shares: Shares = SHARES) -> list[int]:
+    """Indices of the ``limit`` relations to show, sorted, filled in ``shares``.
+
+    >>> fill(Ranking((2, 0, 1, 3), (0, 1, 3, 3), (1.0, 1.0, 9.0, 1.0)), 2, Shares(0.5, 0, 0))
+    [0, 2]
+    """
+    chosen: list[int] = []
+    for part, share in ((0, shares.one_hop), (1, shares.two_hop)):
+        chosen += [j for j in ranking.order if ranking.tier[j] == part][: int(limit * share)]
+    taken = set(chosen)
+    biggest = sorted((j for j in range(len(ranking.order)) if j not in taken),
+                     key=lambda j: -ranking.size[j])
+    chosen += biggest[: int(limit * shares.size)]
+    taken = set(chosen)
+    chosen += [j for j in ranking.order if j not in taken][: limit - len(chosen)]
+    return sorted(chosen)
+
+
 def choose_relations(graph: ConditionGraph, rels: Sequence[str], question: str, limit: int,
                      *, anchors: Sequence[int] = (), encoder: Encoder | None = None,
                      index: EmbeddingIndex | None = None) -> list[str]:
@@ -167,21 +229,6 @@ def choose_relations(graph: ConditionGraph, rels: Sequence[str], question: str, 
     """
     if len(rels) <= limit:
         return list(rels)
-    sim = _similarity(rels, question, encoder, index)
-    ids = [graph.relation(r) for r in rels]
-    one, two, three, boost = _paths(
-        graph, anchors, {i: float(x) for i, x in zip(ids, sim, strict=True) if i is not None})
-    size = np.array([len(graph.facts_rel(i)) if i is not None else 0 for i in ids], dtype=float)
-    tier = np.array([0 if i in one else 1 if i in two else 2 if i in three else 3 for i in ids])
-    score = np.array([sim[j] + (boost[i] if tier[j] == 1 and i is not None else 0.0)
-                      for j, i in enumerate(ids)])
-    order = sorted(range(len(rels)), key=lambda j: (tier[j], -score[j], -size[j], j))
-    chosen: list[int] = []
-    for part, share in ((0, ONE_HOP_SHARE), (1, TWO_HOP_SHARE)):
-        chosen += [j for j in order if tier[j] == part][: int(limit * share)]
-    taken = set(chosen)
-    biggest = sorted((j for j in range(len(rels)) if j not in taken), key=lambda j: -size[j])
-    chosen += biggest[: int(limit * SIZE_SHARE)]
-    taken = set(chosen)
-    chosen += [j for j in order if j not in taken][: limit - len(chosen)]
-    return [rels[j] for j in sorted(chosen)]
+    ranking = rank_relations(graph, rels, question, anchors=anchors, encoder=encoder,
+                             index=index)
+    return [rels[j] for j in fill(ranking, limit)]
