@@ -29,11 +29,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
-from urllib.parse import urlsplit, urlunsplit
 
 from trustuqa_core.errors import TrustUQAError
 from trustuqa_core.llm.cache import ResponseCache, request_key
-from trustuqa_core.llm.settings import LLMSettings
+from trustuqa_core.llm.settings import LLMSettings, display_url
 
 if TYPE_CHECKING:
     import openai
@@ -227,20 +226,6 @@ def redact(text: str, secret: str | None) -> str:
     return text.replace(secret, "***") if secret else text
 
 
-def _display_url(url: str) -> str:
-    """The URL without any ``user:password@`` part.
-
-    >>> _display_url("https://bob:pw@example.org/v1")
-    'https://example.org/v1'
-    """
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
 @dataclass(frozen=True)
 class ConnectionStatus:
     """Result of :meth:`LLMClient.check_connection`; ``detail`` is safe to show users."""
@@ -276,7 +261,7 @@ class LLMClient:
         self._sleep = sleep
         self._backoff_base_s = backoff_base_s
         self._backoff_max_s = backoff_max_s
-        self._url = _display_url(settings.base_url)
+        self._url = display_url(settings.base_url)
         self._openai: openai.OpenAI | None = self._connect() if settings.configured else None
 
     def _connect(self) -> openai.OpenAI:

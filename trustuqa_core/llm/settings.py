@@ -37,6 +37,7 @@ from trustuqa_core.llm.budget import context_window
 
 __all__ = [
     "DEFAULT_SECRETS_PATH",
+    "display_url",
     "ENV_NAMES",
     "FLAG_NAMES",
     "PRESETS",
@@ -382,16 +383,16 @@ e.g. ollama)
     if (op.has_key and not visitor_key and settings.base_url
             and settings.base_url != op.base_url):
         raise KeyRequired(
-            f"this app's own API key is only sent to {_shown(op.base_url)}; to use "
-            f"{_shown(settings.base_url)}, enter your own API key (for a local server that "
+            f"this app's own API key is only sent to {display_url(op.base_url)}; to use "
+            f"{display_url(settings.base_url)}, enter your own API key (for a local server that "
             "needs none, any text, e.g. ollama)")
     return settings
 
 
-def _shown(url: str) -> str:
+def display_url(url: str) -> str:
     """A URL safe to show: without any ``user:password@`` part.
 
-    >>> _shown("http://bob:pw@h:1/v1")
+    >>> display_url("http://bob:pw@h:1/v1")
     'http://h:1/v1'
     """
     parts = urlsplit(url)

@@ -427,25 +427,26 @@ class LineParser:
             raise self.error(f"unsupported operator {op!r}", at)
         return _compare(left, right, cmp, at)
 
-    def _in_list_at(self) -> bool:
-        """``in [`` or ``in (`` at ``pos`` (after spaces)."""
+    def _after_in(self) -> int | None:
+        """Where the text after an ``in`` keyword at ``pos`` (after spaces) starts, or None."""
         self.skip_ws()
         if not self.keyword("in", consume=False):
-            return False
+            return None
         end = self.pos + 2
         while end < len(self.text) and self.text[end].isspace():
             end += 1
-        return end < len(self.text) and self.text[end] in "[("
+        return end
+
+    def _in_list_at(self) -> bool:
+        """``in [`` or ``in (`` at ``pos`` (after spaces)."""
+        end = self._after_in()
+        return end is not None and end < len(self.text) and self.text[end] in "[("
 
     def _in_range_at(self) -> bool:
         """``in range(`` at ``pos`` (after spaces)."""
-        self.skip_ws()
-        if not self.keyword("in", consume=False):
-            return False
-        end = self.pos + 2
-        while end < len(self.text) and self.text[end].isspace():
-            end += 1
-        return self.text[end : end + 5].lower() == "range" and self.is_call_at(end)
+        end = self._after_in()
+        return (end is not None and self.text[end : end + 5].lower() == "range"
+                and self.is_call_at(end))
 
     def in_range(self, left: Node) -> Node:
         """``A in range(start=s, end=e)`` (or ``range(s, e)``) -> ``s <= A and A <= e``."""
