@@ -254,12 +254,18 @@ def fn_compare(ctx: Context, op: Op) -> Result:
     args = split_args(ctx, op)
     if args.has_then:
         return fn_if_then_else(ctx, op)
+    return _compare_args(ctx, args, "compare()")
+
+
+def _compare_args(ctx: Context, args: Args, what: str) -> Result:
+    """Compare what the arguments give: a condition text (``'output_of_query2 > 10000'``)
+    when there are no operands, else the two operands."""
     if args.condition is not None and not args.operands:
         left, symbol, right = _expression(ctx, args.condition)
         args.operator, args.operator_text = symbol, symbol
-        return _compare(ctx, left, right, args, "compare()")
-    left, right = _two_operands(ctx, args, "compare()")
-    return _compare(ctx, left, right, args, "compare()")
+        return _compare(ctx, left, right, args, what)
+    left, right = _two_operands(ctx, args, what)
+    return _compare(ctx, left, right, args, what)
 
 
 def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
@@ -307,12 +313,7 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
     """
     args = split_args(ctx, op)
     if not args.has_then:
-        if args.condition is not None and not args.operands:
-            left, symbol, right = _expression(ctx, args.condition)
-            args.operator, args.operator_text = symbol, symbol
-            return _compare(ctx, left, right, args, "if_then_else()")
-        left, right = _two_operands(ctx, args, "if_then_else()")
-        return _compare(ctx, left, right, args, "if_then_else()")
+        return _compare_args(ctx, args, "if_then_else()")
     if args.condition is not None:
         truth = _condition(ctx, args.condition)
     elif len(args.operands) == 2 and args.operator in COMPARISONS:
