@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from trustuqa_app import state
 from trustuqa_core.export import md_escape
-from trustuqa_core.ui import state
 
 st.set_page_config(page_title="TrustUQA", page_icon=":material/fact_check:", layout="wide")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trustuqa_core.ui.data_views import loaded_overview, sample_picker, uploader
+from trustuqa_app.data_views import loaded_overview, sample_picker, uploader
 
 st.title("Data")
 st.caption("Load one or several sources at once: tables, knowledge-graph triples and temporal "

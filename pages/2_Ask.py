@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from trustuqa_app import state
+from trustuqa_app.ask_page import hand_query_box, import_box, no_data, question_box, run_tabs
 from trustuqa_core.export import md_escape
-from trustuqa_core.ui import state
-from trustuqa_core.ui.ask_page import hand_query_box, import_box, no_data, question_box, run_tabs
 
 st.title("Ask")
 rep = state.report()

@@ -7,12 +7,8 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
-from trustuqa_core.errors import TrustUQAError
-from trustuqa_core.evaluate.selective import verdict_summary
-from trustuqa_core.export import md_escape
-from trustuqa_core.ui import state
-from trustuqa_core.ui.charts import metric_figure, risk_coverage_figure
-from trustuqa_core.ui.evaluate import (
+from trustuqa_app import state
+from trustuqa_core.app_services.benchmark_slice import (
     BENCHMARKS,
     MODES,
     Unavailable,
@@ -21,6 +17,10 @@ from trustuqa_core.ui.evaluate import (
     outcome_rows,
     summary_of,
 )
+from trustuqa_core.app_services.charts import metric_figure, risk_coverage_figure
+from trustuqa_core.errors import TrustUQAError
+from trustuqa_core.evaluate.selective import verdict_summary
+from trustuqa_core.export import md_escape
 
 st.title("Evaluate")
 st.caption("Runs a small slice of a benchmark through the same parser, mapper and executor as "

@@ -15,9 +15,9 @@ import pytest
 from fake_openai import FakeOpenAIServer, FakeReply, scripted
 from streamlit.testing.v1 import AppTest
 
+from trustuqa_core.app_services.runs import record_of
+from trustuqa_core.app_services.samples import example_questions, sample_sets
 from trustuqa_core.export import SourceStamp, fingerprint, to_json
-from trustuqa_core.ui.runs import record_of
-from trustuqa_core.ui.samples import example_questions, sample_sets
 
 REPO = Path(__file__).resolve().parents[1]
 APP = str(REPO / "app.py")
@@ -334,7 +334,7 @@ def test_too_big_upload_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     from trustuqa_core.limits import load_limits
 
     small = load_limits({"TRUSTUQA_LIMIT_UPLOAD_BYTES": "100"})
-    monkeypatch.setattr("trustuqa_core.ui.data.current_limits", lambda: small)
+    monkeypatch.setattr("trustuqa_core.app_services.data.current_limits", lambda: small)
     at = _app()
     at.file_uploader(key="tq_upload").set_value(("big.csv", b"a,b\n" + b"1,2\n" * 100,
                                                   "text/csv")).run()

@@ -8,6 +8,8 @@ import re
 import pytest
 
 from trustuqa_core import build_graph, load_source, run_query
+from trustuqa_core.app_services.data import load_all, sample_uploads
+from trustuqa_core.app_services.samples import example_questions, sample_sets
 from trustuqa_core.explain import (
     evidence_graph,
     overview_graph,
@@ -15,8 +17,6 @@ from trustuqa_core.explain import (
     strip_remote_resources,
     timeline_rows,
 )
-from trustuqa_core.ui.data import load_all, sample_uploads
-from trustuqa_core.ui.samples import example_questions, sample_sets
 
 
 def _trace(example_id: str):
@@ -143,7 +143,7 @@ def test_strip_remote_resources_keeps_inline_code() -> None:
 
 def test_values_behind_an_aggregate_are_listed_with_their_rows() -> None:
     from trustuqa_core import load_graph
-    from trustuqa_core.ui.runs import aggregate_values, execute_text
+    from trustuqa_core.app_services.runs import aggregate_values, execute_text
 
     g = load_graph(tables=[b"Name,Points\nAnn,10\nBob,10\nCid,3\n"])
     run = execute_text("Query1: \"get_information(relation='Points')\"\n"

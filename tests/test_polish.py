@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from trustuqa_app.views import query_label
+from trustuqa_core.app_services.data import ROW_POSITION, Upload, load_all, relation_stats
+from trustuqa_core.app_services.samples import example_questions
 from trustuqa_core.export import to_markdown
 from trustuqa_core.mapping.dense import quiet_model_loading
-from trustuqa_core.ui.data import ROW_POSITION, Upload, load_all, relation_stats
-from trustuqa_core.ui.samples import example_questions
-from trustuqa_core.ui.views import query_label
 
 REPO = Path(__file__).resolve().parents[1]
 APP = str(REPO / "app.py")

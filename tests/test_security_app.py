@@ -88,7 +88,7 @@ def _figure_text(fig: object) -> str:
 
 
 def test_charts_never_carry_data_controlled_html() -> None:
-    from trustuqa_core.ui.charts import (
+    from trustuqa_core.app_services.charts import (
         metric_figure,
         relations_figure,
         timeline_figure,

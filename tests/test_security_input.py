@@ -15,6 +15,7 @@ import pytest
 
 from trustuqa_core import build_graph, load_source
 from trustuqa_core.answer import default_pool
+from trustuqa_core.app_services.data import Upload, load_all
 from trustuqa_core.errors import LimitError, SourceError, SourceLimitError
 from trustuqa_core.export import ExportError, load_record
 from trustuqa_core.limits import current_limits, env_name
@@ -22,7 +23,6 @@ from trustuqa_core.mapping import HashingEncoder, Mapper
 from trustuqa_core.query import parse
 from trustuqa_core.translate.cells import unique_header
 from trustuqa_core.translate.table import read_table
-from trustuqa_core.ui.data import Upload, load_all
 
 SetLimits = Callable[..., None]
 
@@ -357,7 +357,7 @@ def test_tables_with_clashing_headers_load(header: bytes) -> None:
 
 
 def test_one_unreadable_file_does_not_lose_the_batch(monkeypatch) -> None:
-    import trustuqa_core.ui.data as data
+    import trustuqa_core.app_services.data as data
 
     real = data.load_source
 

@@ -120,9 +120,9 @@ def test_any_answer_figures_for_metaqa() -> None:
 def _card(kind: str) -> None:
     import streamlit as st
 
+    from trustuqa_app.views import answer_card
     from trustuqa_core import load_graph
-    from trustuqa_core.ui.runs import execute_text
-    from trustuqa_core.ui.views import answer_card
+    from trustuqa_core.app_services.runs import execute_text
 
     g = load_graph(tables=[b"Name,Nation,Rank\nTina Maze,Slovenia,1\n"
                            b"Marlies Schild,Austria,2\nJulia Mancuso,United States,3\n"])

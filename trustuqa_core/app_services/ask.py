@@ -1,4 +1,4 @@
-"""Turning a question into a :class:`~trustuqa_core.ui.runs.Run`: who writes the query.
+"""Turning a question into a :class:`~trustuqa_core.app_services.runs.Run`: who writes the query.
 
 Order of preference:
 
@@ -19,11 +19,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..answer import Answer, answer
+from ..demos import Demo, DemoSource
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from ..trace import ErrorInfo, Trace
 from .runs import Run, execute_text
-from .samples import SAMPLE_DIR, example_questions, find_example, question_key, sample_sets
+from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
 
 __all__ = ["ask", "verified_run", "written_run", "writer_available", "bundled_demos",
            "Progress"]
@@ -39,8 +41,8 @@ def writer_available() -> bool:
 def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
                  loaded: set[str], confirmed: Sequence[dict[str, Any]] = ()) -> Run | None:
     """Run the verified query of this exact question (confirmed or bundled), if there is one."""
-    key = question_key(question)
-    demo = next((d for d in reversed(confirmed) if question_key(d["question"]) == key
+    key = question_match_key(question)
+    demo = next((d for d in reversed(confirmed) if question_match_key(d["question"]) == key
                  and set(d.get("sources", [])) <= loaded), None)
     if demo is not None:
         run = execute_text(demo["query"], graph, mapper, origin="confirmed", question=question)
@@ -56,10 +58,8 @@ def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
     return run
 
 
-def bundled_demos() -> list[Any]:
+def bundled_demos() -> list[Demo]:
     """The bundled example questions as demonstrations (origin ``bundled``), with their data."""
-    from ..demos import Demo, DemoSource
-
     sets = {s.id: s for s in sample_sets()}
     out = []
     for q in example_questions():
@@ -71,12 +71,12 @@ def bundled_demos() -> list[Any]:
     return out
 
 
-def _data_sent(answer: Any, llm: bool) -> str:
+def _data_sent(result: Answer, llm: bool) -> str:
     if not llm:
         return "No LLM was called: the offline writer ran on this machine and nothing left it."
-    sent = [c for c in answer.fallback_calls if c.sent]
-    held = [c for c in answer.fallback_calls if not c.sent]
-    if answer.privacy:
+    sent = [c for c in result.fallback_calls if c.sent]
+    held = [c for c in result.fallback_calls if not c.sent]
+    if result.privacy:
         text = ("The LLM saw the question, the schema of the loaded data (relation and column "
                 "names and the kind of values they hold) and the retrieved demonstrations "
                 "(earlier verified questions and queries, which quote their own values). "
@@ -96,8 +96,6 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
                 writer: str, settings: Any, demos: Any, n: int, k: int, m: int,
                 privacy: bool) -> Run:
     """Call ``answer()`` and turn its :class:`~trustuqa_core.answer.Answer` into a Run."""
-    from ..answer import answer
-
     a = answer(question, graph, writer=writer, settings=settings, mapper=mapper, demos=demos,
                n=n, k=k, m=m, privacy=privacy)
     trace = a.trace or next((s.trace for s in a.samples if s.trace is not None), None)

@@ -6,16 +6,17 @@ from typing import Any
 
 import streamlit as st
 
-from ..demos import DemoNotReproduced
-from ..errors import TrustUQAError
-from ..export import md_escape
-from ..llm.prompts import graph_kind
+from trustuqa_core.app_services.ask import ask
+from trustuqa_core.app_services.data import sample_uploads
+from trustuqa_core.app_services.runs import Run, execute_text, rerun
+from trustuqa_core.app_services.samples import questions_for, sample_sets
+from trustuqa_core.demos import DemoNotReproduced
+from trustuqa_core.errors import TrustUQAError
+from trustuqa_core.export import md_escape
+from trustuqa_core.llm.prompts import graph_kind
+
 from . import state
-from .ask import ask
-from .data import sample_uploads
 from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
-from .runs import Run, execute_text, rerun
-from .samples import questions_for, sample_sets
 from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
 
 __all__ = ["no_data", "question_box", "hand_query_box", "run_tabs", "feedback_box",

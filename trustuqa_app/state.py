@@ -14,12 +14,21 @@ from typing import Any
 
 import streamlit as st
 
-from ..export import SourceStamp
-from ..limits import current_limits
-from ..mapping import Mapper
-from ..mapping.dense import Encoder
-from .data import LoadReport, Upload, data_key, load_all
-from .runs import Run
+from trustuqa_core.app_services.ask import bundled_demos
+from trustuqa_core.app_services.data import LoadReport, Upload, data_key, load_all
+from trustuqa_core.app_services.runs import Run
+from trustuqa_core.demos import (
+    Demo,
+    DemoPool,
+    UserDemoStore,
+    confirm_demo,
+    initial_demos,
+    with_demos,
+)
+from trustuqa_core.export import SourceStamp
+from trustuqa_core.limits import current_limits
+from trustuqa_core.llm.settings import LLMSettings, Operator, operator_config, visitor_settings
+from trustuqa_core.mapping import Encoder, HashingEncoder, Mapper, default_encoder
 
 __all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
@@ -66,15 +75,13 @@ def set_api_key(key: str | None) -> None:
     st.session_state[_KEY] = (key or "").strip() or None
 
 
-def operator() -> Any:
+def operator() -> Operator:
     """The operator's configuration (:class:`~trustuqa_core.llm.settings.Operator`): where
     their key may go, whether LLM settings are locked, whether user demos are shared."""
-    from ..llm.settings import operator_config
-
     return operator_config()
 
 
-def llm_settings() -> Any:
+def llm_settings() -> LLMSettings:
     """:class:`~trustuqa_core.llm.LLMSettings` from the page settings under the operator's
     rules (:func:`~trustuqa_core.llm.settings.visitor_settings`): the operator's key is sent
     only to the operator's server, and locked settings ignore what the session holds.
@@ -82,8 +89,6 @@ def llm_settings() -> Any:
     Raises :class:`~trustuqa_core.llm.SettingsError` (``KeyRequired`` when the visitor chose
     another server without a key of their own).
     """
-    from ..llm.settings import visitor_settings
-
     s = settings()
     return visitor_settings({"base_url": s.base_url, "model": s.model, "n": s.n,
                              "temperature": s.temperature}, api_key())
@@ -136,8 +141,6 @@ def stamps() -> list[SourceStamp]:
 def _encoder(name: str) -> Encoder | None:
     if name != "minilm":
         return None
-    from ..mapping import default_encoder
-
     return default_encoder()  # loads lazily, on the first dense lookup
 
 
@@ -172,29 +175,23 @@ def add_confirmed_demo(demo: dict[str, Any]) -> None:
     st.session_state[_DEMOS] = [*items, demo]
 
 
-def session_demos() -> list[Any]:
+def session_demos() -> list[Demo]:
     """This session's confirmed answers as :class:`~trustuqa_core.demos.Demo` objects
     (re-executed before they were kept)."""
     return list(st.session_state.get(_USER_DEMOS, []))
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _pool(signature: tuple[str, float, int], encoder: str) -> Any:
+def _pool(signature: tuple[str, float, int], encoder: str) -> DemoPool:
     """Initial and bundled demos, plus the shared store's when the operator enabled it: one
     pool for all sessions (it never holds a session's own demos)."""
-    from ..demos import DemoPool, UserDemoStore, initial_demos
-    from ..mapping import HashingEncoder
-    from .ask import bundled_demos
-
     enc = _encoder(encoder) or HashingEncoder()
     shared = UserDemoStore().load() if signature[0] else []
     return DemoPool(initial_demos() + shared + bundled_demos(), enc)
 
 
-def demo_pool() -> Any:
+def demo_pool() -> DemoPool:
     """The shared pool plus this session's confirmed demos (rebuilt when either changes)."""
-    from ..demos import UserDemoStore, with_demos
-
     store = UserDemoStore()
     shared = operator().shared_user_demos
     signature = (str(store.path) if shared else "", *(store.signature() if shared else (0, 0)))
@@ -216,8 +213,6 @@ def store_demo(question: str, query: str, answer: list[str], kind: str, graph: A
     Raises :class:`~trustuqa_core.demos.DemoNotReproduced` when the query alone does not give
     the answer (e.g. it came from a mapping override).
     """
-    from ..demos import UserDemoStore, confirm_demo
-
     demo = confirm_demo(question, query, answer, graph, kind, mapper=mapper(),
                         data=[s.sha256 for s in stamps()])
     items = [d for d in session_demos() if d.question != demo.question]

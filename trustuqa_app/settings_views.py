@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..export import md_escape
-from ..llm import PRESETS, LLMClient, SettingsError
+from trustuqa_core.export import md_escape
+from trustuqa_core.llm import PRESETS, LLMClient, SettingsError
+
 from . import state
 
 __all__ = ["llm_form", "key_form", "connection_test", "pipeline_form"]

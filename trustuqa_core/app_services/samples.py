@@ -17,18 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["SAMPLE_DIR", "SampleFile", "SampleSet", "ExampleQuestion", "sample_sets",
-           "example_questions", "questions_for", "find_example", "question_key"]
+           "example_questions", "questions_for", "find_example", "question_match_key"]
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
 
 
-def question_key(text: str) -> str:
-    """Comparison key of a question: accents, case, punctuation and spacing removed
-    (the same rule as :func:`trustuqa_core.demos.normalize_question`, without importing the
-    LLM layer at app start).
+def question_match_key(text: str) -> str:
+    """The key two questions are matched on (a typed question against a bundled example or a
+    confirmed answer): accents, case, punctuation and spacing removed.
 
-    >>> question_key("Who directed  [Kismet]?") == question_key("who directed kismet")
-    True
+    >>> question_match_key("Who directed  [Kismet]?")
+    'who directed kismet'
     """
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
@@ -99,6 +98,6 @@ def find_example(question: str, loaded: set[str],
     >>> find_example("How many Italians finished in the top ten", {"giant_slalom.csv"}).id
     'slalom-1'
     """
-    key = question_key(question)
+    key = question_match_key(question)
     return next((q for q in questions_for(loaded, directory)
-                 if question_key(q.question) == key), None)
+                 if question_match_key(q.question) == key), None)

@@ -11,12 +11,12 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from ..export import md_escape
-from ..ops import elem_text
-from ..results import Scalar
-from ..trace import StepTrace, Trace
-from ..verdict import Reason, Verdict, judge
-from .runs import ORIGINS, Run, candidates_of, mapping_rows
+from trustuqa_core.app_services.runs import ORIGINS, Run, candidates_of, mapping_rows
+from trustuqa_core.export import md_escape
+from trustuqa_core.ops import elem_text
+from trustuqa_core.results import Scalar
+from trustuqa_core.trace import StepTrace, Trace
+from trustuqa_core.verdict import Reason, Verdict, judge
 
 __all__ = ["answer_card", "run_verdict", "query_editor", "query_label", "steps_view",
            "provenance_view", "mapping_view", "md_escape"]

@@ -7,9 +7,23 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 import streamlit as st
+import streamlit.components.v1 as components
 
-from ..explain import ROLE_COLORS, ROLE_NAMES, evidence_graph, render_html, timeline_rows
-from ..export import (
+from trustuqa_core.app_services.charts import (
+    timeline_figure,
+    timing_figure,
+    values_figure,
+    vote_figure,
+)
+from trustuqa_core.app_services.runs import Run, aggregate_values, record_of, timing_rows
+from trustuqa_core.explain import (
+    ROLE_COLORS,
+    ROLE_NAMES,
+    evidence_graph,
+    render_html,
+    timeline_rows,
+)
+from trustuqa_core.export import (
     ExportError,
     SourceStamp,
     compare_sources,
@@ -19,9 +33,7 @@ from ..export import (
     to_json,
     to_markdown,
 )
-from ..ops import elem_text
-from .charts import timeline_figure, timing_figure, values_figure, vote_figure
-from .runs import Run, aggregate_values, record_of, timing_rows
+from trustuqa_core.ops import elem_text
 
 __all__ = ["evidence_view", "llm_view", "charts_view", "export_view", "import_view",
            "show_html"]
@@ -38,8 +50,6 @@ def show_html(page: str, height: int) -> None:
     if iframe is not None:
         iframe(page, height=height)
     else:  # pragma: no cover - Streamlit < 1.5x
-        import streamlit.components.v1 as components
-
         components.html(page, height=height)
 
 

@@ -5,13 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ..errors import SourceError
-from ..explain import overview_graph, render_html
-from ..export import md_escape
-from ..graph import ConditionGraph
-from . import state
-from .charts import relations_figure
-from .data import (
+from trustuqa_core.app_services.charts import relations_figure
+from trustuqa_core.app_services.data import (
     KIND_LABELS,
     Upload,
     data_key,
@@ -22,8 +17,14 @@ from .data import (
     sample_uploads,
     source_frame,
 )
+from trustuqa_core.app_services.samples import sample_sets
+from trustuqa_core.errors import SourceError
+from trustuqa_core.explain import overview_graph, render_html
+from trustuqa_core.export import md_escape
+from trustuqa_core.graph import ConditionGraph
+
+from . import state
 from .explain_views import show_html
-from .samples import sample_sets
 
 __all__ = ["sample_picker", "uploader", "loaded_overview", "show_errors"]
 
