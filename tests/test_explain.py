@@ -143,7 +143,8 @@ def test_strip_remote_resources_keeps_inline_code() -> None:
 
 def test_values_behind_an_aggregate_are_listed_with_their_rows() -> None:
     from trustuqa_core import load_graph
-    from trustuqa_core.app_services.runs import aggregate_values, execute_text
+    from trustuqa_core.app_services.run_tables import aggregate_values
+    from trustuqa_core.app_services.runs import execute_text
 
     g = load_graph(tables=[b"Name,Points\nAnn,10\nBob,10\nCid,3\n"])
     run = execute_text("Query1: \"get_information(relation='Points')\"\n"

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from trustuqa_app.views import query_label
 from trustuqa_core.app_services.data import ROW_POSITION, Upload, load_all, relation_stats
+from trustuqa_core.app_services.run_tables import query_label
 from trustuqa_core.app_services.samples import example_questions
 from trustuqa_core.export import to_markdown
 from trustuqa_core.mapping.dense import quiet_model_loading

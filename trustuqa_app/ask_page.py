@@ -8,7 +8,7 @@ import streamlit as st
 
 from trustuqa_core.app_services.ask import ask
 from trustuqa_core.app_services.data import sample_uploads
-from trustuqa_core.app_services.runs import Run, execute_text, rerun
+from trustuqa_core.app_services.runs import Run, execute_text, imported_run, rerun
 from trustuqa_core.app_services.samples import questions_for, sample_sets
 from trustuqa_core.demos import DemoNotReproduced
 from trustuqa_core.errors import TrustUQAError
@@ -134,18 +134,7 @@ def import_box() -> None:
 def _on_import(record: dict[str, Any], diffs: list[str]) -> None:
     rep = state.report()
     assert rep is not None
-    run = execute_text(record["query"], rep.graph, state.mapper(), origin="imported",
-                       question=record.get("question"), overrides=record["overrides"])
-    old = record.get("answer", [])
-    same = sorted(map(str, old)) == sorted(run.answer)
-    run.note = ("Re-ran an exported run on the data loaded now. "
-                + ("The data is identical to the export's. " if not diffs else "")
-                + ("Same answer as exported." if same else
-                   f"The exported answer was: {', '.join(map(str, old)) or '(none)'}."))
-    if diffs:
-        run.warnings.append("The data differs from the exported run's: " + "; ".join(diffs)
-                            + ". The answer below is computed on the data loaded now.")
-    state.set_run(run)
+    state.set_run(imported_run(record, diffs, rep.graph, state.mapper()))
 
 
 def _rerun(run: Run, **kw: Any) -> None:

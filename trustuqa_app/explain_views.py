@@ -15,7 +15,8 @@ from trustuqa_core.app_services.charts import (
     values_figure,
     vote_figure,
 )
-from trustuqa_core.app_services.runs import Run, aggregate_values, record_of, timing_rows
+from trustuqa_core.app_services.run_tables import aggregate_values, timing_rows
+from trustuqa_core.app_services.runs import Run, record_of
 from trustuqa_core.explain import (
     ROLE_COLORS,
     ROLE_NAMES,

@@ -11,15 +11,21 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from trustuqa_core.app_services.runs import ORIGINS, Run, candidates_of, mapping_rows
+from trustuqa_core.app_services.run_tables import (
+    candidates_of,
+    element_rows,
+    evidence_table_rows,
+    mapping_rows,
+    provenance_rows,
+    query_label,
+    run_verdict,
+)
+from trustuqa_core.app_services.runs import ORIGINS, Run
 from trustuqa_core.export import md_escape
-from trustuqa_core.ops import elem_text
-from trustuqa_core.results import Scalar
-from trustuqa_core.trace import StepTrace, Trace
-from trustuqa_core.verdict import Reason, Verdict, judge
+from trustuqa_core.trace import Trace
+from trustuqa_core.verdict import Reason, Verdict
 
-__all__ = ["answer_card", "run_verdict", "query_editor", "query_label", "steps_view",
-           "provenance_view", "mapping_view", "md_escape"]
+__all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view"]
 
 _STATUS_ICON = {"ok": ":material/check_circle:", "empty": ":material/warning:",
                 "error": ":material/error:", "unanswered": ":material/help:",
@@ -62,13 +68,6 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
                                           s.output.all_witnesses()}))
     who = ORIGINS.get(run.origin, run.origin) + (f" ({run.model})" if run.model else "")
     st.caption(f"Query source: {md_escape(who)}. " + md_escape(run.note))
-
-
-def run_verdict(run: Run) -> Verdict:
-    """The run's verdict (a writer that wrote nothing: ``no answer`` saying why)."""
-    if run.writer_error:
-        return judge(None, run.question, error=run.writer_error, graph=run.trace.graph)
-    return run.trace.verdict
 
 
 def _reason_text(r: Reason) -> str:
@@ -143,56 +142,12 @@ def _info_reasons(verdict: Verdict) -> None:
                    "against the data.")
 
 
-def query_label(origin: str) -> str:
-    """The query editor's label, naming who wrote the query (as the answer card does).
-
-    >>> query_label("reference")
-    'Query (source: the bundled reference query; edit and re-run: no LLM is called)'
-    >>> query_label("llm")
-    'Query (source: the LLM; edit and re-run: no LLM is called)'
-    """
-    return f"Query (source: {ORIGINS.get(origin, origin)}; edit and re-run: no LLM is called)"
-
-
 def query_editor(run: Run, key: str) -> str | None:
     """The query as an editable text; returns the new text when the user re-runs it."""
     text = st.text_area(query_label(run.origin), run.query, height=220, key=f"{key}_text")
     if st.button("Re-run this query", key=f"{key}_btn", type="primary"):
         return text or ""
     return None
-
-
-def _witness_text(trace: Trace, fact: int) -> str:
-    """One witness fact, short: ``Nation = Italy (t.csv row 2)`` or ``A —r→ B (kg line 3)``."""
-    g = trace.graph
-    head, rel, tail = g.fact_text(fact)
-    where = str(g.provenance(fact))
-    if g.is_row(int(g.head[fact])):
-        return f"{rel} = {tail} ({where})"
-    return f"{head} —{rel}→ {tail} ({where})"
-
-
-def _elements_frame(trace: Trace, step: StepTrace) -> pd.DataFrame:
-    g, d = trace.graph, step.output.distinct()
-    rows = []
-    for e, w in list(zip(d.elems, d.witnesses, strict=True))[:200]:
-        kind = "computed" if isinstance(e, Scalar) else "row" if g.is_row(e) else "value"
-        shown = list(dict.fromkeys(_witness_text(trace, f) for f in reversed(w)))  # newest first
-        rows.append({"element": elem_text(g, e), "kind": kind, "witness facts": len(w),
-                     "because of": "; ".join(shown[:3]) + (" …" if len(shown) > 3 else "")})
-    return pd.DataFrame(rows)
-
-
-def _evidence_frame(trace: Trace, facts: list[int]) -> pd.DataFrame:
-    rows = trace.evidence_rows(facts)
-    for r in rows:
-        r["where"] = f"{r.pop('source')} {r.pop('unit')} {r.pop('number')}"
-        if "interval" in r:
-            a, b = r.pop("interval")
-            r["time"] = "…" if a is None else f"{a:g}" + ("" if a == b else f"–{b:g}"
-                                                           if b is not None else "–…")
-        r.pop("fact", None)
-    return pd.DataFrame(rows)
 
 
 def steps_view(trace: Trace, selected: int | None = None) -> None:
@@ -228,11 +183,11 @@ def steps_view(trace: Trace, selected: int | None = None) -> None:
             st.markdown(f"**output_of_query{s.number}**: {len(out)} element(s), "
                         f"{len(out.distinct())} distinct")
             if out:
-                st.dataframe(_elements_frame(trace, s), hide_index=True)
+                st.dataframe(pd.DataFrame(element_rows(trace, s)), hide_index=True)
                 facts = out.all_witnesses()
                 if facts:
                     st.markdown(f"**Evidence** ({len(facts)} fact(s))")
-                    st.dataframe(_evidence_frame(trace, facts), hide_index=True)
+                    st.dataframe(pd.DataFrame(evidence_table_rows(trace, facts)), hide_index=True)
 
 
 def provenance_view(trace: Trace) -> None:
@@ -241,20 +196,7 @@ def provenance_view(trace: Trace) -> None:
     if not prov:
         st.info("No answer elements to trace back.")
         return
-    rows = []
-    for p in prov:
-        seen = set()
-        for e in p["evidence"]:
-            if e["fact"] in seen:
-                continue
-            seen.add(e["fact"])
-            rows.append({"answer": p["answer"], "head": e["head"], "relation": e["relation"],
-                         "tail": e["tail"], "source": e["source"],
-                         "row / line": f"{e['unit']} {e['number']}"})
-        if not p["evidence"]:
-            rows.append({"answer": p["answer"], "head": "", "relation": "(computed value)",
-                         "tail": "", "source": "", "row / line": ""})
-    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    st.dataframe(pd.DataFrame(provenance_rows(prov)), hide_index=True)
 
 
 def mapping_view(run: Run, key: str, on_override: Callable[[dict[str, str]], None],

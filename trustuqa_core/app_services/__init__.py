@@ -5,7 +5,8 @@ The views themselves live outside the core, in the top-level ``trustuqa_app`` pa
 
 - :mod:`.samples`: the bundled sample data sets and their example questions;
 - :mod:`.data`: loading uploaded files and samples into one graph, per-file errors, statistics;
-- :mod:`.runs`: one question's run (query, overrides, trace) and the tables shown about it;
+- :mod:`.runs`: one question's run (query, overrides, trace): executed, re-run, imported;
+- :mod:`.run_tables`: the rows the Ask page shows about a run (mappings, elements, evidence);
 - :mod:`.ask`: who writes the query for a question (a verified query, or ``answer()``);
 - :mod:`.charts`: the plotly figures (plain rows in, figures out);
 - :mod:`.benchmark_slice`: the small benchmark slice of the Evaluate page.

@@ -1,4 +1,4 @@
-"""One question's run as the app keeps it, and the tables the Ask page shows about it.
+"""One question's run as the app keeps it: executed, re-run with edits, imported, exported.
 
 A :class:`Run` holds the query text, the user's overrides and the executed
 :class:`~trustuqa_core.trace.Trace`, plus (when an LLM or the offline writer wrote the query)
@@ -9,8 +9,8 @@ never calls the LLM: :func:`rerun` executes the text again on the loaded graph.
 >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\nBob,Spain\\n"])
 >>> run = execute_text("Query1: \\"get_information(relation='Nation', tail_entity='Italy')\\"",
 ...                    g, None, origin="hand-written")
->>> run.trace.answer, [r["mapped to"] for r in mapping_rows(run)]
-(['table1 row 1'], ['Nation', 'Italy'])
+>>> run.trace.answer, run.overrides
+(['table1 row 1'], {})
 """
 
 from __future__ import annotations
@@ -26,13 +26,10 @@ from ..export import SourceStamp, build_record
 from ..fallback import Fallback
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
-from ..ops import elem_text
 from ..recovery import run_with_recovery
-from ..results import Scalar
-from ..trace import ErrorInfo, StepTrace, Trace
+from ..trace import ErrorInfo, Trace
 
-__all__ = ["Run", "execute_text", "rerun", "mapping_rows", "step_summary", "record_of",
-           "aggregate_values", "timing_rows", "ORIGINS"]
+__all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS"]
 
 log = logging.getLogger(__name__)
 
@@ -101,78 +98,34 @@ def rerun(run: Run, graph: ConditionGraph, mapper: Mapper | None, *, query: str 
                    feedback=None, confirmed=set(), rid=new.rid)
 
 
-# ------------------------------------------------------------------------------ tables
-def mapping_rows(run: Run) -> list[dict[str, Any]]:
-    """One row per mapped argument: written text, chosen node(s), score, runner-up, margin."""
-    rows = []
-    mappings = [m for s in run.trace.steps for m in s.mappings]
-    if run.trace.target is not None:
-        mappings.append(run.trace.target)
-    for m in mappings:
-        chosen = set(m.labels)
-        runner = next((c for c in m.candidates if c.label not in chosen), None)
-        rows.append({
-            "argument": m.key, "written": m.text,
-            "mapped to": ", ".join(m.labels) if m.labels else "(nothing)",
-            "method": m.method, "score": round(m.score, 3),
-            "runner-up": f"{runner.label} ({runner.score:.2f})" if runner else "—",
-            "margin": round(m.margin, 3), "among": m.scope,
-            "status": ("overridden" if m.method == "override" else
-                       "confirmed" if m.key in run.confirmed else
-                       "weak: please check" if m.weak else "ok"),
-        })
-    return rows
+def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: ConditionGraph,
+                 mapper: Mapper | None) -> Run:
+    """An exported run's query and overrides executed again on ``graph`` (no LLM), with a note
+    comparing the answers and a warning listing ``diffs`` (how the data differs from the
+    export's, see :func:`~trustuqa_core.export.compare_sources`).
 
-
-def candidates_of(run: Run, key: str) -> list[str]:
-    """Candidate labels of one argument (chosen first), for the override picker."""
-    for s in run.trace.steps:
-        for m in s.mappings:
-            if m.key == key:
-                return list(dict.fromkeys([*m.labels, *(c.label for c in m.candidates)]))
-    t = run.trace.target
-    if t is not None and t.key == key:
-        return list(dict.fromkeys([*t.labels, *(c.label for c in t.candidates)]))
-    return []
-
-
-def step_summary(trace: Trace) -> list[dict[str, Any]]:
-    """One row per step: number, function, status, output size, seconds."""
-    steps = list(trace.steps) + ([trace.target_step] if trace.target_step else [])
-    return [{"step": f"Query{s.number}" if s.number else "target type", "function": s.func,
-             "status": s.status, "elements": len(s.output), "distinct": len(s.output.distinct()),
-             "seconds": round(s.seconds, 4)} for s in steps]
-
-
-def aggregate_values(trace: Trace, step: StepTrace) -> list[tuple[str, float]]:
-    """The numbers an aggregate step (sum/mean/max/min) was computed from, with their labels
-    (the row or entity each value belongs to when the graph knows it)."""
-    if step.func not in ("sum", "mean", "max", "min", "average", "avg") or not step.number:
-        return []
-    if trace.program is None:
-        return []
-    g, out = trace.graph, []
-    for ref in trace.program.query(step.number).call.refs():
-        src = next((s for s in trace.steps if s.number == ref), None)
-        if src is None:
-            continue
-        for e, w in list(zip(src.output.elems, src.output.witnesses, strict=True))[:200]:
-            x = (e.value if isinstance(e.value, float) else None) if isinstance(e, Scalar) \
-                else g.numeric(e)
-            if x is None:
-                continue
-            owner = g.label(int(g.head[w[-1]])) if w else ""
-            out.append((f"{owner}: {elem_text(g, e)}" if owner else elem_text(g, e), x))
-    return out
-
-
-def timing_rows(run: Run) -> list[dict[str, Any]]:
-    """Stage timings (writer/LLM, parse, map, execute) and per-step seconds, for a chart."""
-    rows = [{"what": k, "seconds": v, "kind": "stage"}
-            for k, v in {**run.stage_seconds, **run.trace.timings}.items() if k != "execute"]
-    rows += [{"what": f"Query{s.number}", "seconds": s.seconds, "kind": "step"}
-             for s in run.trace.steps]
-    return rows
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n"])
+    >>> q = "Query1: \\"get_information(relation='Nation', tail_entity='Italy')\\""
+    >>> run = imported_run({"query": q, "overrides": {}, "answer": ["table1 row 1"]}, [], g, None)
+    >>> run.origin, run.warnings
+    ('imported', [])
+    >>> print(run.note)  # doctest: +NORMALIZE_WHITESPACE
+    Re-ran an exported run on the data loaded now. The data is identical to the export's.
+    Same answer as exported.
+    """
+    run = execute_text(record["query"], graph, mapper, origin="imported",
+                       question=record.get("question"), overrides=record["overrides"])
+    old = record.get("answer", [])
+    same = sorted(map(str, old)) == sorted(run.answer)
+    run.note = ("Re-ran an exported run on the data loaded now. "
+                + ("The data is identical to the export's. " if not diffs else "")
+                + ("Same answer as exported." if same else
+                   f"The exported answer was: {', '.join(map(str, old)) or '(none)'}."))
+    if diffs:
+        run.warnings.append("The data differs from the exported run's: " + "; ".join(diffs)
+                            + ". The answer below is computed on the data loaded now.")
+    return run
 
 
 def record_of(run: Run, stamps: Sequence[SourceStamp]) -> dict[str, Any]:

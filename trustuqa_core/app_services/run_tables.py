@@ -1,0 +1,174 @@
+"""The tables the Ask page shows about a run: mappings, steps, elements with their witnesses,
+evidence, provenance, timings, and the verdict they are judged by (plain rows, no Streamlit).
+
+>>> from trustuqa_core import load_graph
+>>> from trustuqa_core.app_services.runs import execute_text
+>>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\nBob,Spain\\n"])
+>>> run = execute_text("Query1: \\"get_information(relation='Nation', tail_entity='Italy')\\"",
+...                    g, None, origin="hand-written")
+>>> [r["mapped to"] for r in mapping_rows(run)]
+['Nation', 'Italy']
+>>> [r["element"] for r in element_rows(run.trace, run.trace.steps[0])]
+['table1 row 1']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ops import elem_text
+from ..results import Scalar
+from ..trace import StepTrace, Trace
+from ..verdict import Verdict, judge
+from .runs import ORIGINS, Run
+
+__all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
+           "run_verdict", "query_label", "element_rows", "evidence_table_rows",
+           "provenance_rows"]
+
+
+def mapping_rows(run: Run) -> list[dict[str, Any]]:
+    """One row per mapped argument: written text, chosen node(s), score, runner-up, margin."""
+    rows = []
+    mappings = [m for s in run.trace.steps for m in s.mappings]
+    if run.trace.target is not None:
+        mappings.append(run.trace.target)
+    for m in mappings:
+        chosen = set(m.labels)
+        runner = next((c for c in m.candidates if c.label not in chosen), None)
+        rows.append({
+            "argument": m.key, "written": m.text,
+            "mapped to": ", ".join(m.labels) if m.labels else "(nothing)",
+            "method": m.method, "score": round(m.score, 3),
+            "runner-up": f"{runner.label} ({runner.score:.2f})" if runner else "—",
+            "margin": round(m.margin, 3), "among": m.scope,
+            "status": ("overridden" if m.method == "override" else
+                       "confirmed" if m.key in run.confirmed else
+                       "weak: please check" if m.weak else "ok"),
+        })
+    return rows
+
+
+def candidates_of(run: Run, key: str) -> list[str]:
+    """Candidate labels of one argument (chosen first), for the override picker."""
+    for s in run.trace.steps:
+        for m in s.mappings:
+            if m.key == key:
+                return list(dict.fromkeys([*m.labels, *(c.label for c in m.candidates)]))
+    t = run.trace.target
+    if t is not None and t.key == key:
+        return list(dict.fromkeys([*t.labels, *(c.label for c in t.candidates)]))
+    return []
+
+
+def step_summary(trace: Trace) -> list[dict[str, Any]]:
+    """One row per step: number, function, status, output size, seconds."""
+    steps = list(trace.steps) + ([trace.target_step] if trace.target_step else [])
+    return [{"step": f"Query{s.number}" if s.number else "target type", "function": s.func,
+             "status": s.status, "elements": len(s.output), "distinct": len(s.output.distinct()),
+             "seconds": round(s.seconds, 4)} for s in steps]
+
+
+def aggregate_values(trace: Trace, step: StepTrace) -> list[tuple[str, float]]:
+    """The numbers an aggregate step (sum/mean/max/min) was computed from, with their labels
+    (the row or entity each value belongs to when the graph knows it)."""
+    if step.func not in ("sum", "mean", "max", "min", "average", "avg") or not step.number:
+        return []
+    if trace.program is None:
+        return []
+    g, out = trace.graph, []
+    for ref in trace.program.query(step.number).call.refs():
+        src = next((s for s in trace.steps if s.number == ref), None)
+        if src is None:
+            continue
+        for e, w in list(zip(src.output.elems, src.output.witnesses, strict=True))[:200]:
+            x = (e.value if isinstance(e.value, float) else None) if isinstance(e, Scalar) \
+                else g.numeric(e)
+            if x is None:
+                continue
+            owner = g.label(int(g.head[w[-1]])) if w else ""
+            out.append((f"{owner}: {elem_text(g, e)}" if owner else elem_text(g, e), x))
+    return out
+
+
+def timing_rows(run: Run) -> list[dict[str, Any]]:
+    """Stage timings (writer/LLM, parse, map, execute) and per-step seconds, for a chart."""
+    rows = [{"what": k, "seconds": v, "kind": "stage"}
+            for k, v in {**run.stage_seconds, **run.trace.timings}.items() if k != "execute"]
+    rows += [{"what": f"Query{s.number}", "seconds": s.seconds, "kind": "step"}
+             for s in run.trace.steps]
+    return rows
+
+
+def run_verdict(run: Run) -> Verdict:
+    """The run's verdict (a writer that wrote nothing: ``no answer`` saying why)."""
+    if run.writer_error:
+        return judge(None, run.question, error=run.writer_error, graph=run.trace.graph)
+    return run.trace.verdict
+
+
+def query_label(origin: str) -> str:
+    """The query editor's label, naming who wrote the query (as the answer card does).
+
+    >>> query_label("reference")
+    'Query (source: the bundled reference query; edit and re-run: no LLM is called)'
+    >>> query_label("llm")
+    'Query (source: the LLM; edit and re-run: no LLM is called)'
+    """
+    return f"Query (source: {ORIGINS.get(origin, origin)}; edit and re-run: no LLM is called)"
+
+
+def _witness_text(trace: Trace, fact: int) -> str:
+    """One witness fact, short: ``Nation = Italy (t.csv row 2)`` or ``A —r→ B (kg line 3)``."""
+    g = trace.graph
+    head, rel, tail = g.fact_text(fact)
+    where = str(g.provenance(fact))
+    if g.is_row(int(g.head[fact])):
+        return f"{rel} = {tail} ({where})"
+    return f"{head} —{rel}→ {tail} ({where})"
+
+
+def element_rows(trace: Trace, step: StepTrace) -> list[dict[str, Any]]:
+    """One row per distinct output element of ``step`` (the first 200): its text, kind, how
+    many witness facts it has and the newest three of them."""
+    g, d = trace.graph, step.output.distinct()
+    rows = []
+    for e, w in list(zip(d.elems, d.witnesses, strict=True))[:200]:
+        kind = "computed" if isinstance(e, Scalar) else "row" if g.is_row(e) else "value"
+        shown = list(dict.fromkeys(_witness_text(trace, f) for f in reversed(w)))  # newest first
+        rows.append({"element": elem_text(g, e), "kind": kind, "witness facts": len(w),
+                     "because of": "; ".join(shown[:3]) + (" …" if len(shown) > 3 else "")})
+    return rows
+
+
+def evidence_table_rows(trace: Trace, facts: list[int]) -> list[dict[str, Any]]:
+    """:meth:`~trustuqa_core.trace.Trace.evidence_rows` with the place (source, unit, number)
+    in one ``where`` column and a time interval as ``time`` text."""
+    rows = trace.evidence_rows(facts)
+    for r in rows:
+        r["where"] = f"{r.pop('source')} {r.pop('unit')} {r.pop('number')}"
+        if "interval" in r:
+            a, b = r.pop("interval")
+            r["time"] = "…" if a is None else f"{a:g}" + ("" if a == b else f"–{b:g}"
+                                                           if b is not None else "–…")
+        r.pop("fact", None)
+    return rows
+
+
+def provenance_rows(prov: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per answer element and distinct evidence fact of
+    :meth:`~trustuqa_core.trace.Trace.answer_provenance` (a computed value: one empty row)."""
+    rows = []
+    for p in prov:
+        seen = set()
+        for e in p["evidence"]:
+            if e["fact"] in seen:
+                continue
+            seen.add(e["fact"])
+            rows.append({"answer": p["answer"], "head": e["head"], "relation": e["relation"],
+                         "tail": e["tail"], "source": e["source"],
+                         "row / line": f"{e['unit']} {e['number']}"})
+        if not p["evidence"]:
+            rows.append({"answer": p["answer"], "head": "", "relation": "(computed value)",
+                         "tail": "", "source": "", "row / line": ""})
+    return rows
