@@ -8,6 +8,7 @@ services in :mod:`trustuqa_core.app_services`; session state and the shared cach
 - :mod:`.data_views`: the Data page (samples, uploads, previews, statistics);
 - :mod:`.ask_page`: the Ask page (question box, the run's views, the trust loop);
 - :mod:`.views` and :mod:`.explain_views`: a run's answer, steps, mappings, evidence, export;
+- :mod:`.evaluate_views`: the Evaluate page (a benchmark slice and its metrics);
 - :mod:`.settings_views`: the Settings page (LLM connection, pipeline).
 """
 

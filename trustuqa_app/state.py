@@ -9,13 +9,14 @@ The API key is kept only in this session's memory: never written to disk, logs o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from trustuqa_core.app_services.ask import bundled_demos
-from trustuqa_core.app_services.data import LoadReport, Upload, data_key, load_all
+from trustuqa_core.app_services.data import LoadReport, Upload, data_key, load_all, unique_names
+from trustuqa_core.app_services.page_settings import AppSettings
 from trustuqa_core.app_services.runs import Run
 from trustuqa_core.demos import (
     Demo,
@@ -30,7 +31,7 @@ from trustuqa_core.limits import current_limits
 from trustuqa_core.llm.settings import LLMSettings, Operator, operator_config, visitor_settings
 from trustuqa_core.mapping import Encoder, HashingEncoder, Mapper, default_encoder
 
-__all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads", "report",
+__all__ = ["settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
            "loaded_names", "llm_settings", "operator", "confirmed_demos", "add_confirmed_demo",
            "demo_pool", "store_demo", "session_demos"]
@@ -38,22 +39,6 @@ __all__ = ["AppSettings", "settings", "update_settings", "uploads", "set_uploads
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
 _USER_DEMOS, _POOL = "tq_user_demos", "tq_demo_pool"
-
-
-@dataclass(frozen=True)
-class AppSettings:
-    """What the Settings page controls (the API key is kept apart, see :func:`api_key`)."""
-
-    writer: str = "offline"          # "offline" | "llm"
-    preset: str = "OpenAI"
-    base_url: str = ""
-    model: str = ""
-    k: int = 8
-    m: int = 15
-    n: int = 5
-    temperature: float = 0.7
-    privacy: bool = True             # True: never send data values to the LLM
-    encoder: str = "lexical"         # "lexical" | "minilm"
 
 
 def settings() -> AppSettings:
@@ -89,9 +74,7 @@ def llm_settings() -> LLMSettings:
     Raises :class:`~trustuqa_core.llm.SettingsError` (``KeyRequired`` when the visitor chose
     another server without a key of their own).
     """
-    s = settings()
-    return visitor_settings({"base_url": s.base_url, "model": s.model, "n": s.n,
-                             "temperature": s.temperature}, api_key())
+    return visitor_settings(settings().llm_fields(), api_key())
 
 
 # ------------------------------------------------------------------------------ data
@@ -101,13 +84,7 @@ def uploads() -> list[Upload]:
 
 def set_uploads(items: Sequence[Upload]) -> None:
     """Replace the loaded files (names made unique); the current run is dropped."""
-    seen: dict[str, int] = {}
-    out = []
-    for u in items:
-        n = seen.get(u.name, 0)
-        seen[u.name] = n + 1
-        out.append(u if n == 0 else Upload(f"{u.name} ({n + 1})", u.kind, u.data))
-    st.session_state[_SOURCES] = out
+    st.session_state[_SOURCES] = unique_names(items)
     st.session_state.pop(_RUN, None)
 
 

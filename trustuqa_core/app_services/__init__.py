@@ -8,6 +8,7 @@ The views themselves live outside the core, in the top-level ``trustuqa_app`` pa
 - :mod:`.runs`: one question's run (query, overrides, trace): executed, re-run, imported;
 - :mod:`.run_tables`: the rows the Ask page shows about a run (mappings, elements, evidence);
 - :mod:`.ask`: who writes the query for a question (a verified query, or ``answer()``);
+- :mod:`.page_settings`: what the Settings page controls (:class:`~.page_settings.AppSettings`);
 - :mod:`.charts`: the plotly figures (plain rows in, figures out);
 - :mod:`.benchmark_slice`: the small benchmark slice of the Evaluate page.
 

@@ -11,8 +11,11 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
+
+import pandas as pd
 
 from ..errors import TrustUQAError
 from ..evaluate.datasets import BENCHMARKS, data_root
@@ -20,7 +23,8 @@ from ..evaluate.outcome import EVALUATOR_ERRORS, Outcome, Unavailable, summarise
 from ..evaluate.runner import build_evaluation
 
 __all__ = ["MODES", "BENCHMARKS", "data_available", "evaluate_slice", "summary_of",
-           "outcome_rows", "Unavailable"]
+           "outcome_rows", "category_counts", "seconds_by_question", "median_seconds",
+           "Unavailable"]
 
 MODES = {
     "replay": "Replay the recorded GPT-3.5 queries (no LLM)",
@@ -74,3 +78,18 @@ def outcome_rows(outcomes: list[Outcome]) -> list[dict[str, Any]]:
              "verdict": o.groups.get("verdict", ""), "category": o.category,
              "seconds": round(o.seconds, 3), "detail": o.detail[:200]}
             for o in outcomes]
+
+
+def category_counts(outcomes: list[Outcome]) -> dict[str, int]:
+    """How many outcomes fall in each category, most frequent first."""
+    return dict(Counter(o.category for o in outcomes).most_common())
+
+
+def seconds_by_question(outcomes: list[Outcome]) -> dict[str, float]:
+    """Each question's time in seconds (rounded to ms), by question id."""
+    return {o.id: round(o.seconds, 3) for o in outcomes}
+
+
+def median_seconds(outcomes: list[Outcome]) -> float:
+    """The median time per question, in seconds (NaN when there are no outcomes)."""
+    return float(pd.Series([o.seconds for o in outcomes]).median())

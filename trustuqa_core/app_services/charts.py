@@ -125,7 +125,7 @@ def relations_figure(rows: Sequence[Mapping[str, Any]], limit: int = 25) -> go.F
     return fig
 
 
-def metric_figure(counts: Mapping[str, int], title: str) -> go.Figure:
+def metric_figure(counts: Mapping[str, float], title: str) -> go.Figure:
     """A bar per outcome (correct, wrong, error stage...)."""
     fig = go.Figure(go.Bar(x=[plain(k) for k in counts], y=list(counts.values()),
                            marker_color="#1f77b4"))

@@ -31,7 +31,7 @@ from ..translate import load_source
 from ..translate.table import ROW_NUMBER
 from .samples import SAMPLE_DIR, SampleSet
 
-__all__ = ["Upload", "LoadReport", "KIND_LABELS", "guess_kind", "load_all",
+__all__ = ["Upload", "unique_names", "LoadReport", "KIND_LABELS", "guess_kind", "load_all",
            "sample_uploads", "data_key", "relation_stats", "preview_frame", "source_frame"]
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,22 @@ class Upload:
     def stamp(self) -> SourceStamp:
         """Name, kind, SHA-256 and size (hashed once per upload)."""
         return SourceStamp(self.name, self.kind, fingerprint(self.data), len(self.data))
+
+
+def unique_names(items: Sequence[Upload]) -> list[Upload]:
+    """``items`` with repeated names told apart: the second ``t.csv`` becomes ``t.csv (2)``.
+
+    >>> [u.name for u in unique_names([Upload("t.csv", "table", b""),
+    ...                                Upload("t.csv", "table", b""), Upload("k", "kg", b"")])]
+    ['t.csv', 't.csv (2)', 'k']
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for u in items:
+        n = seen.get(u.name, 0)
+        seen[u.name] = n + 1
+        out.append(u if n == 0 else Upload(f"{u.name} ({n + 1})", u.kind, u.data))
+    return out
 
 
 @dataclass
