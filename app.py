@@ -1,6 +1,7 @@
 """TrustUQA: checkable question answering over tables, KGs and temporal KGs (Streamlit app).
 
-Run with ``streamlit run app.py``. The pages are thin views over ``trustuqa_core``; the graph,
+Run with ``streamlit run app.py``. The pages are thin: they call the Streamlit views of
+``trustuqa_app`` (beside this file), which show what ``trustuqa_core`` computes; the graph,
 mapper and encoder are shared resources keyed by the loaded files' content. No API key is
 needed: the bundled examples and hand-written queries run fully offline.
 """

@@ -6,6 +6,8 @@ Two checks: every module of ``trustuqa_core`` is imported in a fresh interpreter
 file under ``trustuqa_core/`` has an ``import streamlit`` anywhere, at the top or inside a
 function (an AST scan, so a lazy import cannot hide one). Each check is first shown to catch a
 module that does import Streamlit (``trustuqa_app.state``), so neither can pass vacuously.
+The same scan checks that no core module imports ``trustuqa_app`` (the views depend on the
+core, never the other way round).
 """
 
 from __future__ import annotations
@@ -62,8 +64,8 @@ def _probe(*modules: str) -> dict[str, object]:
     return result
 
 
-def _streamlit_imports(path: Path) -> list[int]:
-    """Line numbers of every ``import streamlit...`` / ``from streamlit... import`` in a file."""
+def _imports_of(path: Path, package: str) -> list[int]:
+    """Line numbers of every ``import package...`` / ``from package... import`` in a file."""
     lines = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
@@ -72,7 +74,7 @@ def _streamlit_imports(path: Path) -> list[int]:
             names = [node.module]
         else:
             continue
-        if any(n == "streamlit" or n.startswith("streamlit.") for n in names):
+        if any(n == package or n.startswith(package + ".") for n in names):
             lines.append(node.lineno)
     return lines
 
@@ -99,8 +101,8 @@ def test_every_core_module_imports_without_streamlit() -> None:
 
 
 def test_the_scan_finds_streamlit_imports_where_they_are() -> None:
-    assert _streamlit_imports(REPO / "trustuqa_app" / "state.py")
-    explain_views = _streamlit_imports(REPO / "trustuqa_app" / "explain_views.py")
+    assert _imports_of(REPO / "trustuqa_app" / "state.py", "streamlit")
+    explain_views = _imports_of(REPO / "trustuqa_app" / "explain_views.py", "streamlit")
     assert len(explain_views) == 2  # streamlit and streamlit.components.v1
 
 
@@ -108,5 +110,13 @@ def test_no_core_source_file_imports_streamlit() -> None:
     files = sorted(CORE.rglob("*.py"))
     assert len(files) > 50
     offenders = {str(f.relative_to(REPO)): lines for f in files
-                 if (lines := _streamlit_imports(f))}
+                 if (lines := _imports_of(f, "streamlit"))}
+    assert offenders == {}
+
+
+def test_the_core_never_imports_the_app_package() -> None:
+    """One way only: the views use the core, the core never reaches back into the views."""
+    assert _imports_of(REPO / "pages" / "2_Ask.py", "trustuqa_app")  # the scan sees them
+    offenders = {str(f.relative_to(REPO)): lines for f in sorted(CORE.rglob("*.py"))
+                 if (lines := _imports_of(f, "trustuqa_app"))}
     assert offenders == {}
