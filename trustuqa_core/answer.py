@@ -247,7 +247,7 @@ def answer(
         trace = done.get(key)
         if trace is None:  # samples that write the same program share one run
             trace = done[key] = run_with_recovery(text, graph, mapper, fallback=fallback,
-                                                  question=question)
+                                                  question=question, writer=chosen.name)
         timings["execute"] += time.perf_counter() - t
         stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
         stages[max(stages)][stage] += 1

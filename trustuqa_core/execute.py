@@ -11,12 +11,23 @@
 ... Query3: "sum(set='output_of_query2')"''', g)
 >>> t.answer, [s.output.elems for s in t.steps][1]
 (['20'], (5, 5))
+
+The trace says what it answers: the question, who wrote the query, the sources it read.
+
+>>> t = run_query("Query1: \\"get_information(relation='Nation', tail_entity='Spain')\\"", g,
+...               question="who is from Spain?", writer="hand-written")
+>>> t.question, t.writer, t.routing.sources, t.routing.how, t.routing.used
+('who is from Spain?', 'hand-written', ('t.csv',), 'all loaded sources', ('t.csv',))
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping as MappingType
+from dataclasses import replace
+from itertools import chain
+
+import numpy as np
 
 from .errors import ExecutionError, MappingError, NotApplicableError, ParseError, RewriteError
 from .fallback import Fallback, FallbackRequest, with_context
@@ -30,7 +41,7 @@ from .query.parse import parse
 from .query.render import render_call, render_program
 from .results import Elem, Result, Scalar
 from .rewrite import Op, rewrite
-from .trace import ErrorInfo, StepTrace, Trace
+from .trace import ErrorInfo, Routing, StepTrace, Trace, writer_kind
 
 __all__ = ["execute", "run_query", "run_program"]
 
@@ -43,9 +54,16 @@ def run_query(
     overrides: MappingType[str, str] | None = None,
     fallback: Fallback | None = None,
     question: str | None = None,
+    writer: str | None = None,
+    routing: Routing | None = None,
 ) -> Trace:
-    """Parse, map and execute an LLM reply. Never raises for bad queries: see ``trace.error``."""
-    trace = Trace(text, graph, question=question)
+    """Parse, map and execute an LLM reply. Never raises for bad queries: see ``trace.error``.
+
+    ``question``, ``writer`` (a :data:`~trustuqa_core.trace.WRITERS` name or
+    ``"llm:<model>"``; an unknown name is a ``ValueError``) and ``routing`` (default: every
+    loaded source) are recorded in the trace.
+    """
+    trace = _new_trace(text, graph, question, writer, routing)
     t0 = time.perf_counter()
     try:
         program = parse(text)
@@ -74,9 +92,12 @@ def run_program(
     fallback: Fallback | None = None,
     question: str | None = None,
     trace: Trace | None = None,
+    writer: str | None = None,
+    routing: Routing | None = None,
 ) -> Trace:
-    """Map and execute an already parsed program."""
-    trace = trace or Trace(render_program(program), graph, question=question)
+    """Map and execute an already parsed program (``question``, ``writer`` and ``routing`` as
+    in :func:`run_query`; a given ``trace`` already holds them)."""
+    trace = trace or _new_trace(render_program(program), graph, question, writer, routing)
     trace.program = program
     t0 = time.perf_counter()
     mapper = mapper or Mapper(graph)
@@ -97,9 +118,14 @@ def execute(
     fallback: Fallback | None = None,
     question: str | None = None,
     trace: Trace | None = None,
+    writer: str | None = None,
+    routing: Routing | None = None,
 ) -> Trace:
-    """Execute a mapped program step by step; the answer is the last step's output."""
-    trace = trace or Trace(render_program(mapped.original), graph, question=question)
+    """Execute a mapped program step by step; the answer is the last step's output.
+
+    The trace's routing gets the sources the steps read facts from (``used``)."""
+    trace = trace or _new_trace(render_program(mapped.original), graph, question, writer,
+                                routing)
     trace.program, trace.mapped, trace.target = mapped.original, mapped, mapped.target
     ctx = Context(graph, question=question,  # the fallback sees the steps run so far
                   fallback=with_context(fallback, graph, trace.steps) if fallback else None)
@@ -136,7 +162,27 @@ def execute(
             trace.final = last.output
             _project_target(trace, ctx, mapped)
     trace.timings["execute"] = time.perf_counter() - t0
+    if trace.routing is not None:
+        trace.routing = replace(trace.routing, used=_sources_read(trace))
     return trace
+
+
+def _new_trace(text: str, graph: ConditionGraph, question: str | None, writer: str | None,
+               routing: Routing | None) -> Trace:
+    writer_kind(writer)  # an unknown writer name is an error here, not a silent label
+    return Trace(text, graph, question=question, writer=writer,
+                 routing=routing if routing is not None else Routing.all_of(graph))
+
+
+def _sources_read(trace: Trace) -> tuple[str, ...]:
+    """Names of the sources whose facts witness some step's output, in load order."""
+    steps = trace.steps + ([trace.target_step] if trace.target_step else [])
+    facts = np.fromiter(chain.from_iterable(w for s in steps for w in s.output.witnesses),
+                        dtype=np.int64)
+    if not facts.size:
+        return ()
+    read = set(np.unique(trace.graph.sources_of(facts)).tolist())
+    return tuple(s.name for i, s in enumerate(trace.graph.sources) if i in read)
 
 
 def _run_step(ctx: Context, q: Query, original: Query, mapped: MappedProgram) -> StepTrace:

@@ -1,5 +1,6 @@
 """Export a whole run (question, prompt, samples, query, mappings, plan, sets, evidence, answer)
-as JSON or as a readable Markdown report, and load an exported JSON to re-run it without the LLM.
+as JSON or as a readable Markdown report, and load an exported JSON to re-run it without the LLM
+(:func:`rerun_record`: the re-run keeps the exported question, writer and routing).
 
 Data strings are untrusted: the Markdown report escapes them (HTML and Markdown syntax), and
 CSV exports defuse cells that a spreadsheet would run as formulas. Nothing secret is exported:
@@ -31,11 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import LimitError, TrustUQAError
+from .fallback import Fallback
+from .graph import ConditionGraph
+from .mapping.mapper import Mapper
+from .recovery import run_with_recovery
+from .trace import ALL_SOURCES, WRITERS, Routing, Trace, writer_kind
 from .translate.text import load_json
 
 __all__ = ["FORMAT", "VERSION", "ExportError", "SourceStamp", "build_record", "to_json",
            "to_markdown", "to_csv", "load_record", "compare_sources", "md_escape", "defuse_cell",
-           "fingerprint"]
+           "fingerprint", "rerun_record"]
 
 FORMAT = "trustuqa-run"
 VERSION = 1
@@ -105,6 +111,8 @@ def build_record(
         "answer": list(trace_dict.get("answer", [])),
         "verdict": trace_dict.get("verdict"),
         "reasons": [dict(r) for r in trace_dict.get("reasons", [])],
+        "writer": trace_dict.get("writer"),
+        "routing": trace_dict.get("routing"),
         "feedback": feedback,
         "trace": dict(trace_dict),
     }
@@ -254,6 +262,8 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
              f"- **Verdict:** {md_escape(record.get('verdict') or 'n/a')}",
              f"- **Confidence:** {'n/a' if conf is None else f'{conf:.0%}'}",
              f"- **Query written by:** {md_escape(record.get('origin', ''))}",
+             f"- **Writer:** {md_escape(_writer_text(record.get('writer')))}",
+             f"- **Sources:** {md_escape(_routing_text(record.get('routing')))}",
              f"- **Created:** {md_escape(record.get('created', ''))}", ""]
     for r in record.get("reasons") or []:
         where = ", ".join(x for x in (f"Query{r['step']}" if r.get("step") else "",
@@ -298,6 +308,36 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
                   f"{md_escape(e['tail'])} ({md_escape(e['source'])} {e['unit']} {e['number']})"
                   for e in p.get("evidence", [])[:10]]
     return _redact("\n".join(lines) + "\n", secrets)
+
+
+def _writer_text(writer: object) -> str:
+    """The writer of an exported trace in words (an unknown name is shown as written).
+
+    >>> _writer_text("llm:gpt-4o"), _writer_text("offline"), _writer_text(None)
+    ('the LLM (gpt-4o)', 'the offline writer', 'n/a')
+    """
+    if not isinstance(writer, str):
+        return "n/a"
+    try:
+        kind = writer_kind(writer)
+    except ValueError:
+        return writer
+    model = writer.partition(":")[2]
+    return WRITERS[kind or ""] + (f" ({model})" if model else "")
+
+
+def _routing_text(routing: object) -> str:
+    """The sources of an exported trace and how they were chosen, in one line.
+
+    >>> _routing_text({"sources": ["a.csv", "b.csv"], "how": "all loaded sources",
+    ...                "used": ["b.csv"]})
+    'a.csv, b.csv (all loaded sources); facts read from: b.csv'
+    """
+    if not isinstance(routing, Mapping):
+        return "n/a"
+    sources = ", ".join(map(str, routing.get("sources", []))) or "(none)"
+    used = ", ".join(map(str, routing.get("used", []))) or "(none)"
+    return f"{sources} ({routing.get('how', '')}); facts read from: {used}"
 
 
 # ------------------------------------------------------------------------------ loading
@@ -355,3 +395,34 @@ def compare_sources(exported: Sequence[Mapping[str, Any]],
     out += [f"{name}: loaded now but not used by the exported run" for name in now
             if name not in then]
     return out
+
+
+def rerun_record(record: Mapping[str, Any], graph: ConditionGraph, mapper: Mapper | None = None,
+                 *, fallback: Fallback | None = None) -> Trace:
+    """Run an exported query again on ``graph`` (no LLM writes anything): with its overrides,
+    its question, its writer and its routing (routing over all loaded sources is decided
+    again on the data loaded now). ``record`` is what :func:`load_record` returned.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n"])
+    >>> rec = load_record(to_json(build_record(
+    ...     {"query": "Query1: \\"get_information(relation='Nation', tail_entity='Italy')\\"",
+    ...      "writer": "llm:m"}, question="who is Italian?", sources=[])))
+    >>> t = rerun_record(rec, g)
+    >>> t.answer, t.question, t.writer, t.routing.how
+    (['table1 row 1'], 'who is Italian?', 'llm:m', 'all loaded sources')
+    """
+    question = record.get("question")
+    writer = record.get("writer")
+    try:
+        writer_kind(writer if isinstance(writer, str) else None)
+        routing = Routing.from_dict(record["routing"]) if record.get("routing") else None
+    except ValueError as exc:
+        raise ExportError(str(exc)) from None
+    if routing is not None and routing.how == ALL_SOURCES:
+        routing = None  # every source loaded now
+    return run_with_recovery(record["query"], graph, mapper, overrides=record.get("overrides"),
+                             fallback=fallback,
+                             question=question if isinstance(question, str) else None,
+                             writer=writer if isinstance(writer, str) else None,
+                             routing=routing)

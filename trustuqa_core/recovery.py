@@ -27,7 +27,7 @@ from .fallback import Fallback
 from .graph import ConditionGraph
 from .mapping.mapper import Mapper, Mapping
 from .mentions import type_consistent
-from .trace import Recovery, Trace
+from .trace import Recovery, Routing, Trace
 
 __all__ = ["run_with_recovery", "recover", "PER_ARG", "MAX_BINDINGS"]
 
@@ -38,10 +38,12 @@ _FIXED = ("exact", "normalized", "numeric", "override", "time_key")
 
 def run_with_recovery(text: str, graph: ConditionGraph, mapper: Mapper | None = None, *,
                       overrides: MappingType[str, str] | None = None,
-                      fallback: Fallback | None = None, question: str | None = None) -> Trace:
-    """:func:`~trustuqa_core.execute.run_query`, then :func:`recover` if it found nothing."""
+                      fallback: Fallback | None = None, question: str | None = None,
+                      writer: str | None = None, routing: Routing | None = None) -> Trace:
+    """:func:`~trustuqa_core.execute.run_query`, then :func:`recover` if it found nothing
+    (a re-bound run keeps the question, the writer and the routing)."""
     trace = run_query(text, graph, mapper, overrides=overrides, fallback=fallback,
-                      question=question)
+                      question=question, writer=writer, routing=routing)
     return recover(trace, mapper, overrides=overrides, fallback=fallback)
 
 
@@ -77,7 +79,8 @@ def recover(trace: Trace, mapper: Mapper | None = None, *,
     for binding in bindings[:MAX_BINDINGS]:
         tried = {**fixed, **{m.key: label for m, label in binding}}
         new = run_query(trace.query_text, trace.graph, mapper, overrides=tried,
-                        fallback=fallback, question=trace.question)
+                        fallback=fallback, question=trace.question, writer=trace.writer,
+                        routing=trace.routing)
         found = new.answer
         if not found or (trace.question and not type_consistent(trace.question, found)):
             continue

@@ -1,12 +1,15 @@
 """The record of one run: every step's call, mapping, plan, output and evidence.
 
 A :class:`Trace` keeps live objects (results, mappings) for programmatic use and renders to
-plain JSON with :meth:`Trace.to_dict` for the app, exports and golden tests.
+plain JSON with :meth:`Trace.to_dict` for the app, exports and golden tests. It also says what
+it answers: the ``question``, the ``writer`` of the program (one of :data:`WRITERS`, an LLM as
+``"llm:<model>"``) and the ``routing`` (:class:`Routing`: the sources it was answered over).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping as MappingType
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -17,11 +20,102 @@ from .query.ast import Program
 from .results import Result, Scalar
 from .verdict import Verdict, judge
 
-__all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE", "Recovery"]
+__all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE", "Recovery", "Routing",
+           "WRITERS", "ALL_SOURCES", "writer_kind"]
 
 Status = Literal["ok", "empty", "error", "unanswered", "inferred"]
 MAX_EVIDENCE = 200
 MAX_ELEMENTS = 200
+
+
+#: who wrote a program (``Trace.writer``) and how to say it; an LLM writer is named
+#: ``"llm:<model>"`` (its kind is ``"llm"``, see :func:`writer_kind`)
+WRITERS: dict[str, str] = {
+    "llm": "the LLM",
+    "offline": "the offline writer",
+    "reference": "the bundled reference query",
+    "hand-written": "you (hand-written)",
+    "edited": "you (edited query)",
+    "imported": "an exported run (re-run)",
+    "confirmed": "a demonstration you confirmed",
+}
+#: how the sources were chosen until questions are routed: every loaded source is used
+ALL_SOURCES = "all loaded sources"
+
+
+def writer_kind(writer: str | None) -> str | None:
+    """The :data:`WRITERS` key of a writer's name (``"llm:<model>"`` -> ``"llm"``).
+
+    >>> writer_kind("llm:gpt-4o-mini"), writer_kind("offline"), writer_kind(None)
+    ('llm', 'offline', None)
+    >>> writer_kind("a poem")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown writer 'a poem'; expected one of llm:<model>, offline, reference, ...
+    """
+    if writer is None:
+        return None
+    kind = writer.split(":", 1)[0] if writer.startswith("llm:") else writer
+    if kind not in WRITERS:
+        names = ", ".join("llm:<model>" if k == "llm" else k for k in WRITERS)
+        raise ValueError(f"unknown writer {writer!r}; expected one of {names}")
+    return kind
+
+
+@dataclass(frozen=True)
+class Routing:
+    """The sources a question was answered over, and how they were chosen.
+
+    ``sources`` are the sources the run could read; ``how`` says why (:data:`ALL_SOURCES`
+    until questions are routed); ``used`` are those the executed steps read facts from.
+    ``scores`` and ``evidence`` (per source) are for a router to fill.
+
+    >>> r = Routing(("a.csv", "b.csv"), used=("b.csv",))
+    >>> d = r.to_dict()
+    >>> d["sources"], d["how"], d["used"], d["scores"]
+    (['a.csv', 'b.csv'], 'all loaded sources', ['b.csv'], {})
+    >>> Routing.from_dict(r.to_dict()) == r
+    True
+    """
+
+    sources: tuple[str, ...]
+    how: str = ALL_SOURCES
+    used: tuple[str, ...] = ()
+    scores: MappingType[str, float] = field(default_factory=dict)
+    evidence: MappingType[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def all_of(cls, graph: ConditionGraph) -> Routing:
+        """Every source loaded in ``graph``."""
+        return cls(tuple(s.name for s in graph.sources))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sources": list(self.sources), "how": self.how, "used": list(self.used),
+                "scores": {k: round(v, 4) for k, v in self.scores.items()},
+                "evidence": {k: list(v) for k, v in self.evidence.items()}}
+
+    @classmethod
+    def from_dict(cls, d: MappingType[str, Any]) -> Routing:
+        """The routing of an exported trace (raises ``ValueError`` naming a bad field)."""
+        def names(key: str) -> tuple[str, ...]:
+            value = d.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+                raise ValueError(f"routing: {key!r} must be a list of source names")
+            return tuple(value)
+
+        scores, evidence = d.get("scores", {}), d.get("evidence", {})
+        if not isinstance(scores, dict) or not all(
+                isinstance(v, int | float) for v in scores.values()):
+            raise ValueError("routing: 'scores' must map source names to numbers")
+        if not isinstance(evidence, dict) or not all(
+                isinstance(v, list) for v in evidence.values()):
+            raise ValueError("routing: 'evidence' must map source names to lists")
+        how = d.get("how", ALL_SOURCES)
+        if not isinstance(how, str):
+            raise ValueError("routing: 'how' must be text")
+        return cls(names("sources"), how, names("used"),
+                   {str(k): float(v) for k, v in scores.items()},
+                   {str(k): tuple(map(str, v)) for k, v in evidence.items()})
 
 
 @dataclass
@@ -100,6 +194,8 @@ class Trace:
     question: str | None = None
     recovery: list[Recovery] = field(default_factory=list)
     judged: Verdict | None = None  # set by answer() with the vote's evidence
+    writer: str | None = None  # who wrote the program: a WRITERS key or "llm:<model>"
+    routing: Routing | None = None  # the sources it was answered over (set by execute)
 
     # --------------------------------------------------------------- verdict
     @property
@@ -212,6 +308,9 @@ class Trace:
             "sources": [s.name for s in self.graph.sources],
             "recovery": [r.to_dict() for r in self.recovery],
             **self.verdict.to_dict(),
+            "question": self.question,
+            "writer": self.writer,
+            "routing": self.routing.to_dict() if self.routing is not None else None,
         }
 
     def to_json(self, indent: int | None = 2) -> str:

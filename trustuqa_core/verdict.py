@@ -14,7 +14,7 @@ All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/R
 >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Austria\\nBea,United States\\n"])
 >>> t = run_query("Query1: \\"get_information(relation='Nation', tail_entity='USA')\\"", g,
 ...               question="which skiers are from USA?")
->>> v = judge(t, "which skiers are from USA?")
+>>> v = judge(t)  # the question the trace records
 >>> v.label, [r.code for r in v.reasons]
 ('check', ['weak_mapping', 'unexplained_words'])
 >>> judge(run_query("Query1: \\"get_information(relation='Nation', tail_entity='Austria')\\"",
@@ -187,6 +187,7 @@ def judge(trace: Trace | None, question: str | None = None, *,
 
     Args:
         trace: the winning run (None when no query was written or none answered).
+        question: the question (default: the one ``trace`` records).
         vote: the vote's evidence (None for a single hand-written or replayed query).
         demo_origins: origins of the demonstrations that shaped the query (``user`` counts).
         note: how the query was made (the offline writer's note).
@@ -195,6 +196,8 @@ def judge(trace: Trace | None, question: str | None = None, *,
         writer: ``"llm"`` when an LLM wrote the query (its :attr:`Thresholds.llm_exempt`
             codes then inform only); ``"offline"`` or None otherwise.
     """
+    if question is None and trace is not None:
+        question = trace.question
     th = thresholds
     if writer == "llm":
         th = replace(th, blocking=th.blocking - th.llm_exempt)

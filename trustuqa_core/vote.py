@@ -110,9 +110,11 @@ def answer_key(answer: Sequence[str]) -> tuple[str, ...]:
 
 
 def run(text: str, graph: ConditionGraph, mapper: Mapper | None = None, *,
-        fallback: Fallback | None = None, question: str | None = None) -> Trace:
-    """Execute one query text (a thin wrapper over ``run_query``)."""
-    return run_query(text, graph, mapper, fallback=fallback, question=question)
+        fallback: Fallback | None = None, question: str | None = None,
+        writer: str | None = None) -> Trace:
+    """Execute one query text (a thin wrapper over ``run_query``; ``writer`` names who wrote
+    it, as in :data:`~trustuqa_core.trace.WRITERS`)."""
+    return run_query(text, graph, mapper, fallback=fallback, question=question, writer=writer)
 
 
 def _classify(sample: Sample, trace: Trace) -> None:

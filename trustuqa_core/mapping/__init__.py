@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .dense import EmbeddingIndex, Encoder, HashingEncoder, MiniLMEncoder, default_encoder
 from .lexical import LexicalPool, normalize
-from .mapper import TIME_KEYS, Candidate, MappedProgram, Mapper, Mapping, override_key
+from .mapper import TIME_KEYS, MappedProgram, Mapper, Mapping, override_key
+from .stages import Candidate
 
 __all__ = [
     "Mapper",

@@ -3,8 +3,10 @@
 Roles: ``relation``/``key`` are matched among relation names (and the time keys of a temporal
 graph); ``tail_entity``/``value`` among the values of the chosen relation first (a small,
 precise pool), then among all entities; ``head_entity`` and literal set arguments among all
-entities. Cascade: exact -> normalised -> (numeric equality) -> fuzzy -> dense encoder. Each
-:class:`Mapping` keeps the top candidates, the margin to the runner-up and a ``weak`` flag.
+entities. The cascade for each role is an ordered list of named stages in
+:mod:`~trustuqa_core.mapping.stages` (exact -> normalised -> (numeric equality) -> fuzzy ->
+dense encoder), walked once per literal. Each :class:`Mapping` keeps the top candidates,
+the margin to the runner-up and a ``weak`` flag.
 The dense stage never embeds more labels than the ``dense_labels`` limit: a larger pool (and
 ``row_number``, whose values are plain numbers) is matched lexically only.
 ``overrides`` (``"Q<n>.<arg>" -> label``) let a user fix a mapping and re-run without the LLM.
@@ -41,8 +43,19 @@ from ..query.ast import Arg, Bound, Call, ListValue, Program, Query, Ref, Text, 
 from ..translate.table import ROW_NUMBER
 from .dense import EmbeddingIndex, Encoder, default_cache_dir
 from .lexical import LexicalPool, normalize
+from .stages import (
+    ENTITY_STAGES,
+    RELATION_STAGES,
+    THRESHOLD_STAGES,
+    VALUE_STAGES,
+    Candidate,
+    Found,
+    Probe,
+    Stage,
+    run_stages,
+)
 
-__all__ = ["Mapper", "Mapping", "Candidate", "MappedProgram", "TIME_KEYS", "override_key"]
+__all__ = ["Mapper", "Mapping", "MappedProgram", "TIME_KEYS", "override_key"]
 
 Role = Literal["relation", "value", "entity", "time_key"]
 TIME_KEYS = ("time", "start_time", "end_time")
@@ -57,21 +70,10 @@ _TIME_WORDS = {
     "end time": "end_time",
     "end": "end_time",
 }
-_ACCEPT_FUZZY = 0.85
 _WEAK_SCORE = 0.75
 _WEAK_MARGIN = 0.05
 MIN_SCORE = 0.4
 _SPECIAL = {"most", "least"}
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One possible target of an argument."""
-
-    id: int
-    label: str
-    score: float
-    method: str
 
 
 @dataclass(frozen=True)
@@ -207,9 +209,10 @@ class Mapper:
             time_key = _TIME_WORDS.get(normalize(text)) or (text if text in TIME_KEYS else None)
             if time_key:
                 return _time_key(key, query, arg, text, time_key, "time_key", "time keys")
-        pool = self._relations
-        found = self._cascade(text, pool, self._relation_index(), None)
-        return self._mapping(key, query, arg, text, "relation", found, "relation names")
+        probe = Probe(text, self._relations, self._relations_label, self.top_k,
+                      dense=lambda: (self._relation_index(), None))
+        return self._decide(RELATION_STAGES, probe, key, query, arg, text, "relation",
+                            "relation names")
 
     def map_value(
         self, text: str, rel: int | None, key: str = "", query: int = 0, arg: str = "tail_entity"
@@ -218,25 +221,11 @@ class Mapper:
         if rel is None:
             return self.map_entity(text, key, query, arg)
         pool = self.relation_values(rel)
+        probe = Probe(text, pool, self.graph.label, self.top_k,
+                      dense=lambda: self._value_index(rel, pool),
+                      entities=lambda: self.entities)
         scope = f"values of {self.graph.relation_names[rel]!r}"
-        if lexical := self._lexical(text, pool):
-            method, cands = lexical
-            cands += self._numeric_equal(text, pool, tuple(c.id for c in cands))
-            return self._mapping(key, query, arg, text, "value", (method, cands), scope)
-        numeric = self._numeric_equal(text, pool, ())
-        if numeric:
-            return self._mapping(key, query, arg, text, "value", ("numeric", numeric), scope)
-        if parse_number(text) is None and (ids := pool.containing(text)):
-            cands = [Candidate(i, self.graph.label(i), 0.9, "contains") for i in ids]
-            return self._mapping(key, query, arg, text, "value", ("contains", cands), scope)
-        fuzzy = pool.fuzzy(text, self.top_k, 0.0)
-        if fuzzy and fuzzy[0][2] >= _ACCEPT_FUZZY:
-            cands = [Candidate(i, lab, s, "fuzzy") for i, lab, s in fuzzy]
-            return self._mapping(key, query, arg, text, "value", ("fuzzy", cands), scope)
-        if lexical := self._lexical(text, self.entities):
-            return self._mapping(key, query, arg, text, "value", lexical, "all entities")
-        found = self._cascade(text, pool, *self._value_index(rel, pool))
-        return self._mapping(key, query, arg, text, "value", found, scope)
+        return self._decide(VALUE_STAGES, probe, key, query, arg, text, "value", scope)
 
     def _value_index(
         self, rel: int, pool: LexicalPool
@@ -264,8 +253,16 @@ class Mapper:
         self, text: str, key: str = "", query: int = 0, arg: str = "head_entity"
     ) -> Mapping:
         """Map an entity among all entities (heads, values)."""
-        found = self._cascade(text, self.entities, self.entity_index(), None)
-        return self._mapping(key, query, arg, text, "entity", found, "all entities")
+        probe = Probe(text, self.entities, self.graph.label, self.top_k,
+                      dense=lambda: (self.entity_index(), None))
+        return self._decide(ENTITY_STAGES, probe, key, query, arg, text, "entity",
+                            "all entities")
+
+    def _decide(self, stages: tuple[Stage, ...], probe: Probe, key: str, query: int, arg: str,
+                text: str, role: Role, scope: str) -> Mapping:
+        """One pass over ``stages``; the deciding stage's candidates become the mapping."""
+        found = run_stages(stages, probe) or Found("none", [])
+        return self._mapping(key, query, arg, text, role, found, found.scope or scope)
 
     # ------------------------------------------------------------- program
     def map_program(
@@ -392,20 +389,12 @@ class Mapper:
         comparison is read loosely or goes to the LLM fallback instead of a guessed value."""
         if rel is None:
             return None
-        pool = self.relation_values(rel)
-        for method, ids in (("exact", pool.exact(text)), ("normalized", pool.normalized(text))):
-            if ids:
-                cands = [Candidate(i, self.graph.label(i), 1.0, method) for i in ids]
-                return self._mapping(
-                    key,
-                    query,
-                    arg,
-                    text,
-                    "value",
-                    (method, cands),
-                    f"values of {self.graph.relation_names[rel]!r}",
-                )
-        return None
+        probe = Probe(text, self.relation_values(rel), self.graph.label, self.top_k)
+        found = run_stages(THRESHOLD_STAGES, probe)
+        if found is None:
+            return None
+        scope = f"values of {self.graph.relation_names[rel]!r}"
+        return self._mapping(key, query, arg, text, "value", found, scope)
 
     def _override(
         self, key: str, overrides: dict[str, str], query: int, arg: str, text: str, role: Role
@@ -432,55 +421,11 @@ class Mapper:
         )
 
     # -------------------------------------------------------------- helpers
-    def _numeric_equal(
-        self, text: str, pool: LexicalPool, exclude: tuple[int, ...]
-    ) -> list[Candidate]:
-        number = parse_number(text)
-        if number is None:
-            return []
-        out = []
-        for i, label in zip(pool.ids, pool.labels, strict=True):
-            if int(i) not in exclude and parse_number(label) == number:
-                out.append(Candidate(int(i), label, 0.95, "numeric"))
-        return out
-
     def _positions(self, ids: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.entities.ids, ids)
 
-    def _lexical(self, text: str, pool: LexicalPool) -> tuple[str, list[Candidate]] | None:
-        """Exact, then normalised matches in ``pool`` (None when neither finds anything)."""
-        for method, ids, score in (
-            ("exact", pool.exact(text), 1.0),
-            ("normalized", pool.normalized(text), 0.95),
-        ):
-            if ids:
-                return method, [Candidate(i, self.graph_label(pool, i), score, method) for i in ids]
-        return None
-
-    def _cascade(
-        self,
-        text: str,
-        pool: LexicalPool,
-        dense: EmbeddingIndex | None,
-        subset: np.ndarray | None,
-    ) -> tuple[str, list[Candidate]]:
-        if lexical := self._lexical(text, pool):
-            return lexical
-        cands = {i: Candidate(i, lab, s, "fuzzy") for i, lab, s in pool.fuzzy(text, self.top_k)}
-        best = max((c.score for c in cands.values()), default=0.0)
-        if dense is not None and best < _ACCEPT_FUZZY:
-            for pos, score in dense.search_positions(text, self.top_k, subset):
-                i = int(pool.ids[pos]) if subset is None else int(self.entities.ids[pos])
-                if i not in cands or cands[i].score < score:
-                    cands[i] = Candidate(i, dense.labels[pos], score, "dense")
-        ranked = sorted(cands.values(), key=lambda c: -c.score)
-        method = ranked[0].method if ranked else "none"
-        return method, ranked[: self.top_k]
-
-    def graph_label(self, pool: LexicalPool, node: int) -> str:
-        if pool is self._relations:
-            return self.graph.relation_names[node]
-        return self.graph.label(node)
+    def _relations_label(self, rel: int) -> str:
+        return self.graph.relation_names[rel]
 
     def _mapping(
         self,
@@ -489,10 +434,10 @@ class Mapper:
         arg: str,
         text: str,
         role: Role,
-        found: tuple[str, list[Candidate]],
+        found: Found,
         scope: str,
     ) -> Mapping:
-        method, cands = found
+        method, cands = found.method, found.candidates
         if not cands:
             return Mapping(key, query, arg, text, role, (), (), "none", 0.0, (), 0.0, scope)
         top = cands[0].score
