@@ -13,7 +13,7 @@ import pytest
 from trustuqa_core.cli import build_parser, main
 from trustuqa_core.evaluate.answer_eval import AnswerEvaluation
 from trustuqa_core.evaluate.outcome import Outcome, Unavailable
-from trustuqa_core.evaluate.results_cache import ResultsCache, cache_file, code_version
+from trustuqa_core.evaluate.run_cache import RunCache, cache_file, code_version
 from trustuqa_core.evaluate.runner import build_evaluation, run_cli, run_evaluation
 from trustuqa_core.llm import LLMUnreachable
 from trustuqa_core.llm.settings import ENV_NAMES
@@ -89,14 +89,14 @@ def test_evaluator_failure_becomes_an_error_outcome(tmp_path: Path):
 
 def test_cache_skips_a_truncated_line_and_keeps_appending(tmp_path: Path):
     path = tmp_path / "c.jsonl"
-    cache = ResultsCache(path)
+    cache = RunCache(path)
     cache.append(Outcome("a", "fake", "?", True, "correct", [], [], 0.0))
     with path.open("a") as handle:
         handle.write('{"id": "b", "bench')  # killed mid-write
-    again = ResultsCache(path)
+    again = RunCache(path)
     assert list(again.load()) == ["a"] and again.skipped == 1
     again.append(Outcome("c", "fake", "?", False, "wrong", [], [], 0.0))
-    assert sorted(ResultsCache(path).load()) == ["a", "c"]
+    assert sorted(RunCache(path).load()) == ["a", "c"]
 
 
 def test_cache_file_is_keyed_by_run_and_code_version(tmp_path: Path):

@@ -33,7 +33,7 @@ from ..errors import TrustUQAError
 from .datasets import BENCHMARKS, DatasetError
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .report import percent, write_report
-from .results_cache import ResultsCache, cache_file, code_version
+from .run_cache import RunCache, cache_file, code_version
 from .selective import verdict_summary
 
 __all__ = ["build_evaluation", "run_evaluation", "run_cli", "RunResult", "DEFAULT_WORKERS"]
@@ -145,7 +145,7 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
         raise ValueError(f"{evaluation.benchmark}: question ids are not unique")
     version = code_version()
     encoder = str(getattr(evaluation, "encoder", "")) if writer else ""
-    cache = ResultsCache(cache_file(out_dir / "cache", evaluation.benchmark, evaluation.split,
+    cache = RunCache(cache_file(out_dir / "cache", evaluation.benchmark, evaluation.split,
                                    evaluation.mode, writer, model, encoder, version))
     done = {k: o for k, o in cache.load().items() if k in set(keys)}
     todo = [(k, it) for k, it in items if k not in done]
@@ -188,7 +188,7 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
 
 
 def _run_pool(evaluation: Evaluation, todo: list[tuple[str, Any]], workers: int,
-              cache: ResultsCache, done: dict[str, Outcome], bar: Any) -> bool:
+              cache: RunCache, done: dict[str, Outcome], bar: Any) -> bool:
     """Evaluate in a thread pool; True when interrupted (pending questions are cancelled)."""
     pool = ThreadPoolExecutor(max_workers=workers)
     futures = [pool.submit(_evaluate_one, evaluation, key, item) for key, item in todo]
