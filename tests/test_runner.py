@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from trustuqa_core.cli import build_parser, main
+from trustuqa_core.cli.bench import run_cli
 from trustuqa_core.evaluate.answer_eval import AnswerEvaluation
 from trustuqa_core.evaluate.outcome import Outcome, Unavailable
 from trustuqa_core.evaluate.run_cache import RunCache, cache_file, code_version
-from trustuqa_core.evaluate.runner import build_evaluation, run_cli, run_evaluation
+from trustuqa_core.evaluate.runner import build_evaluation, run_evaluation
 from trustuqa_core.llm import LLMUnreachable
 from trustuqa_core.llm.settings import ENV_NAMES
 
