@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from trustuqa_core import load_graph
-from trustuqa_core.evaluate.demo_pools import table_half
+from trustuqa_core.evaluate.demo_pools import demo_half
 from trustuqa_core.evaluate.wikisql_demos import sql_to_demo_text
 from trustuqa_core.execute import run_query
 
@@ -35,6 +35,6 @@ def test_integral_float_values_are_written_without_a_fraction() -> None:
     assert "tail_entity='10'" in text and "10.0" not in text
 
 
-def test_table_half_splits_both_ways() -> None:
-    halves = {table_half(f"1-{i}-1") for i in range(20)}
+def test_demo_half_splits_both_ways() -> None:
+    halves = {demo_half(f"1-{i}-1") for i in range(20)}
     assert halves == {"a", "b"}

@@ -2,7 +2,7 @@
 
 Recorded TrustUQA queries (MetaQA, WebQSP, WTQ), the fixed CronQuestions prompt and WikiSQL's
 gold SQL as demos; :func:`benchmark_pool` builds the pool for one benchmark split with the
-scored split's questions excluded (WikiSQL: dev split by table, :func:`table_half`).
+scored split's questions excluded (WikiSQL: dev split by table, :func:`demo_half`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .datasets import (
 from .wikisql_demos import sql_to_demo_text
 
 __all__ = ["metaqa_demos", "webqsp_demos", "cronquestions_demos", "wtq_demos", "wikisql_demos",
-           "table_half", "benchmark_pool", "ExcludeFor"]
+           "demo_half", "benchmark_pool", "ExcludeFor"]
 
 
 def _origin(question: str, default: str, scored: set[str], scored_origin: str) -> str:
@@ -115,10 +115,10 @@ def wikisql_demos(examples: Iterable[Any], origin: str) -> list[Demo]:
     return out
 
 
-def table_half(table_id: str) -> str:
+def demo_half(table_id: str) -> str:
     """``"a"`` or ``"b"``: a fixed split of WikiSQL tables (first byte of sha1 of the id).
 
-    >>> table_half("1-10015132-11") in ("a", "b")
+    >>> demo_half("1-10015132-11") in ("a", "b")
     True
     """
     return "a" if hashlib.sha1(table_id.encode("utf-8")).digest()[0] % 2 == 0 else "b"
@@ -134,7 +134,7 @@ def benchmark_pool(benchmark: str, split: str, encoder: Encoder, *,
 
     Demos whose question (normalised) occurs in the scored split get that split's origin and
     are excluded. WikiSQL has no train split here: dev is split by table id
-    (:func:`table_half`) and each half is answered with demos from the other half only.
+    (:func:`demo_half`) and each half is answered with demos from the other half only.
     """
     init = initial_demos()
     origin = f"{benchmark}:{split}"
@@ -153,13 +153,13 @@ def benchmark_pool(benchmark: str, split: str, encoder: Encoder, *,
     elif benchmark == "wikisql":
         every = [e for e in load_wikisql("dev", root=root) if e.answers]
         demos = [d for h in "ab" for d in wikisql_demos(
-            [e for e in every if table_half(str(e.metadata["table_id"])) == h],
+            [e for e in every if demo_half(str(e.metadata["table_id"])) == h],
             f"wikisql:dev-half-{h}")]
         pool = DemoPool(init + demos, encoder)
         if split != "dev":
             return pool, lambda example: ()
         return pool, lambda example: (
-            f"wikisql:dev-half-{table_half(example.metadata['table_id'])}",)
+            f"wikisql:dev-half-{demo_half(example.metadata['table_id'])}",)
     else:
         demos = []
     return DemoPool(init + demos, encoder), lambda example: (origin,)
