@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from trustuqa_core.cypher.differential import (  # noqa: E402
+from trustuqa_core.evaluate.cypher_differential import (  # noqa: E402
     fresh_load_seconds,
     metaqa_differential,
     replay_differential,

@@ -32,14 +32,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trustuqa_core.answer import answer  # noqa: E402
-from trustuqa_core.demos import benchmark_pool, table_half  # noqa: E402
+from trustuqa_core.answer_match import denotation_match  # noqa: E402
 from trustuqa_core.evaluate.datasets import load  # noqa: E402
+from trustuqa_core.evaluate.demo_pools import benchmark_pool, demo_half  # noqa: E402
 from trustuqa_core.evaluate.graphs import sources_graph  # noqa: E402
-from trustuqa_core.evaluate.metrics import (  # noqa: E402
-    denotation_match,
-    hits_at_1,
-    hits_at_1_any,
-)
+from trustuqa_core.evaluate.metrics import hits_at_1, hits_at_1_any  # noqa: E402
 from trustuqa_core.evaluate.wikisql_gold import wikisql_match  # noqa: E402
 from trustuqa_core.mapping import HashingEncoder, default_encoder  # noqa: E402
 
@@ -64,7 +61,7 @@ def score(example, result) -> dict[str, bool]:  # noqa: ANN001
     out = {"denotation": denotation_match(pred, gold)}
     if example.benchmark == "wikisql":
         out["wikisql_match"] = wikisql_match(pred, example.metadata["raw_answers"])
-        out[f"half_{table_half(example.metadata['table_id'])}"] = out["denotation"]
+        out[f"half_{demo_half(example.metadata['table_id'])}"] = out["denotation"]
     return out
 
 

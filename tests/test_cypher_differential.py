@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from trustuqa_core.cypher.differential import compare_examples
+from trustuqa_core.evaluate.cypher_differential import compare_examples
 from trustuqa_core.evaluate.datasets import load_metaqa
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from trustuqa_core.answer_match import denotation_match
 from trustuqa_core.demos import (
     Demo,
     DemoPool,
@@ -18,7 +19,8 @@ from trustuqa_core.demos import (
     initial_demos,
     normalize_question,
 )
-from trustuqa_core.evaluate.metrics import denotation_match
+from trustuqa_core.evaluate.datasets import load_metaqa
+from trustuqa_core.evaluate.demo_pools import metaqa_demos
 from trustuqa_core.execute import run_query
 from trustuqa_core.mapping import HashingEncoder
 from trustuqa_core.query import parse
@@ -174,9 +176,6 @@ def test_user_store_default_path_is_under_the_cache_dir(monkeypatch, tmp_path) -
 # -- benchmark pools ---------------------------------------------------------------------
 @pytest.mark.data
 def test_metaqa_pool_relabels_scored_questions(data_dir) -> None:
-    from trustuqa_core.demos import metaqa_demos
-    from trustuqa_core.evaluate.datasets import load_metaqa
-
     dev = {normalize_question(e.question) for e in load_metaqa(1, "dev")}
     demos = metaqa_demos(1, root=data_dir, scored=dev, scored_origin="metaqa-1hop:dev")
     relabelled = [d for d in demos if d.origin == "metaqa-1hop:dev"]

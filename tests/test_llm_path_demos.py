@@ -7,14 +7,8 @@ import re
 
 import pytest
 
-from trustuqa_core.demos import (
-    Demo,
-    DemoSource,
-    ExecutionVerifier,
-    benchmark_pool,
-    cronquestions_demos,
-    initial_demos,
-)
+from trustuqa_core.demos import Demo, DemoSource, ExecutionVerifier, initial_demos
+from trustuqa_core.evaluate.demo_pools import benchmark_pool, cronquestions_demos
 from trustuqa_core.functions import FUNCTIONS
 from trustuqa_core.llm.prompts import load_text
 from trustuqa_core.mapping import HashingEncoder

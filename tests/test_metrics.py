@@ -1,4 +1,4 @@
-"""Tests for trustuqa_core.evaluate.metrics.
+"""Tests for trustuqa_core.answer_match (WTQ denotation) and trustuqa_core.evaluate.metrics.
 
 Expected values are worked out by hand from the rules each metric documents (for WTQ: the
 official evaluator's normalisation and value matching), not copied from the functions' output.
@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import pytest
 
-from trustuqa_core.evaluate.metrics import (
+from trustuqa_core.answer_match import (
     DateValue,
     NumberValue,
     StringValue,
     denotation_match,
+    to_wtq_values,
+    wtq_canon,
+    wtq_normalize,
+)
+from trustuqa_core.evaluate.metrics import (
     gold_subset_of_prediction,
     hits_at_1,
     hits_at_1_any,
     light_normalize,
     prf1,
     set_equal,
-    to_wtq_values,
-    wtq_canon,
-    wtq_normalize,
 )
 
 # --------------------------------------------------------------------------------------------

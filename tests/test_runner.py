@@ -4,7 +4,6 @@ plug-in (with fake answer functions: no LLM, no network)."""
 from __future__ import annotations
 
 import json
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -12,10 +11,11 @@ from typing import Any
 import pytest
 
 from trustuqa_core.cli import build_parser, main
-from trustuqa_core.evaluate.answer_eval import AnswerEvaluation, load_answer_function
+from trustuqa_core.cli.bench import run_cli
+from trustuqa_core.evaluate.answer_eval import AnswerEvaluation
 from trustuqa_core.evaluate.outcome import Outcome, Unavailable
-from trustuqa_core.evaluate.results_cache import ResultsCache, cache_file, code_version
-from trustuqa_core.evaluate.runner import build_evaluation, run_cli, run_evaluation
+from trustuqa_core.evaluate.run_cache import RunCache, cache_file, code_version
+from trustuqa_core.evaluate.runner import build_evaluation, run_evaluation
 from trustuqa_core.llm import LLMUnreachable
 from trustuqa_core.llm.settings import ENV_NAMES
 
@@ -90,14 +90,14 @@ def test_evaluator_failure_becomes_an_error_outcome(tmp_path: Path):
 
 def test_cache_skips_a_truncated_line_and_keeps_appending(tmp_path: Path):
     path = tmp_path / "c.jsonl"
-    cache = ResultsCache(path)
+    cache = RunCache(path)
     cache.append(Outcome("a", "fake", "?", True, "correct", [], [], 0.0))
     with path.open("a") as handle:
         handle.write('{"id": "b", "bench')  # killed mid-write
-    again = ResultsCache(path)
+    again = RunCache(path)
     assert list(again.load()) == ["a"] and again.skipped == 1
     again.append(Outcome("c", "fake", "?", False, "wrong", [], [], 0.0))
-    assert sorted(ResultsCache(path).load()) == ["a", "c"]
+    assert sorted(RunCache(path).load()) == ["a", "c"]
 
 
 def test_cache_file_is_keyed_by_run_and_code_version(tmp_path: Path):
@@ -138,12 +138,6 @@ def test_openai_writer_without_settings_is_refused(capsys, monkeypatch, tmp_path
     monkeypatch.chdir(tmp_path)  # no .streamlit/secrets.toml here
     code = run_cli(_args("--benchmark", "wtq", "--mode", "answer", "--writer", "openai"))
     assert code == 2 and "needs an LLM" in capsys.readouterr().err
-
-
-def test_missing_answer_layer_gives_a_clear_error(monkeypatch):
-    monkeypatch.setitem(sys.modules, "trustuqa_core.answer", None)  # import fails
-    with pytest.raises(Unavailable, match=r"trustuqa_core\.answer\.answer"):
-        load_answer_function()
 
 
 @pytest.mark.data

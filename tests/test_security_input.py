@@ -434,7 +434,9 @@ def test_header_only_xlsx_warns() -> None:
 @pytest.fixture
 def no_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI's dense encoder is the hashing one: these tests never load the sentence model."""
-    monkeypatch.setattr("trustuqa_core.mapping.default_encoder", lambda: HashingEncoder(dim=64))
+    for command in ("query", "ask"):  # where the CLI's subcommands take it from
+        monkeypatch.setattr(f"trustuqa_core.cli.{command}.default_encoder",
+                            lambda: HashingEncoder(dim=64))
 
 
 @pytest.fixture
@@ -519,9 +521,8 @@ def test_bad_input_exits_2_with_a_message(argv, needle, files, capsys, no_model)
 
 
 def test_empty_question_is_refused_before_loading(files, capsys, no_model, monkeypatch) -> None:
-    import trustuqa_core
-
-    monkeypatch.setattr(trustuqa_core, "load_graph", lambda *a: pytest.fail("data was loaded"))
+    monkeypatch.setattr("trustuqa_core.cli.common.load_graph",
+                        lambda *a: pytest.fail("data was loaded"))
     code, _, err = _run(["ask", "--table", files["good.csv"], "--question", " "], capsys)
     assert code == 2 and "empty question" in err
 
@@ -554,7 +555,7 @@ def test_unexpected_errors_are_one_line_not_a_traceback(files, capsys, monkeypat
     def broken(*_a: object, **_k: object) -> None:
         raise KeyError("surprise")
 
-    monkeypatch.setattr("trustuqa_core.recovery.run_with_recovery", broken)  # what `query` calls
+    monkeypatch.setattr("trustuqa_core.cli.query.run_with_recovery", broken)  # what `query` calls
     code, _, err = _run(["query", "--table", files["good.csv"], "--query", Q], capsys)
     assert code == 1 and "internal error (KeyError" in err and "Traceback" not in err
 

@@ -1,4 +1,4 @@
-"""Writers: template re-binding, table schema linking, SQL conversion, LLM writer messages."""
+"""Writers: template re-binding, table schema linking, LLM writer messages."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from trustuqa_core.writers import (
     make_template,
     plan_program,
     rebind,
-    sql_to_program,
 )
 from trustuqa_core.writers.templates import mentions
 
@@ -318,19 +317,6 @@ def test_offline_writer_links_kg_questions_without_a_template(source: str, quest
     result = answer(question, graph, writer="offline", mapper=Mapper(graph), demos=pool)
     assert result.answer == answer_
     assert "knowledge-graph linking" in result.samples[0].note
-
-
-def test_sql_to_program_runs_like_the_sql() -> None:
-    header = ["Player", "No.", "Nationality", "Position", "Years in Toronto",
-              "School/Club Team", "Points"]
-    graph = load_graph(tables=[PLAYERS])
-    cases = [({"sel": 0, "agg": 0, "conds": [[3, 0, "Guard-Forward"], [6, 2, 11]]},
-              ["Antonio Lang", "Martin Lewis"]),
-             ({"sel": 6, "agg": 4, "conds": []}, ["59"]),
-             ({"sel": 1, "agg": 3, "conds": [[6, 1, 11]]}, ["2"]),
-             ({"sel": 6, "agg": 2, "conds": [[2, 0, "united states"]]}, ["5"])]
-    for sql, expected in cases:
-        assert run_query(sql_to_program(sql, header), graph).answer == expected, sql
 
 
 # -- LLM writer ------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from .answer import Answer, answer
 from .errors import (
     ExecutionError,
     MappingError,
@@ -34,8 +35,13 @@ from .rewrite import rewrite
 from .sources import SourceFacts
 from .trace import Trace
 from .translate import load_source
+from .verdict import Verdict, judge  # also installs the judge behind Trace.verdict
 
 __all__ = [
+    "answer",
+    "Answer",
+    "judge",
+    "Verdict",
     "load_graph",
     "load_source",
     "build_graph",

@@ -19,9 +19,6 @@ column and the fallback may send the values a step needs.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import threading
 import time
 from collections import Counter
@@ -31,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
-from .errors import ParseError, TrustUQAError, UsageError
+from .errors import ParseError
 from .graph import ConditionGraph
 from .llm.cache import ResponseCache
 from .llm.client import LLMClient, LLMError, LLMNotConfigured, llm_budget
@@ -44,12 +41,11 @@ from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
 from .trace import Trace
-from .verdict import Verdict, VoteEvidence, judge, render_verdict
+from .verdict import Verdict, VoteEvidence, judge
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 
-__all__ = ["Answer", "answer", "ask_cli", "check_question", "default_pool", "resolve_writer",
-           "mentioned_last"]
+__all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last"]
 
 
 @dataclass
@@ -327,57 +323,3 @@ def _error(samples: Sequence[Sample], found: list[str],
 
 
 # -- CLI -------------------------------------------------------------------------------------
-def check_question(text: str) -> str:
-    """The question without surrounding blanks; an empty one is a :class:`UsageError` (an empty
-    question would otherwise match any demonstration and "answer" with a whole column).
-
-    >>> check_question("  who won? ")
-    'who won?'
-    >>> check_question(" \t")
-    Traceback (most recent call last):
-    ...
-    trustuqa_core.errors.UsageError: empty question: --question needs some text
-    """
-    text = text.strip()
-    if not text:
-        raise UsageError("empty question: --question needs some text")
-    return text
-
-
-def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
-    """``python -m trustuqa_core ask``: print the answer (or one JSON object with ``--json``).
-
-    Exit status 0 when answered, 1 otherwise; an empty question raises :class:`UsageError`.
-    """
-    from .mapping import default_encoder
-
-    args.question = check_question(args.question)
-    mapper = Mapper(graph, default_encoder())
-    privacy = not getattr(args, "allow_data", False)
-    encoder: Encoder = HashingEncoder()
-    try:  # demos are retrieved with the sentence encoder when its model loads
-        if mapper.encoder is not None:
-            mapper.encoder.encode(["?"])
-            encoder = mapper.encoder
-    except TrustUQAError as err:
-        sys.stderr.write(f"note: demonstrations retrieved with character trigrams ({err})\n")
-    result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,
-                    encoder=encoder)
-    out = sys.stdout
-    if args.json:
-        out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
-        return 0 if result.ok else 1
-    out.write(f"writer: {result.writer}\n")
-    if result.trace is not None:
-        for step in result.trace.steps:
-            out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
-    verdict = result.verdict or judge(result.trace, result.question, error=result.error)
-    out.write(render_verdict(verdict))
-    if result.ok:
-        share = (f"confidence {result.confidence:.2f}, {result.votes_cast} votes"
-                 if result.votes_cast > 1 else "one query ran: no vote, no confidence")
-        out.write(f"answer: {' | '.join(result.answer)}  ({share})\n")
-    else:
-        out.write(f"no answer: {result.error}\n")
-    return 0 if result.ok else 1
-

@@ -35,6 +35,7 @@ from .function_names import is_defined
 from .functions import FUNCTIONS
 from .graph import ConditionGraph
 from .mapping.mapper import MappedProgram, Mapper
+from .numbers import parse_number
 from .ops import GRAPH_OPS, Context, elem_text, project, resolve_set
 from .query.ast import Bound, Call, Program, Query, Ref
 from .query.parse import parse
@@ -298,8 +299,6 @@ def _llm_function(ctx: Context, q: Query, step: StepTrace) -> Result | None:
 
 
 def _scalar(text: str) -> Scalar:
-    from .numbers import parse_number
-
     x = parse_number(text)
     return Scalar(x, text) if x is not None else Scalar(text, text)
 

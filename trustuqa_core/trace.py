@@ -9,6 +9,7 @@ it answers: the ``question``, the ``writer`` of the program (one of :data:`WRITE
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from collections.abc import Mapping as MappingType
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -18,10 +19,10 @@ from .mapping.mapper import MappedProgram, Mapping
 from .ops import elem_text
 from .query.ast import Program
 from .results import Result, Scalar
-from .verdict import Verdict, judge
+from .verdict_record import Verdict
 
 __all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE", "Recovery", "Routing",
-           "WRITERS", "ALL_SOURCES", "writer_kind"]
+           "WRITERS", "ALL_SOURCES", "writer_kind", "install_judge"]
 
 Status = Literal["ok", "empty", "error", "unanswered", "inferred"]
 MAX_EVIDENCE = 200
@@ -177,6 +178,20 @@ class StepTrace:
         return self.result if self.result is not None else Result.empty()
 
 
+#: how a trace's verdict is judged on first read; :mod:`trustuqa_core.verdict` (the layer
+#: above, which imports this one) installs it when it is imported, and the package root
+#: imports it, so the trace never imports the verdict module.
+_JUDGE: dict[str, Callable[[Trace], Verdict]] = {}
+
+
+def install_judge(judge: Callable[[Trace], Verdict]) -> None:
+    """Make ``judge`` the function that gives a :class:`Trace` its :attr:`Trace.verdict`.
+
+    >>> install_judge(_JUDGE["judge"])  # what trustuqa_core.verdict does on import
+    """
+    _JUDGE["judge"] = judge
+
+
 @dataclass
 class Trace:
     """Everything a person needs to check an answer."""
@@ -201,9 +216,13 @@ class Trace:
     @property
     def verdict(self) -> Verdict:
         """The trust verdict (from the trace and its question alone, unless ``answer()``
-        judged it with the vote's evidence)."""
+        judged it with the vote's evidence), judged on first read by the function
+        :mod:`trustuqa_core.verdict` installs (:func:`install_judge`)."""
         if self.judged is None:
-            self.judged = judge(self, self.question)
+            judge = _JUDGE.get("judge")
+            if judge is None:
+                raise RuntimeError("no verdict judge installed: import trustuqa_core.verdict")
+            self.judged = judge(self)
         return self.judged
 
     # ---------------------------------------------------------------- answer

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, replace
 
+from .graph import ConditionGraph
 from .lexicon import country_of
 from .mapping.lexical import normalize
+from .mapping.mapper import Mapping
 from .mentions import (
     Mention,
     expected_type,
@@ -41,18 +42,13 @@ from .mentions import (
     unexplained_words,
 )
 from .query.ast import Bound, ListValue, Program, Text, Value
-
-if TYPE_CHECKING:  # the trace module calls judge(); these names are for type hints only
-    from .graph import ConditionGraph
-    from .mapping.mapper import Mapping
-    from .trace import Trace
+from .trace import Trace, install_judge
+from .verdict_record import LABELS, Label, Reason, Verdict
 
 __all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge",
            "REASON_CODES", "Label", "LABELS", "literals",
            "render_verdict"]
 
-Label = Literal["verified", "check", "no answer"]
-LABELS: tuple[Label, ...] = ("verified", "check", "no answer")
 
 #: every reason code and what it means (the card, the CLI and the docs show these)
 REASON_CODES = {
@@ -122,50 +118,6 @@ class Thresholds:
 
 
 THRESHOLDS = Thresholds()
-
-
-@dataclass(frozen=True)
-class Reason:
-    """Why the verdict is what it is: ``code`` (see :data:`REASON_CODES`), a sentence, and
-    the query number (``step``) and argument key or mention (``arg``) it concerns."""
-
-    code: str
-    message: str
-    step: int | None = None
-    arg: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "step": self.step, "arg": self.arg}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """``verified`` / ``check`` / ``no answer`` and the reasons (blocking ones first)."""
-
-    label: Label
-    reasons: tuple[Reason, ...] = ()
-    blocking: tuple[str, ...] = field(default=(), compare=False)
-
-    @property
-    def verified(self) -> bool:
-        return self.label == "verified"
-
-    @property
-    def codes(self) -> list[str]:
-        return [r.code for r in self.reasons]
-
-    def headline(self) -> str:
-        """One line for the CLI and the card.
-
-        >>> Verdict("check", (Reason("vote_tie", "a tie"),), ("vote_tie",)).headline()
-        'check: a tie'
-        """
-        shown = [r.message for r in self.reasons if r.code in self.blocking] or [
-            r.message for r in self.reasons]
-        return self.label + (": " + "; ".join(shown[:3]) if shown else "")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"verdict": self.label, "reasons": [r.to_dict() for r in self.reasons]}
 
 
 @dataclass(frozen=True)
@@ -448,3 +400,11 @@ def _vote_reasons(vote: VoteEvidence | None, th: Thresholds) -> list[Reason]:
 
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _judge_alone(trace: Trace) -> Verdict:
+    """A trace's verdict from the trace and its question alone (no vote, no demos)."""
+    return judge(trace, trace.question)
+
+
+install_judge(_judge_alone)

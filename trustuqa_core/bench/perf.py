@@ -18,6 +18,7 @@ from ..execute import run_query
 from ..graph import ConditionGraph, build_graph
 from ..mapping import Mapper, default_encoder
 from ..translate import load_source
+from .demo_perf import demo_retrieval_ms
 
 __all__ = ["run_perf", "THREE_HOP", "RANGE_QUERY", "kb_partial_path"]
 
@@ -137,10 +138,5 @@ def run_perf(repeat: int = 50, with_dense: bool = True) -> dict[str, float | str
     }
     if with_dense:
         figures.update(_mapping_figures(mapper, repeat))
-    try:
-        from .demo_perf import demo_retrieval_ms
-    except ImportError:
-        pass
-    else:
-        figures["demo_retrieval_ms"] = round(demo_retrieval_ms(repeat), 3)
+    figures["demo_retrieval_ms"] = round(demo_retrieval_ms(repeat), 3)
     return figures

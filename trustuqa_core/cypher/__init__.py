@@ -2,7 +2,8 @@
 
 See docs/UNIOQA.md. ``compile.py`` (mapped program -> Cypher with parameters), ``store.py``
 (bulk load into an embedded Ladybug database), ``run.py`` (execute, read answer labels),
-``validate.py`` (read-only check of Cypher text written by anyone).
+``validate.py`` (read-only check of Cypher text written by anyone). The differential check
+against our executor on benchmark programs is :mod:`trustuqa_core.evaluate.cypher_differential`.
 """
 
 from .compile import SUPPORTED_OPS, CompiledCypher, CypherCompileError, compile_program

@@ -30,7 +30,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import ladybug
 import numpy as np
 
 from ..errors import TrustUQAError
@@ -79,6 +78,8 @@ class CypherStore:
         self.load_seconds = load_seconds
         # read-only: several processes may share the store, and a write that got past the
         # validator is refused by the database itself
+        import ladybug  # imported on first use (it pulls in asyncio and ssl): not at CLI start
+
         try:
             self._db = ladybug.Database(str(path / "db"), read_only=True)
             self._conn = ladybug.Connection(self._db)
@@ -122,6 +123,8 @@ class CypherStore:
 
 def _build(graph: ConditionGraph, path: Path) -> float:
     """Write CSVs and bulk-load them into a fresh database at ``path``; returns seconds."""
+    import ladybug  # imported on first use (outside the timed load), as in CypherStore
+
     if path.exists():  # a half-built folder from an interrupted load
         shutil.rmtree(path)
     path.mkdir(parents=True)

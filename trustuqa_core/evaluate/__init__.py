@@ -1,7 +1,7 @@
 """Benchmark evaluation: answer metrics (:mod:`.metrics`) and dataset loaders (:mod:`.datasets`).
 
 Import from the submodules directly, e.g.
-``from trustuqa_core.evaluate.metrics import denotation_match``.
+``from trustuqa_core.evaluate.metrics import hits_at_1``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,18 @@
 """``--mode answer``: the whole pipeline, writer included, on benchmark questions.
 
-Each question goes to :func:`trustuqa_core.answer.answer` (imported lazily, so the runner
-works without the LLM layer) over the question's graph (cached per source file), and the
-answer is scored with the benchmark's own metric:
+Each question goes to :func:`trustuqa_core.answer.answer` over the question's graph (cached per
+source file), and the answer is scored with the benchmark's own metric:
 
 =============== ====================================================================
 wikisql         :func:`~.wikisql_gold.wikisql_match` against the executed gold answers
-wtq             WTQ denotation accuracy (:func:`~.metrics.denotation_match`)
+wtq             WTQ denotation accuracy (:func:`~trustuqa_core.answer_match.denotation_match`)
 metaqa-*        strict Hits@1 (set equality and F1 alongside)
 webqsp          Hits@1 against the answer MIDs and literal answers
 cronquestions   Hits@1 for time answers (years); entity answers are Wikidata ids with no
                 name map, so they are ``not_evaluable`` and left out of the accuracy
 =============== ====================================================================
 
-Demonstrations come from :func:`trustuqa_core.demos.benchmark_pool` (built once, on first
+Demonstrations come from :func:`~.demo_pools.benchmark_pool` (built once, on first
 use): recorded TrustUQA queries and gold programs of the benchmark, with every demo from the
 split being scored excluded for each question (WikiSQL: dev split by table, each half answered
 with demos from the other half). ``encoder`` picks the retrieval encoder: ``"minilm"`` (the
@@ -36,21 +35,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..answer import answer
+from ..answer_match import denotation_match
 from ..errors import SourceError, TrustUQAError
 from ..llm.client import LLMError
+from ..mapping import HashingEncoder, default_encoder
 from ..trace import Trace
 from ..verdict import Verdict, judge
 from .ceilings import empty_input, metaqa_scores
 from .datasets import Example, Source, load
+from .demo_pools import benchmark_pool
 from .graphs import sources_graph
-from .metrics import denotation_match, hits_at_1
+from .metrics import hits_at_1
 from .outcome import Outcome, Unavailable, classify_trace
 from .replay import table_half
 from .replay_webqsp import gold_keys, pred_key
 from .selective import verdict_fields
 from .wikisql_gold import AGG_NAMES, wikisql_match
 
-__all__ = ["AnswerEvaluation", "load_answer_function", "answer_texts", "DEFAULT_ANSWER_SPLITS",
+__all__ = ["AnswerEvaluation", "answer_texts", "DEFAULT_ANSWER_SPLITS",
            "ENCODERS"]
 
 ENCODERS = ("minilm", "hashing")
@@ -59,16 +62,6 @@ _MAX_DROPPED = 100
 DEFAULT_ANSWER_SPLITS = {"wikisql": "dev", "wtq": "random-split-1-dev", "metaqa-1hop": "dev",
                          "metaqa-2hop": "dev", "metaqa-3hop": "dev", "webqsp": "dev",
                          "cronquestions": "valid"}
-
-
-def load_answer_function() -> Callable[..., Any]:
-    """``trustuqa_core.answer.answer``, or :class:`~.outcome.Unavailable` saying why not."""
-    try:
-        from ..answer import answer
-    except ImportError as exc:
-        raise Unavailable(f"--mode answer needs trustuqa_core.answer.answer(question, graph, "
-                          f"writer=..., settings=...), which cannot be imported: {exc}") from exc
-    return answer
 
 
 def answer_texts(result: Any) -> tuple[list[str], Trace | None, str]:
@@ -147,7 +140,7 @@ class AnswerEvaluation:
         self.benchmark, self.writer, self.settings, self.root = benchmark, writer, settings, root
         self.split = split or DEFAULT_ANSWER_SPLITS[benchmark]
         self.encoder, self.privacy = encoder, privacy
-        self.answer_fn = answer_fn or load_answer_function()
+        self.answer_fn = answer_fn or answer
         params = inspect.signature(self.answer_fn).parameters
         self._takes_mapper = "mapper" in params
         self._takes_demos = "demos" in params and "exclude_origins" in params
@@ -159,9 +152,6 @@ class AnswerEvaluation:
         """(pool, origins to exclude for an example), built once (thread-safe)."""
         with self._pool_lock:
             if self._pool is None:
-                from ..demos import benchmark_pool
-                from ..mapping import HashingEncoder, default_encoder
-
                 enc = HashingEncoder() if self.encoder == "hashing" else default_encoder()
                 self._pool = benchmark_pool(self.benchmark, self.split, enc, root=self.root)
             return self._pool

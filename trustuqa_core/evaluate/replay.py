@@ -23,6 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from ..answer_match import denotation_match
 from ..execute import run_query
 from ..query.render import render_program
 from ..verdict import judge
@@ -30,7 +31,6 @@ from .ceilings import metaqa_scores, topic_overrides
 from .datasets import Example, load_metaqa, load_recorded_queries, load_wtq
 from .graphs import source_graph
 from .metaqa_gold import qtype_program, question_template
-from .metrics import denotation_match
 from .outcome import Outcome, ProbeFallback, Unavailable, classify_trace
 from .selective import verdict_fields
 

@@ -19,7 +19,6 @@ answers only): use --mode replay (recorded queries) or --mode answer
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -30,13 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TrustUQAError
-from .datasets import BENCHMARKS, DatasetError
+from .answer_eval import AnswerEvaluation
+from .ceilings import MetaQACeiling, WikiSQLCeiling
+from .datasets import BENCHMARKS
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
-from .report import percent, write_report
-from .results_cache import ResultsCache, cache_file, code_version
+from .replay import MetaQAReplay, WTQReplay
+from .replay_webqsp import WebQSPReplay
+from .report import write_report
+from .run_cache import RunCache, cache_file, code_version
 from .selective import verdict_summary
 
-__all__ = ["build_evaluation", "run_evaluation", "run_cli", "RunResult", "DEFAULT_WORKERS"]
+__all__ = ["build_evaluation", "run_evaluation", "RunResult", "DEFAULT_WORKERS"]
 
 DEFAULT_WORKERS = 4
 _CAUGHT: tuple[type[BaseException], ...] = (TrustUQAError, *EVALUATOR_ERRORS)
@@ -65,17 +68,12 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
         raise Unavailable(f"unknown benchmark {benchmark!r}; valid: {', '.join(BENCHMARKS)}")
     hops = int(benchmark[7]) if benchmark.startswith("metaqa-") else 0
     if mode == "ceiling":
-        from .ceilings import MetaQACeiling, WikiSQLCeiling
-
         if benchmark == "wikisql":
             return WikiSQLCeiling(split or "dev", root)
         if hops:
             return MetaQACeiling(hops, split or "dev", root)
         raise Unavailable(_NO_CEILING[benchmark])
     if mode == "replay":
-        from .replay import MetaQAReplay, WTQReplay
-        from .replay_webqsp import WebQSPReplay
-
         if benchmark == "wtq":
             return WTQReplay(split or "train", root)
         if hops:
@@ -84,8 +82,6 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
             return WebQSPReplay(split or "dev", root)
         raise Unavailable(_NO_REPLAY[benchmark])
     if mode == "answer":
-        from .answer_eval import AnswerEvaluation
-
         return AnswerEvaluation(benchmark, split, writer, settings, root, encoder=encoder)
     raise Unavailable(f"unknown mode {mode!r}; valid: ceiling, replay, answer")
 
@@ -145,7 +141,7 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
         raise ValueError(f"{evaluation.benchmark}: question ids are not unique")
     version = code_version()
     encoder = str(getattr(evaluation, "encoder", "")) if writer else ""
-    cache = ResultsCache(cache_file(out_dir / "cache", evaluation.benchmark, evaluation.split,
+    cache = RunCache(cache_file(out_dir / "cache", evaluation.benchmark, evaluation.split,
                                    evaluation.mode, writer, model, encoder, version))
     done = {k: o for k, o in cache.load().items() if k in set(keys)}
     todo = [(k, it) for k, it in items if k not in done]
@@ -188,7 +184,7 @@ def run_evaluation(evaluation: Evaluation, *, limit: int | None = None,
 
 
 def _run_pool(evaluation: Evaluation, todo: list[tuple[str, Any]], workers: int,
-              cache: ResultsCache, done: dict[str, Outcome], bar: Any) -> bool:
+              cache: RunCache, done: dict[str, Outcome], bar: Any) -> bool:
     """Evaluate in a thread pool; True when interrupted (pending questions are cancelled)."""
     pool = ThreadPoolExecutor(max_workers=workers)
     futures = [pool.submit(_evaluate_one, evaluation, key, item) for key, item in todo]
@@ -203,85 +199,3 @@ def _run_pool(evaluation: Evaluation, todo: list[tuple[str, Any]], workers: int,
         return True
     pool.shutdown(wait=True)
     return False
-
-
-def _settings(writer: str) -> tuple[Any, str]:
-    if writer != "openai":
-        return None, ""
-    from ..llm import load_settings
-
-    settings = load_settings()
-    if not settings.configured:
-        raise Unavailable("--writer openai needs an LLM: set OPENAI_BASE_URL / TRUSTUQA_MODEL / "
-                          "OPENAI_API_KEY (or .streamlit/secrets.toml)")
-    return settings, settings.model
-
-
-def run_cli(args: argparse.Namespace) -> int:
-    """Run ``bench run`` from parsed CLI arguments; returns the exit status (0 done, 2 the
-    combination is unavailable, misconfigured or its data unreadable, 130 interrupted)."""
-    out = sys.stdout
-    split = args.split
-    if args.limit is not None and args.limit < 0:
-        sys.stderr.write("error: --limit must be >= 0\n")
-        return 2
-    try:
-        settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
-        evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
-                                      encoder=getattr(args, "encoder", "minilm"))
-    except (Unavailable, DatasetError) as exc:
-        if args.json:
-            out.write(json.dumps({"benchmark": args.benchmark, "split": split,
-                                  "mode": args.mode, "n": 0, "accuracy": None, "failures": {},
-                                  "unavailable": str(exc)}) + "\n")
-        else:
-            sys.stderr.write(f"error: {exc}\n")
-        return 2
-    command = _command(args)
-    result = run_evaluation(evaluation, limit=args.limit, out_dir=args.out or Path("reports"),
-                            progress=not args.no_progress, writer=args.writer, model=model,
-                            command=command)
-    payload = {**{k: result.run[k] for k in ("benchmark", "split", "mode", "writer")},
-               **result.summary, "resumed": result.resumed, "interrupted": result.interrupted,
-               "code_version": result.run["code_version"],
-               "files": {k: str(v) for k, v in result.paths.items()}}
-    if args.json:
-        out.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
-    else:
-        out.write(_text_summary(payload) + "\n")
-    return 130 if result.interrupted else 0
-
-
-def _command(args: argparse.Namespace) -> str:
-    """The command line that reproduces this run (without --json / --no-progress)."""
-    parts = ["python -m trustuqa_core bench run", f"--benchmark {args.benchmark}",
-             f"--mode {args.mode}"]
-    parts += [f"--split {args.split}"] if args.split else []
-    parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
-    encoder = getattr(args, "encoder", "minilm")
-    parts += [f"--encoder {encoder}"] if args.mode == "answer" and encoder != "minilm" else []
-    parts += [f"--limit {args.limit}"] if args.limit is not None else []
-    parts += [f"--out {args.out}"] if args.out else []
-    return " ".join(parts)
-
-
-def _text_summary(p: dict[str, Any]) -> str:
-    lines = [f"{p['benchmark']} {p['split']} {p['mode']}: {p['correct']} / {p['n_evaluated']} "
-             f"correct ({percent(p['accuracy'])})" + (f", {p['resumed']} from the cache"
-                                                      if p["resumed"] else "")]
-    if p["failures"]:
-        lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in p["failures"].items()))
-    for flag, part in p["flags"].items():
-        lines.append(f"  {flag}: {part['correct']} / {part['n']} ({percent(part['accuracy'])})")
-    if p.get("verdicts"):
-        v = p["verdicts"]
-        lines.append(f"verdicts: verified {v['verified']['correct']} / {v['verified']['n']} "
-                     f"correct, check {v['check']['correct']} / {v['check']['n']}, no answer "
-                     f"{v['none']['n']}; precision of verified "
-                     f"{percent(p['precision_verified'])}, coverage {percent(p['coverage'])}, "
-                     f"wrong and verified {percent(p['wrong_verified'])} of all questions")
-    if p["interrupted"]:
-        lines.append("interrupted: rerun the same command to resume")
-    for kind, path in p["files"].items():
-        lines.append(f"{kind}: {path}")
-    return "\n".join(lines)

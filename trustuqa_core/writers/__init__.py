@@ -12,8 +12,6 @@ from .llm import LLMWriter, demo_schema
 from .offline import OfflineWriter
 from .tables import TablePlan, link_table, plan_program
 from .templates import Template, make_template, rebind
-from .wikisql import sql_to_program
 
 __all__ = ["Writer", "WriteRequest", "Written", "LLMWriter", "OfflineWriter", "demo_schema",
-           "TablePlan", "link_table", "plan_program", "Template", "make_template", "rebind",
-           "sql_to_program"]
+           "TablePlan", "link_table", "plan_program", "Template", "make_template", "rebind"]

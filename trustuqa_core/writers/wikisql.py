@@ -1,36 +1,16 @@
-"""WikiSQL SQL -> query program, to turn WikiSQL questions into demonstrations.
+"""The program text format the writers emit: ``## Target type`` plus ``StepN``/``QueryN`` lines.
 
-A small converter of our own (a colleague's ``evaluate/ceilings.py`` may hold a fuller one).
-Conditions become ``get_information(relation=<column>, tail_entity<op>'<value>')`` steps joined
-by ``set_intersection``; the selected column is read from the rows; the aggregate becomes
-``count`` / ``max`` / ``min`` / ``sum`` / ``mean``.
-
->>> print(sql_to_program({"sel": 1, "agg": 0, "conds": [[0, 0, "Duke"]]}, ["School", "Player"]))
+>>> print(program_text("Player", [("Get every Player", "get_information(relation='Player')")]))
 ## Target type: {Player}
-Step1: Find the rows whose School is Duke
-Query1: "get_information(relation='School', tail_entity='Duke')"
-Step2: Get the Player of output_of_query1
-Query2: "get_information(relation='Player', head_entity='output_of_query1')"
+Step1: Get every Player
+Query1: "get_information(relation='Player')"
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-__all__ = ["sql_to_program", "AGGREGATES", "COND_OPS", "program_text"]
-
-AGGREGATES = ("", "max", "min", "count", "sum", "mean")
-COND_OPS = ("=", ">", "<")
-_VERB = {"max": "largest", "min": "smallest", "sum": "total", "mean": "average"}
-_CMP_WORDS = {"=": "is", ">": "is greater than", "<": "is less than"}
-
-
-def _quote(text: object) -> str:
-    """A value written as WikiSQL stores it (integral floats without ``.0``)."""
-    if isinstance(text, float) and text.is_integer():
-        text = int(text)
-    return str(text).replace("\n", " ").strip()
+__all__ = ["program_text"]
 
 
 def program_text(target: str | None, steps: Sequence[tuple[str, str]]) -> str:
@@ -39,33 +19,3 @@ def program_text(target: str | None, steps: Sequence[tuple[str, str]]) -> str:
     for i, (desc, call) in enumerate(steps, 1):
         lines += [f"Step{i}: {desc}", f'Query{i}: "{call}"']
     return "\n".join(lines)
-
-
-def sql_to_program(sql: Mapping[str, Any], header: Sequence[str]) -> str:
-    """The program for one WikiSQL query (``sel``, ``agg``, ``conds`` with column indices)."""
-    sel, agg = header[int(sql["sel"])], AGGREGATES[int(sql["agg"])]
-    steps: list[tuple[str, str]] = []
-    for col, op, value in sql.get("conds", ()):
-        name, cmp, val = header[int(col)], COND_OPS[int(op)], _quote(value)
-        steps.append((f"Find the rows whose {name} {_CMP_WORDS[cmp]} {val}",
-                      f"get_information(relation='{name}', tail_entity{cmp}'{val}')"))
-    if len(steps) > 1:
-        refs = ", ".join(f"set{i}='output_of_query{i}'" for i in range(1, len(steps) + 1))
-        steps.append(("Keep the rows found by every condition", f"set_intersection({refs})"))
-    rows = len(steps)
-    if agg == "count":
-        if rows == 0:
-            steps.append((f"Get every {sel}", f"get_information(relation='{sel}')"))
-        steps.append((f"Count output_of_query{len(steps)}",
-                      f"count(set='output_of_query{len(steps)}')"))
-        return program_text(f"number of {sel}", steps)
-    if rows:
-        steps.append((f"Get the {sel} of output_of_query{rows}",
-                      f"get_information(relation='{sel}', head_entity='output_of_query{rows}')"))
-    else:
-        steps.append((f"Get every {sel}", f"get_information(relation='{sel}')"))
-    if agg:
-        last = len(steps)
-        steps.append((f"Find the {_VERB[agg]} of output_of_query{last}",
-                      f"{agg}(set='output_of_query{last}')"))
-    return program_text(sel, steps)

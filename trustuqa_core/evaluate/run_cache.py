@@ -4,12 +4,12 @@ The file is keyed by benchmark, split, mode, writer (and model) and the *code ve
 hash of the package's source and prompt files), so a rerun with unchanged code skips the
 questions already done, and any code change starts a fresh file. Each outcome is appended
 with a single ``write`` on a file opened with ``O_APPEND`` (under a lock, for threads), so
-an interrupted run leaves at most one truncated last line, which :meth:`ResultsCache.load`
+an interrupted run leaves at most one truncated last line, which :meth:`RunCache.load`
 skips (and the next append starts on a new line).
 
 >>> import tempfile
 >>> from trustuqa_core.evaluate.outcome import Outcome
->>> cache = ResultsCache(Path(tempfile.mkdtemp()) / "run.jsonl")
+>>> cache = RunCache(Path(tempfile.mkdtemp()) / "run.jsonl")
 >>> cache.append(Outcome("q1", "wtq", "?", True, "correct", ["1"], ["1"], 0.1))
 >>> _ = cache.path.open("a").write('{"id": "q2", "benchm')   # a run killed mid-write
 >>> sorted(cache.load()), cache.skipped
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .outcome import Outcome
 
-__all__ = ["ResultsCache", "code_version", "cache_file"]
+__all__ = ["RunCache", "code_version", "cache_file"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _HASHED = (".py", ".md", ".json", ".tsv")
@@ -58,7 +58,7 @@ def cache_file(cache_dir: Path, *parts: str) -> Path:
     return cache_dir / ("-".join(safe) + ".jsonl")
 
 
-class ResultsCache:
+class RunCache:
     """Append-only JSONL file of :class:`~.outcome.Outcome` records (thread-safe)."""
 
     def __init__(self, path: Path) -> None:

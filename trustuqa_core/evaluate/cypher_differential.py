@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cypher.compile import CypherCompileError, compile_program
+from ..cypher.run import run_compiled
+from ..cypher.store import CypherStore
 from ..errors import TrustUQAError
-from ..evaluate.ceilings import topic_overrides
-from ..evaluate.datasets import Example, load_metaqa, load_recorded_queries
-from ..evaluate.graphs import source_graph
-from ..evaluate.metaqa_gold import qtype_program
-from ..evaluate.outcome import ProbeFallback
 from ..execute import execute
 from ..query.parse import parse
-from .compile import CypherCompileError, compile_program
-from .run import run_compiled
-from .store import CypherStore
+from .ceilings import topic_overrides
+from .datasets import Example, Source, load_metaqa, load_recorded_queries
+from .graphs import source_graph
+from .metaqa_gold import qtype_program
+from .outcome import ProbeFallback
 
 __all__ = ["Row", "HopReport", "compare_examples", "metaqa_differential", "fresh_load_seconds",
            "replay_differential"]
@@ -151,8 +151,6 @@ def replay_differential(hops: int, limit: int | None = None,
 
 def fresh_load_seconds(kb_path: Path | str) -> tuple[float, int]:
     """Seconds to bulk-load the MetaQA KB into a new Ladybug database, and its fact count."""
-    from ..evaluate.datasets import Source
-
     graph, _ = source_graph(Source(Path(kb_path), "kg"))
     with tempfile.TemporaryDirectory() as tmp:
         store = CypherStore.open(graph, cache_dir=tmp)

@@ -1,0 +1,170 @@
+"""Command line: ``python -m trustuqa_core <command> ...``.
+
+Commands:
+    query   run an LLM-style query over tables / KGs / TKGs and print the answer (or JSON)
+    ask     answer a natural-language question (LLM or offline writer)
+    bench   ``bench perf`` (speed figures) and ``bench run`` (benchmark evaluation)
+
+Exit status: 0 answered, 1 the query/question failed (the reason is printed), 2 bad input
+(a missing or unreadable file, a limit exceeded, an empty question, a malformed option). No
+input produces a traceback: errors are one line on standard error (``TRUSTUQA_DEBUG=1`` adds
+the traceback of an unexpected error).
+
+One module per subcommand: :mod:`.query`, :mod:`.ask`, :mod:`.bench` (``perf`` and ``run``);
+:mod:`.common` holds the shared options and printing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import (
+    ExecutionError,
+    MappingError,
+    ModelUnavailableError,
+    ParseError,
+    RewriteError,
+    TrustUQAError,
+)
+from ..llm.client import LLMError, LLMNotConfigured
+from .ask import cmd_ask
+from .bench import cmd_bench_run, cmd_perf
+from .common import add_sources, positive_int
+from .query import cmd_query
+
+__all__ = ["main", "build_parser", "exit_status", "BAD_INPUT", "FAILED"]
+
+BAD_INPUT = 2
+FAILED = 1
+_FAILED_QUESTION: tuple[type[TrustUQAError], ...] = (
+    ParseError,
+    MappingError,
+    RewriteError,
+    ExecutionError,
+    ModelUnavailableError,
+    LLMError,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every subcommand; each sets ``handler`` to the function that runs it."""
+    parser = argparse.ArgumentParser(
+        prog="python -m trustuqa_core", description=__doc__.split("\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    q = sub.add_parser("query", help="execute an LLM query program over data")
+    add_sources(q)
+    q.add_argument(
+        "--query",
+        required=True,
+        help="the query text ('-' reads standard input, '@FILE' reads a file)",
+    )
+    q.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="ARG=LABEL",
+        help="fix a mapping, e.g. Q1.tail_entity='Italy (ITA)'; repeatable",
+    )
+    q.add_argument("--question", default=None,
+                   help="the question the query answers (the trust verdict checks the query "
+                        "against what it names)")
+    q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
+    q.add_argument(
+        "--engine",
+        choices=["plan", "cypher"],
+        default="plan",
+        help="plan: our executor (default); cypher: the plan compiled to Cypher and run on an "
+        "embedded Ladybug database (KG/TKG sources; --json adds the Cypher)",
+    )
+    q.set_defaults(handler=cmd_query)
+
+    a = sub.add_parser("ask", help="answer a question (LLM writer or offline writer)")
+    add_sources(a)
+    a.add_argument("--question", required=True)
+    a.add_argument(
+        "--writer",
+        choices=["offline", "openai"],
+        default=None,
+        help="default: openai when an LLM is configured, else offline",
+    )
+    a.add_argument(
+        "--allow-data",
+        action="store_true",
+        help="privacy off: the LLM may see example values and the fallback may send the "
+        "values a step needs (default: schema only, no data values)",
+    )
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=cmd_ask)
+
+    b = sub.add_parser("bench", help="performance figures and benchmark runs")
+    bsub = b.add_subparsers(dest="bench_command", required=True)
+    perf = bsub.add_parser("perf", help="speed of graph building, execution and mapping")
+    perf.add_argument("--json", action="store_true")
+    perf.add_argument("--repeat", type=positive_int, default=50,
+                      help="timed repetitions per figure")
+    perf.set_defaults(handler=cmd_perf)
+    run = bsub.add_parser("run", help="evaluate on a benchmark")
+    run.add_argument("--benchmark", required=True)
+    run.add_argument("--split", default=None)
+    run.add_argument("--mode", choices=["ceiling", "replay", "answer"], default="replay")
+    run.add_argument("--writer", choices=["offline", "openai"], default="offline")
+    run.add_argument("--limit", type=int, default=None)
+    run.add_argument("--encoder", choices=["minilm", "hashing"], default="minilm",
+                     help="demo retrieval encoder for --mode answer (hashing: no model)")
+    run.add_argument("--json", action="store_true")
+    run.add_argument("--no-progress", action="store_true")
+    run.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")
+    run.set_defaults(handler=cmd_bench_run)
+    return parser
+
+
+def exit_status(exc: BaseException) -> int:
+    """The exit status for an error: 1 when a question or query failed (it could not be
+    parsed, mapped or executed, or the LLM call failed), 2 for bad input (files, limits,
+    options, configuration).
+
+    >>> from trustuqa_core.errors import UsageError
+    >>> exit_status(ParseError("expected ')'")), exit_status(UsageError("empty question"))
+    (1, 2)
+    """
+    if isinstance(exc, LLMNotConfigured):
+        return BAD_INPUT
+    if isinstance(exc, _FAILED_QUESTION):
+        return FAILED
+    return BAD_INPUT
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit status (argparse itself exits 2 on unknown options)."""
+    args = build_parser().parse_args(argv)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    package_log = logging.getLogger("trustuqa_core")
+    if not package_log.handlers:  # long one-off steps (embedding a big graph) say so on stderr
+        package_log.addHandler(handler)
+        package_log.setLevel(logging.INFO)
+    try:
+        return int(args.handler(args))
+    except TrustUQAError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return exit_status(exc)
+    except OSError as exc:  # a file vanished or cannot be read/written while working
+        sys.stderr.write(f"error: {exc}\n")
+        return BAD_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, not a trace
+        if os.environ.get("TRUSTUQA_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(f"error: internal error ({type(exc).__name__}: {str(exc)[:300]}); "
+                         "please report it (TRUSTUQA_DEBUG=1 shows the details)\n")
+        return FAILED

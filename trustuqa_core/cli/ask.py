@@ -1,0 +1,81 @@
+"""``python -m trustuqa_core ask``: answer a natural-language question over files.
+
+The question goes to :func:`trustuqa_core.answer.answer` (LLM writer when one is configured,
+else the offline writer); the answer, the steps of the winning query and the trust verdict
+are printed (one JSON object with ``--json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..answer import answer
+from ..errors import TrustUQAError, UsageError
+from ..graph import ConditionGraph
+from ..mapping import Mapper, default_encoder
+from ..mapping.dense import Encoder, HashingEncoder
+from ..verdict import judge, render_verdict
+from .common import graph_from_args
+
+__all__ = ["cmd_ask", "ask_cli", "check_question"]
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """``ask``: the question checked, the graph read, then :func:`ask_cli`."""
+    args.question = check_question(args.question)
+    return ask_cli(args, graph_from_args(args))
+
+
+def check_question(text: str) -> str:
+    """The question without surrounding blanks; an empty one is a :class:`UsageError` (an empty
+    question would otherwise match any demonstration and "answer" with a whole column).
+
+    >>> check_question("  who won? ")
+    'who won?'
+    >>> check_question(" \t")
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.errors.UsageError: empty question: --question needs some text
+    """
+    text = text.strip()
+    if not text:
+        raise UsageError("empty question: --question needs some text")
+    return text
+
+
+def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
+    """``python -m trustuqa_core ask``: print the answer (or one JSON object with ``--json``).
+
+    Exit status 0 when answered, 1 otherwise; an empty question raises :class:`UsageError`.
+    """
+    args.question = check_question(args.question)
+    mapper = Mapper(graph, default_encoder())
+    privacy = not getattr(args, "allow_data", False)
+    encoder: Encoder = HashingEncoder()
+    try:  # demos are retrieved with the sentence encoder when its model loads
+        if mapper.encoder is not None:
+            mapper.encoder.encode(["?"])
+            encoder = mapper.encoder
+    except TrustUQAError as err:
+        sys.stderr.write(f"note: demonstrations retrieved with character trigrams ({err})\n")
+    result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,
+                    encoder=encoder)
+    out = sys.stdout
+    if args.json:
+        out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
+        return 0 if result.ok else 1
+    out.write(f"writer: {result.writer}\n")
+    if result.trace is not None:
+        for step in result.trace.steps:
+            out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
+    verdict = result.verdict or judge(result.trace, result.question, error=result.error)
+    out.write(render_verdict(verdict))
+    if result.ok:
+        share = (f"confidence {result.confidence:.2f}, {result.votes_cast} votes"
+                 if result.votes_cast > 1 else "one query ran: no vote, no confidence")
+        out.write(f"answer: {' | '.join(result.answer)}  ({share})\n")
+    else:
+        out.write(f"no answer: {result.error}\n")
+    return 0 if result.ok else 1

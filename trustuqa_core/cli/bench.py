@@ -1,0 +1,122 @@
+"""``python -m trustuqa_core bench``: ``perf`` (speed figures) and ``run`` (benchmark
+evaluation through :mod:`trustuqa_core.evaluate.runner`, see its docstring for the modes).
+
+>>> import argparse
+>>> _command(argparse.Namespace(benchmark="wtq", mode="replay", split=None, writer="offline",
+...                             limit=300, out=None))
+'python -m trustuqa_core bench run --benchmark wtq --mode replay --limit 300'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..bench.perf import run_perf
+from ..evaluate.datasets import DatasetError
+from ..evaluate.outcome import Unavailable
+from ..evaluate.report import percent
+from ..evaluate.runner import build_evaluation, run_evaluation
+from ..llm import load_settings
+from .common import print_line
+
+__all__ = ["cmd_perf", "cmd_bench_run", "run_cli"]
+
+
+def cmd_perf(args: argparse.Namespace) -> int:
+    """``bench perf``: speed figures (JSON with ``--json``)."""
+    figures = run_perf(repeat=args.repeat)
+    if args.json:
+        print_line(json.dumps(figures, indent=2))
+    else:
+        for key, value in figures.items():
+            print_line(f"{key:28s} {value}")
+    return 0
+
+
+def cmd_bench_run(args: argparse.Namespace) -> int:
+    """``bench run``: see :func:`run_cli`."""
+    return run_cli(args)
+
+
+def _settings(writer: str) -> tuple[Any, str]:
+    if writer != "openai":
+        return None, ""
+    settings = load_settings()
+    if not settings.configured:
+        raise Unavailable("--writer openai needs an LLM: set OPENAI_BASE_URL / TRUSTUQA_MODEL / "
+                          "OPENAI_API_KEY (or .streamlit/secrets.toml)")
+    return settings, settings.model
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    """Run ``bench run`` from parsed CLI arguments; returns the exit status (0 done, 2 the
+    combination is unavailable, misconfigured or its data unreadable, 130 interrupted)."""
+    out = sys.stdout
+    split = args.split
+    if args.limit is not None and args.limit < 0:
+        sys.stderr.write("error: --limit must be >= 0\n")
+        return 2
+    try:
+        settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
+        evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
+                                      encoder=getattr(args, "encoder", "minilm"))
+    except (Unavailable, DatasetError) as exc:
+        if args.json:
+            out.write(json.dumps({"benchmark": args.benchmark, "split": split,
+                                  "mode": args.mode, "n": 0, "accuracy": None, "failures": {},
+                                  "unavailable": str(exc)}) + "\n")
+        else:
+            sys.stderr.write(f"error: {exc}\n")
+        return 2
+    command = _command(args)
+    result = run_evaluation(evaluation, limit=args.limit, out_dir=args.out or Path("reports"),
+                            progress=not args.no_progress, writer=args.writer, model=model,
+                            command=command)
+    payload = {**{k: result.run[k] for k in ("benchmark", "split", "mode", "writer")},
+               **result.summary, "resumed": result.resumed, "interrupted": result.interrupted,
+               "code_version": result.run["code_version"],
+               "files": {k: str(v) for k, v in result.paths.items()}}
+    if args.json:
+        out.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+    else:
+        out.write(_text_summary(payload) + "\n")
+    return 130 if result.interrupted else 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that reproduces this run (without --json / --no-progress)."""
+    parts = ["python -m trustuqa_core bench run", f"--benchmark {args.benchmark}",
+             f"--mode {args.mode}"]
+    parts += [f"--split {args.split}"] if args.split else []
+    parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
+    encoder = getattr(args, "encoder", "minilm")
+    parts += [f"--encoder {encoder}"] if args.mode == "answer" and encoder != "minilm" else []
+    parts += [f"--limit {args.limit}"] if args.limit is not None else []
+    parts += [f"--out {args.out}"] if args.out else []
+    return " ".join(parts)
+
+
+def _text_summary(p: dict[str, Any]) -> str:
+    lines = [f"{p['benchmark']} {p['split']} {p['mode']}: {p['correct']} / {p['n_evaluated']} "
+             f"correct ({percent(p['accuracy'])})" + (f", {p['resumed']} from the cache"
+                                                      if p["resumed"] else "")]
+    if p["failures"]:
+        lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in p["failures"].items()))
+    for flag, part in p["flags"].items():
+        lines.append(f"  {flag}: {part['correct']} / {part['n']} ({percent(part['accuracy'])})")
+    if p.get("verdicts"):
+        v = p["verdicts"]
+        lines.append(f"verdicts: verified {v['verified']['correct']} / {v['verified']['n']} "
+                     f"correct, check {v['check']['correct']} / {v['check']['n']}, no answer "
+                     f"{v['none']['n']}; precision of verified "
+                     f"{percent(p['precision_verified'])}, coverage {percent(p['coverage'])}, "
+                     f"wrong and verified {percent(p['wrong_verified'])} of all questions")
+    if p["interrupted"]:
+        lines.append("interrupted: rerun the same command to resume")
+    for kind, path in p["files"].items():
+        lines.append(f"{kind}: {path}")
+    return "\n".join(lines)
