@@ -43,6 +43,7 @@ from .query.render import render_call, render_program
 from .results import Elem, Result, Scalar
 from .rewrite import Op, rewrite
 from .trace import ErrorInfo, Routing, StepTrace, Trace, writer_kind
+from .verdict import judge_alone
 
 __all__ = ["execute", "run_query", "run_program"]
 
@@ -171,7 +172,7 @@ def execute(
 def _new_trace(text: str, graph: ConditionGraph, question: str | None, writer: str | None,
                routing: Routing | None) -> Trace:
     writer_kind(writer)  # an unknown writer name is an error here, not a silent label
-    return Trace(text, graph, question=question, writer=writer,
+    return Trace(text, graph, question=question, writer=writer, judge_with=judge_alone,
                  routing=routing if routing is not None else Routing.all_of(graph))
 
 

@@ -22,7 +22,7 @@ from .results import Result, Scalar
 from .verdict_record import Verdict
 
 __all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE", "Recovery", "Routing",
-           "WRITERS", "ALL_SOURCES", "writer_kind", "install_judge"]
+           "WRITERS", "ALL_SOURCES", "writer_kind"]
 
 Status = Literal["ok", "empty", "error", "unanswered", "inferred"]
 MAX_EVIDENCE = 200
@@ -178,20 +178,6 @@ class StepTrace:
         return self.result if self.result is not None else Result.empty()
 
 
-#: how a trace's verdict is judged on first read; :mod:`trustuqa_core.verdict` (the layer
-#: above, which imports this one) installs it when it is imported, and the package root
-#: imports it, so the trace never imports the verdict module.
-_JUDGE: dict[str, Callable[[Trace], Verdict]] = {}
-
-
-def install_judge(judge: Callable[[Trace], Verdict]) -> None:
-    """Make ``judge`` the function that gives a :class:`Trace` its :attr:`Trace.verdict`.
-
-    >>> install_judge(_JUDGE["judge"])  # what trustuqa_core.verdict does on import
-    """
-    _JUDGE["judge"] = judge
-
-
 @dataclass
 class Trace:
     """Everything a person needs to check an answer."""
@@ -211,18 +197,22 @@ class Trace:
     judged: Verdict | None = None  # set by answer() with the vote's evidence
     writer: str | None = None  # who wrote the program: a WRITERS key or "llm:<model>"
     routing: Routing | None = None  # the sources it was answered over (set by execute)
+    #: how :attr:`verdict` is judged on first read; given by whoever builds the trace
+    #: (``execute`` passes :func:`trustuqa_core.verdict.judge_alone`), so the trace itself
+    #: never imports the verdict module that sits above it
+    judge_with: Callable[[Trace], Verdict] | None = field(default=None, repr=False,
+                                                           compare=False)
 
     # --------------------------------------------------------------- verdict
     @property
     def verdict(self) -> Verdict:
         """The trust verdict (from the trace and its question alone, unless ``answer()``
-        judged it with the vote's evidence), judged on first read by the function
-        :mod:`trustuqa_core.verdict` installs (:func:`install_judge`)."""
+        judged it with the vote's evidence), judged on first read by :attr:`judge_with`."""
         if self.judged is None:
-            judge = _JUDGE.get("judge")
-            if judge is None:
-                raise RuntimeError("no verdict judge installed: import trustuqa_core.verdict")
-            self.judged = judge(self)
+            if self.judge_with is None:
+                raise RuntimeError("this trace has no verdict and no judge: build it with "
+                                   "judge_with=trustuqa_core.verdict.judge_alone")
+            self.judged = self.judge_with(self)
         return self.judged
 
     # ---------------------------------------------------------------- answer

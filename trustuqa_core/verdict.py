@@ -42,10 +42,10 @@ from .mentions import (
     unexplained_words,
 )
 from .query.ast import Bound, ListValue, Program, Text, Value
-from .trace import Trace, install_judge
+from .trace import Trace
 from .verdict_record import LABELS, Label, Reason, Verdict
 
-__all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge",
+__all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge", "judge_alone",
            "REASON_CODES", "Label", "LABELS", "literals",
            "render_verdict"]
 
@@ -402,9 +402,7 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _judge_alone(trace: Trace) -> Verdict:
-    """A trace's verdict from the trace and its question alone (no vote, no demos)."""
+def judge_alone(trace: Trace) -> Verdict:
+    """A trace's verdict from the trace and its question alone (no vote, no demos): what
+    :attr:`Trace.verdict` is judged with when no ``answer()`` judged it first."""
     return judge(trace, trace.question)
-
-
-install_judge(_judge_alone)

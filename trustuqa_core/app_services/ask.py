@@ -24,6 +24,7 @@ from ..demos import Demo, DemoSource
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from ..trace import ErrorInfo, Trace
+from ..verdict import judge_alone
 from .runs import Run, execute_text
 from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
 
@@ -100,7 +101,7 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
                n=n, k=k, m=m, privacy=privacy)
     trace = a.trace or next((s.trace for s in a.samples if s.trace is not None), None)
     if trace is None:
-        trace = Trace("", graph)
+        trace = Trace("", graph, judge_with=judge_alone)
         trace.error = ErrorInfo("parse", a.error or "no query was written")
     llm = a.writer.startswith("llm")
     prompt = a.prompt if isinstance(a.prompt, list) else (

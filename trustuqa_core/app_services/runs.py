@@ -28,6 +28,7 @@ from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
 from ..trace import ErrorInfo, Trace
+from ..verdict import judge_alone
 
 __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS"]
 
@@ -80,7 +81,7 @@ def execute_text(text: str, graph: ConditionGraph, mapper: Mapper | None, *,
                                   question=question)
     except _INTERNAL as exc:  # a bug in a core stage: shown to the user, logged for us
         log.exception("internal error while executing a query")
-        trace = Trace(text, graph)
+        trace = Trace(text, graph, judge_with=judge_alone)
         trace.error = ErrorInfo("execute", f"internal error ({type(exc).__name__}: {exc}); "
                                 "the query could not be executed — please report this")
     seconds = time.perf_counter() - t0
