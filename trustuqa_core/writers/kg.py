@@ -9,8 +9,9 @@ with two entities asks for the fact's time, and a year asks for the facts valid 
 >>> from trustuqa_core import load_graph
 >>> from trustuqa_core.mapping import Mapper
 >>> g = load_graph(kgs=[b"Memento|directed_by|Christopher Nolan\\nMemento|has_genre|Thriller\\n"])
->>> [text.splitlines()[-1] for text, _ in link_kg("who directed Memento?", g, Mapper(g))]
-['Query1: "get_information(relation=\\'directed_by\\', head_entity=\\'Memento\\')"']
+>>> from trustuqa_core.query import render_call
+>>> [render_call(p.last.call) for p, _ in link_kg("who directed Memento?", g, Mapper(g))]
+["get_information(relation='directed_by', head_entity='Memento')"]
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ import re
 
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
+from ..query.ast import Program
+from ..query.build import arg, call, program, ref
 from .linking import stem
 from .templates import mentions
-from .wikisql import program_text
 
 __all__ = ["link_kg", "relation_scores"]
 
@@ -91,14 +93,14 @@ def _quote(text: str) -> str:
     return text.replace("\n", " ")
 
 
-def _lookup(description: str, **args: str) -> str:
+def _lookup(description: str, **args: str) -> Program:
     """A one-step program: ``get_information`` with these arguments, in this order."""
-    call = ", ".join(f"{name}='{_quote(value)}'" for name, value in args.items())
-    return program_text(None, [(description, f"get_information({call})")])
+    return program(None, [(description, call(
+        "get_information", *(arg(name, _quote(value)) for name, value in args.items())))])
 
 
 def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
-            limit: int = 3) -> list[tuple[str, str]]:
+            limit: int = 3) -> list[tuple[Program, str]]:
     """One-hop (or TKG time) query candidates as ``(query text, how it was made)``."""
     found = mentions(question, mapper.entities)
     named = [v for _, values in found if len(values) == 1 for v in values]
@@ -109,7 +111,7 @@ def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
     words = set(_words(question))
     year = _YEAR.search(question)
     nodes = [n for v in named for n in mapper.entities.normalized(v)]
-    out: list[tuple[str, str]] = []
+    out: list[tuple[Program, str]] = []
     for score, rel_name in rels:
         rel = graph.relation(rel_name)
         if rel is None:
@@ -159,23 +161,23 @@ def _attached(graph: ConditionGraph, mapper: Mapper, named: list[str],
 
 
 def _two_hops(rels: list[tuple[float, str]], graph: ConditionGraph, mapper: Mapper,
-              named: list[str]) -> list[tuple[str, str]]:
+              named: list[str]) -> list[tuple[Program, str]]:
     """"what genres are the films directed by Mel Brooks": the question names two relations,
     only one of which touches the named entity; the other is read from its results (both
     directions are written: the one the data lacks finds nothing and casts no vote)."""
     strong = [name for score, name in rels[:2] if score >= 0.8]
-    out: list[tuple[str, str]] = []
+    out: list[tuple[Program, str]] = []
     for first, second in ((strong[0], strong[1]), (strong[1], strong[0])) if len(
             strong) == 2 else ():
         start = _attached(graph, mapper, named, first)
         if start is None or _attached(graph, mapper, named, second) is not None:
             continue
-        arg, label = start
+        side, label = start
         for way in ("head_entity", "tail_entity"):
-            out.append((program_text(None, [
+            out.append((program(None, [
                 (f"Follow {first} from {label}",
-                 f"get_information(relation='{first}', {arg}='{_quote(label)}')"),
+                 call("get_information", arg("relation", first), arg(side, _quote(label)))),
                 (f"Follow {second} from those",
-                 f"get_information(relation='{second}', {way}='output_of_query1')")]),
+                 call("get_information", arg("relation", second), arg(way, ref(1))))]),
                 f"knowledge-graph linking, two hops: {label!r} -> {first!r} -> {second!r}"))
     return out
