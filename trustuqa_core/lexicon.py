@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from .mapping.lexical import normalize
+from .text import normalize
 
 __all__ = ["demonym_entries", "country_of"]
 

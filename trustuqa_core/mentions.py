@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .lexicon import country_of
-from .mapping.lexical import normalize
 from .numbers import parse_number
+from .text import normalize
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from .lexicon import country_of
-from .mapping.lexical import normalize
 from .mentions import (
     Mention,
     expected_type,
@@ -41,6 +40,7 @@ from .mentions import (
     unexplained_words,
 )
 from .query.ast import Bound, ListValue, Program, Text, Value
+from .text import normalize
 
 if TYPE_CHECKING:  # the trace module calls judge(); these names are for type hints only
     from .graph import ConditionGraph

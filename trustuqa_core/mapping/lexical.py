@@ -11,33 +11,18 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
-from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from ..numbers import format_number, parse_number
+from ..text import normalize
 
+# normalize lives in trustuqa_core.text; named here too while mapping/, answer.py and vote.py
+# (edited by others in parallel) still import it from this module
 __all__ = ["normalize", "LexicalPool"]
 
-_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _SMALL_POOL = 2000
-
-
-@lru_cache(maxsize=65536)
-def normalize(text: str) -> str:
-    """Case-, accent-, punctuation- and number-format-insensitive form of ``text``."""
-    number = parse_number(text)
-    if number is not None:
-        return format_number(number)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = text.replace("\\n", " ").replace("_", " ").casefold()
-    text = _PUNCT.sub(lambda m: "" if m.group(0) in "'’.`" else " ", text)
-    return " ".join(text.split())
 
 
 class LexicalPool:

@@ -22,7 +22,7 @@ from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from ..query.ast import Program
 from ..query.build import arg, call, program, ref
-from .linking import stem
+from ..text import letter_words, stem
 from .templates import mentions
 
 __all__ = ["link_kg", "relation_scores"]
@@ -52,15 +52,10 @@ for _cues, _parts in (
     for _cue in _cues:
         _USUAL_WORDS.setdefault(_cue, set()).update(_parts)
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _STOP = {"the", "a", "an", "of", "in", "on", "by", "for", "did", "does", "do", "is", "was",
          "what", "which", "who", "whom", "how", "are", "were", "has", "have", "that", "films",
          "film", "movies", "movie", "and", "to", "with", "me", "list", "name"}
-
-
-def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
 
 
 def relation_scores(question: str, graph: ConditionGraph,
@@ -72,10 +67,10 @@ def relation_scores(question: str, graph: ConditionGraph,
     >>> relation_scores("who acted in A?", g)[0]
     (0.8, 'starred_actors')
     """
-    asked = [w for w in _words(question) if w not in _STOP and w not in skip]
+    asked = [w for w in letter_words(question) if w not in _STOP and w not in skip]
     out = []
     for name in graph.relation_names:
-        parts = set(_words(name.replace("_", " ")))
+        parts = set(letter_words(name.replace("_", " ")))
         stems = {stem(p) for p in parts}
         score = 0.0
         for w in asked:
@@ -106,9 +101,9 @@ def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
     named = [v for _, values in found if len(values) == 1 for v in values]
     if not named:
         return []
-    skip = {w for v in named for w in _words(v)}
+    skip = {w for v in named for w in letter_words(v)}
     rels = relation_scores(question, graph, skip)[:limit]
-    words = set(_words(question))
+    words = set(letter_words(question))
     year = _YEAR.search(question)
     nodes = [n for v in named for n in mapper.entities.normalized(v)]
     out: list[tuple[Program, str]] = []

@@ -10,8 +10,6 @@ names may be mentioned partly, in another order, or with a verb form (``affiliat
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -19,20 +17,17 @@ from functools import cache
 from ..graph import ConditionGraph
 from ..lexicon import demonym_entries
 from ..numbers import parse_number
+from ..text import stem, table_words
 
-__all__ = ["Cond", "Table", "read_table", "tokens", "stem", "STOP", "header_mentions",
+__all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
            "Mentions", "find_top_n", "demonyms", "number_words"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+", re.UNICODE)
 STOP = {"the", "a", "an", "of", "for", "in", "on", "at", "to", "is", "was", "and", "or", "s",
         "by", "with", "what", "which", "who", "when", "where", "how", "name", "did", "does",
         "do", "are", "were", "has", "have", "had", "that", "as", "be", "being", "it", "its"}
-_SYNONYMS = {"no": "number", "num": "number", "nos": "number", "pos": "position",
-             "pts": "points", "yr": "year", "yrs": "years", "pct": "percentage",
-             "avg": "average", "pop": "population", "apps": "appearances", "gp": "games"}
 _GT = ("more recent than", "newer than", "since",
        "greater than", "more than", "larger than", "higher than", "bigger than", "over",
        "above", "later than", "after", "exceeds", "exceeding", "at least", "greater",
@@ -46,12 +41,6 @@ _TIME_CUES = {"after", "later", "later than", "before", "earlier", "earlier than
               "more recent than", "older than", "newer than", "since", "prior to"}
 
 
-def _words(text: str) -> list[str]:
-    text = unicodedata.normalize("NFKD", str(text))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return [_SYNONYMS.get(t, t) for t in _TOKEN.findall(text.replace("#", " number "))]
-
-
 @cache
 def demonyms() -> dict[tuple[str, ...], tuple[str, ...]]:
     """Demonym tokens -> country tokens, from ``demonyms.tsv`` (plurals added).
@@ -61,9 +50,9 @@ def demonyms() -> dict[tuple[str, ...], tuple[str, ...]]:
     """
     table: dict[tuple[str, ...], tuple[str, ...]] = {}
     for country, forms in demonym_entries():
-        target = tuple(_words(country))
+        target = tuple(table_words(country))
         for form in forms:
-            words = tuple(_words(form))
+            words = tuple(table_words(form))
             table.setdefault(words, target)
             table.setdefault(words[:-1] + (words[-1] + "s",), target)
     return table
@@ -78,7 +67,7 @@ def tokens(text: str) -> list[str]:
     >>> tokens("How many Germans and South Koreans?")
     ['how', 'many', 'germany', 'and', 'south', 'korea']
     """
-    words, table, i = _words(text), demonyms(), 0
+    words, table, i = table_words(text), demonyms(), 0
     out: list[str] = []
     while i < len(words):
         pair = tuple(words[i:i + 2])
@@ -92,16 +81,6 @@ def tokens(text: str) -> list[str]:
             out.append(words[i])
             i += 1
     return out
-
-
-def stem(word: str) -> str:
-    """A crude stem: plural ``s``, ``es``, ``ed``, ``ing`` and a final ``e`` removed."""
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)]
-    return word
-
-
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,12 @@ import numpy as np
 
 from ..demos import Demo
 from ..errors import ParseError
-from ..mapping.lexical import normalize
 from ..mentions import find_mentions, unbound_mentions
 from ..numbers import parse_number
 from ..query.ast import Program, Text
 from ..query.parse import parse
 from ..query.render import render_program
+from ..text import normalize
 from .base import WriteRequest, Written
 from .kg import link_kg
 from .tables import link_table, plan_program

@@ -22,6 +22,7 @@ from ..graph import ConditionGraph
 from ..numbers import parse_number
 from ..query.ast import CMPS, Arg, Call, Cmp, Program
 from ..query.build import arg, call, get_information, program, ref
+from ..text import stem
 from .computed import Computed, computed_steps, link_computed
 from .linking import (
     Cond,
@@ -34,7 +35,6 @@ from .linking import (
     header_mentions,
     number_words,
     read_table,
-    stem,
     tokens,
 )
 

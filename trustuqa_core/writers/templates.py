@@ -29,24 +29,15 @@ from ..mapping.lexical import LexicalPool
 from ..query.ast import Arg, Call, ListValue, Program, Query, Text, Value
 from ..query.parse import parse
 from ..rewrite import MAX_WORDS, MIN_WORDS
+from ..text import question_key
 
-__all__ = ["Template", "make_template", "rebind", "question_key",
+__all__ = ["Template", "make_template", "rebind",
            "TemplateIndex",
            "template_index", "mention_keys", "mentions"]
 
 _LITERAL_ARGS = {"head_entity", "tail_entity", "value"}
 _SPECIAL = {"most", "least"} | MAX_WORDS | MIN_WORDS
 _SLOT = "\x00{}\x00"
-
-
-def question_key(text: str) -> str:
-    """Case, brackets, spacing and final punctuation removed (slots stay ``{}``).
-
-    >>> question_key("  What movies did [Tom Hanks] act in? ")
-    'what movies did tom hanks act in'
-    """
-    text = text.replace("[", " ").replace("]", " ").casefold()
-    return " ".join(text.split()).rstrip(" ?.!")
 
 
 @dataclass(frozen=True)
