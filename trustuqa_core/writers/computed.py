@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..lexicon import pairs, word_set
 from ..query.ast import Call
 from ..query.build import call, get_information, ref
 from .linking import Cond, Table, tokens
@@ -36,13 +37,8 @@ _YES_NO_MORE = re.compile(
     r"shorter|bigger|larger|smaller|greater|taller)\b.*\bthan\b"
 )
 _HOW_LONG = re.compile(r"\bhow long\b|\bhow many years\b")
-_LESS = {"less", "fewer", "lower", "shorter", "smaller"}
-_SPAN_COLUMNS = (
-    ("took office", "left office"), ("from", "to"), ("start", "end"), ("began", "ended"),
-    ("opened", "closed"), ("born", "died"), ("first", "last"), ("start date", "end date"),
-    ("began", "ended"), ("entered office", "left office"), ("term start", "term end"),
-    ("from", "until"), ("introduced", "withdrawn"), ("built", "demolished"),
-)
+_LESS = word_set("less_comparatives")
+_SPAN_COLUMNS = pairs("span_columns")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from ..graph import ConditionGraph
+from ..lexicon import pairs, word_set
 from ..mapping.mapper import Mapper
 from ..query.ast import Program
 from ..query.build import arg, call, program, ref
@@ -29,33 +30,12 @@ __all__ = ["link_kg", "relation_scores"]
 
 #: a question word -> words a relation name for it may contain
 _USUAL_WORDS: dict[str, set[str]] = {}
-for _cues, _parts in (
-    (("act", "acted", "acts", "acting", "star", "starred", "stars", "starring", "actor",
-      "actors", "actress", "cast", "appear", "appeared", "played"),
-     {"actor", "actors", "starred", "star", "cast"}),
-    (("direct", "directed", "directs", "director", "directors", "filmmaker"),
-     {"director", "directed", "directed_by"}),
-    (("write", "wrote", "written", "writes", "writer", "writers", "screenwriter", "author",
-      "penned"), {"writer", "written", "author"}),
-    (("genre", "genres", "kind", "type", "sort"), {"genre"}),
-    (("language", "languages", "spoken", "speak"), {"language"}),
-    (("when", "year", "released", "release"), {"year", "release", "date"}),
-    (("about", "topic", "topics", "describe", "described", "tags", "tag"), {"tag", "tags"}),
-    (("rating", "rated", "score"), {"rating"}),
-    (("votes", "popular", "popularity"), {"votes"}),
-    (("member", "play", "played", "plays", "player", "team", "club"),
-     {"member", "team", "sports"}),
-    (("position", "office", "role", "held", "hold"), {"position", "held", "office"}),
-    (("award", "awards", "prize", "won", "win", "receive", "received"),
-     {"award", "received", "prize"}),
-):
-    for _cue in _cues:
-        _USUAL_WORDS.setdefault(_cue, set()).update(_parts)
+for _cues, _parts in pairs("kg_relation_words"):
+    for _cue in _cues.split():
+        _USUAL_WORDS.setdefault(_cue, set()).update(_parts.split())
 
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_STOP = {"the", "a", "an", "of", "in", "on", "by", "for", "did", "does", "do", "is", "was",
-         "what", "which", "who", "whom", "how", "are", "were", "has", "have", "that", "films",
-         "film", "movies", "movie", "and", "to", "with", "me", "list", "name"}
+_STOP = word_set("kg_stop_words")
 
 
 def relation_scores(question: str, graph: ConditionGraph,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..graph import ConditionGraph
-from ..lexicon import demonym_entries
+from ..lexicon import demonym_entries, word_set, words
 from ..numbers import parse_number
 from ..text import stem, table_words
 
@@ -25,20 +25,10 @@ __all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
 
 Mentions = dict[str, tuple[float, int, int]]
 
-STOP = {"the", "a", "an", "of", "for", "in", "on", "at", "to", "is", "was", "and", "or", "s",
-        "by", "with", "what", "which", "who", "when", "where", "how", "name", "did", "does",
-        "do", "are", "were", "has", "have", "had", "that", "as", "be", "being", "it", "its"}
-_GT = ("more recent than", "newer than", "since",
-       "greater than", "more than", "larger than", "higher than", "bigger than", "over",
-       "above", "later than", "after", "exceeds", "exceeding", "at least", "greater",
-       "longer than", "taller than", "heavier than", "older than", "wider than",
-       "more", "larger", "higher", "bigger", "later")
-_LT = ("less than", "fewer than", "smaller than", "lower than", "below", "under",
-       "earlier than", "before", "prior to", "at most", "less", "fewer",
-       "shorter than", "younger than", "lighter than", "narrower than",
-       "smaller", "lower", "earlier", "lesser than", "lesser")
-_TIME_CUES = {"after", "later", "later than", "before", "earlier", "earlier than",
-              "more recent than", "older than", "newer than", "since", "prior to"}
+STOP = word_set("stop_words")
+_GT = words("greater_cues")
+_LT = words("less_cues")
+_TIME_CUES = word_set("time_cues")
 
 
 @cache
@@ -198,8 +188,7 @@ def _scattered(stems: list[str], content: list[str], window: int = 7) -> tuple[f
 
 
 #: question words that are cues, not values, when they only match a cell in another form
-_CUES = {"total", "totals", "sum", "average", "number", "numbers", "count", "times", "time",
-         "most", "least", "points", "score", "scores", "wins", "losses", "games"}
+_CUES = word_set("value_cues")
 
 
 def _stemmed_cells(table: Table) -> dict[tuple[str, ...], list[tuple[str, str]]]:
@@ -254,15 +243,15 @@ def _distance(span: tuple[int, int], mention: tuple[float, int, int] | None) -> 
     return gap + round(10 * (1 - score))
 
 
-_NUMBER_WORDS = {w: i for i, w in enumerate((
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty"))}
+_NUMBER_WORDS = {w: i for i, w in enumerate(words("number_words"))}
 
 
 def number_words() -> dict[str, int]:
     """English number words up to twenty -> their value."""
     return _NUMBER_WORDS
+
+
+_TOP_WORDS = words("top_words")
 
 
 def find_top_n(q: list[str]) -> Cond | None:
@@ -274,7 +263,7 @@ def find_top_n(q: list[str]) -> Cond | None:
     True
     """
     for i, word in enumerate(q[:-1]):
-        if word not in ("top", "first"):
+        if word not in _TOP_WORDS:
             continue
         nxt = q[i + 1]
         n = _NUMBER_WORDS.get(nxt) if not nxt.isdigit() else int(nxt)
@@ -312,11 +301,11 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
     return out
 
 
-_BETWEEN_FILLERS = {"the", "years", "year", "seasons", "season", "ages", "of"}
-_AT_LEAST = ("at least", "no less than", "no fewer than", "a minimum of")
-_AT_MOST = ("at most", "no more than", "a maximum of", "up to")
-_OR_MORE = {"or more", "or greater", "or higher", "or above", "or over", "or later"}
-_OR_LESS = {"or less", "or fewer", "or lower", "or below", "or under", "or earlier"}
+_BETWEEN_FILLERS = word_set("between_fillers")
+_AT_LEAST = words("at_least_cues")
+_AT_MOST = words("at_most_cues")
+_OR_MORE = word_set("or_more_cues")
+_OR_LESS = word_set("or_less_cues")
 
 
 def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, int]],

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..graph import ConditionGraph
+from ..lexicon import pairs, word_map, word_set, words
 from ..numbers import parse_number
 from ..query.ast import CMPS, Arg, Call, Cmp, Program
 from ..query.build import arg, call, get_information, program, ref
@@ -40,17 +41,7 @@ from .linking import (
 
 __all__ = ["Cond", "TablePlan", "link_table", "plan_program", "tokens"]
 
-_AGG_CUES: tuple[tuple[str, str], ...] = (
-    ("most recent", "max"), ("average", "mean"), ("mean", "mean"),
-    ("how many", "count"), ("number of", "count"), ("total number", "count"), ("count", "count"),
-    ("highest", "max"), ("largest", "max"), ("maximum", "max"), ("greatest", "max"),
-    ("most", "max"), ("biggest", "max"), ("top", "max"), ("latest", "max"), ("max", "max"),
-    ("longest", "max"), ("tallest", "max"), ("heaviest", "max"),
-    ("lowest", "min"), ("smallest", "min"), ("shortest", "min"), ("lightest", "min"),
-    ("minimum", "min"), ("least", "min"),
-    ("fewest", "min"), ("earliest", "min"), ("min", "min"),
-    ("sum", "sum"), ("total", "sum"),
-)
+_AGG_CUES = pairs("aggregate_cues")
 
 
 @dataclass
@@ -179,8 +170,8 @@ def _reasons(plan: TablePlan) -> list[str]:
     return why
 
 
-_NEXT = {"next", "after", "following", "below", "subsequent", "succeeded"}
-_PREVIOUS = {"before", "previous", "preceding", "prior", "above", "preceded"}
+_NEXT = word_set("next_words")
+_PREVIOUS = word_set("previous_words")
 
 
 def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str, str]:
@@ -198,10 +189,9 @@ def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str,
     return "", ""
 
 
-_MORE = {"more", "higher", "larger", "bigger", "greater", "later", "longer", "most",
-         "highest", "largest", "taller", "heavier", "older", "after"}
-_LESS = {"less", "fewer", "lower", "smaller", "earlier", "shorter", "least", "lowest",
-         "fewest", "younger", "lighter", "before", "sooner"}
+_MORE = word_set("more_words")
+_LESS = word_set("less_words")
+_TIME_CHOICE = word_set("time_choice_words")
 
 
 def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
@@ -223,7 +213,7 @@ def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
                 and m[0] >= 0.5]
     if compared:
         return named, agg, max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
-    if words & {"later", "earlier", "before", "after", "sooner", "older", "younger"}:
+    if words & _TIME_CHOICE:
         years = [c for c in table.columns if c not in counts and _years(table.ranges.get(c))]
         return named, agg, years[0] if years else "row_number"
     return None
@@ -239,7 +229,9 @@ def _summary_row(table: Table, conds: list[Cond]) -> tuple[str, str] | None:
     return None
 
 
-_FREQUENCY_WORDS = {"most", "least", "fewest"}
+_FREQUENCY_WORDS = word_set("frequency_words")
+_FIRST, _LAST = words("order_words")
+_ORDER_NOUNS = word_set("order_nouns")
 
 
 def _order_word(q: list[str], covered: set[int]) -> str:
@@ -251,12 +243,12 @@ def _order_word(q: list[str], covered: set[int]) -> str:
     ('', '')
     """
     for i, word in enumerate(q):
-        if word not in ("first", "last") or i in covered:
+        if word not in (_FIRST, _LAST) or i in covered:
             continue
         nxt = q[i + 1] if i + 1 < len(q) else ""
-        if nxt in ("name", "names") or nxt.isdigit() or nxt in number_words():
+        if nxt in _ORDER_NOUNS or nxt.isdigit() or nxt in number_words():
             continue
-        return "min" if word == "first" else "max"
+        return "min" if word == _FIRST else "max"
     return ""
 
 
@@ -296,18 +288,8 @@ def _aggregate(q: list[str]) -> str:
     return min(found)[2] if found else ""
 
 
-_WH_HINTS = {
-    "who": {"name", "player", "driver", "winner", "written", "writer", "directed", "director",
-            "artist", "candidate", "incumbent", "athlete", "coach", "person", "manager",
-            "captain", "actor", "author", "rider", "opponent", "partner", "champion", "leader",
-            "composer", "singer", "presenter", "host", "team", "club", "pilot", "owner"},
-    "when": {"date", "year", "season", "air", "aired", "airdate", "from", "time", "born",
-             "founded", "opened", "premiere", "released", "release", "week"},
-    "where": {"venue", "location", "city", "site", "place", "country", "stadium", "state",
-              "town", "arena", "ground", "hometown", "circuit", "track"},
-}
-_WH_VERBS = {"wrote": "written", "write": "written", "directed": "directed",
-             "direct": "directed", "born": "born", "aired": "air", "air": "air"}
+_WH_HINTS = {wh: word_set(f"{wh}_columns") for wh in ("who", "when", "where")}
+_WH_VERBS = word_map("wh_verbs")
 
 
 def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
@@ -341,34 +323,25 @@ def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
 
 
 #: the word a question asks for -> column-name words meaning the same thing
-_FOCUS_SYNONYMS = {
-    "country": {"nation", "nationality", "country"}, "nation": {"country", "nationality"},
-    "nationality": {"nation", "country"}, "team": {"club", "franchise"}, "club": {"team"},
-    "song": {"title", "single"}, "film": {"title", "movie"}, "movie": {"title", "film"},
-    "album": {"title"}, "book": {"title"}, "athlete": {"name"}, "player": {"name"},
-    "person": {"name"}, "city": {"location", "venue", "town"}, "year": {"season", "date"},
-}
+_FOCUS_SYNONYMS = {word: set(same.split()) for word, same in pairs("focus_synonyms")}
 
-_CUE_WORDS = {"total", "average", "number", "count", "sum", "max", "min", "highest", "lowest",
-              "maximum", "minimum", "mean", "amount"}
+_CUE_WORDS = word_set("aggregate_column_words")
 
 
-def _hinted(column: str, hints: set[str]) -> bool:
+def _hinted(column: str, hints: frozenset[str]) -> bool:
     words = set(tokens(column))
     return bool(hints & (words | {stem(w) for w in words}))
 
 
-_SKIP = {"is", "was", "are", "were", "the", "a", "an", "s", "did", "does", "do", "has", "have",
-         "had", "of", "me", "all", "tell", "name", "list", "give", "show"}
-
-
-_MODIFIERS = {"next", "previous", "first", "last", "other", "only"}
+_SKIP = word_set("focus_skip")
+_MODIFIERS = word_set("focus_modifiers")
+_FOCUS_WORDS = words("focus_words")
 
 
 def _focus(q: list[str], skip_modifiers: bool = True) -> int:
     """Position of the word the question asks for (``what school ...`` -> ``school``)."""
     for i, w in enumerate(q[:3]):
-        if w in ("what", "which", "name", "list", "tell", "give", "show"):
+        if w in _FOCUS_WORDS:
             j = i + 1
             while j < len(q) and (q[j] in _SKIP or skip_modifiers and q[j] in _MODIFIERS):
                 j += 1
