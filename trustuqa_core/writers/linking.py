@@ -214,7 +214,7 @@ def find_values(q: list[str], table: Table, blocked: set[int],
     for n in range(min(table.max_len, len(q)), 0, -1):
         for i in range(len(q) - n + 1):
             key = tuple(q[i:i + n])
-            # the cell's own words first, else the same words in another form ("winners")
+            # the cell's own words first, else the same words in another (plural) form
             options = table.cells.get(key) or (
                 None if set(key) & _CUES else stemmed.get(tuple(stem(w) for w in key)))
             if not options or blocked & set(range(i, i + n)):
@@ -316,11 +316,11 @@ def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, 
     for col, (_, start, end) in mentions.items():
         if not table.numeric.get(col) or (
                 number is not None and not _plausible(number, table.ranges.get(col))):
-            continue  # "won ... between 1992 and 2005": 1992 is no number of wins
+            continue  # a year is no number of wins
         d: float
         if end <= cue:
             d = cue - end
-        elif cue < start and end <= pos:  # "between the years 1990 and ..."
+        elif cue < start and end <= pos:  # named between the cue and the number
             d = 0
         elif start > pos:
             d = start - pos - 1 + 0.5

@@ -15,7 +15,7 @@ conditions, the column the question asks about becomes the selected column, and 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..graph import ConditionGraph
@@ -27,6 +27,7 @@ from ..text import stem
 from .computed import Computed, computed_steps, link_computed
 from .linking import (
     Cond,
+    Mentions,
     Table,
     comparison_column,
     comparison_fallback,
@@ -39,7 +40,8 @@ from .linking import (
     tokens,
 )
 
-__all__ = ["Cond", "TablePlan", "link_table", "plan_program", "tokens"]
+__all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "link_rules",
+           "link_table", "plan_program", "tokens"]
 
 _AGG_CUES = pairs("aggregate_cues")
 
@@ -63,6 +65,8 @@ class TablePlan:
     neighbour: str = ""
     #: a difference / yes-no comparison / duration of the rows' values (writers/computed.py)
     computed: Computed | None = None
+    #: names of the linking rules that changed the plan, in order (:func:`link_rules`)
+    rules: tuple[str, ...] = ()
 
     def explain(self) -> str:
         return "; ".join(self.why)
@@ -81,41 +85,172 @@ def link_table(question: str, graph: ConditionGraph, source: int | None = None) 
 
 
 def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
-    table = read_table(graph, index)
-    q = tokens(question)
-    mentions = header_mentions(q, table.columns)
-    conds = _conditions(q, question, table, mentions)
-    covered = {i for c in conds for i in range(*c.span)}
-    covered |= {i for m in mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
-    agg = _aggregate([t if i not in covered else "_" for i, t in enumerate(q)])
-    select = _select(q, mentions, conds, table, agg)
-    if (agg == "count" and select is not None and table.numeric.get(select) and conds
-            and not _years(table.ranges.get(select))
-            and all(c.cmp == "=" and c.column != "row_number" for c in conds)
-            and select in mentions and mentions[select][1] == _focus(q)):
-        agg = ""  # "how many runs did Ted Tyler score": the number is in the Runs column
-    ranking = _ranking(q, mentions, conds, table, select, agg)
-    if agg not in ("count", "sum", "mean") and (choice := _choice(q, mentions, conds, table)):
-        select, agg, compared = choice  # "who scored more points, X or Y?"
-        ranking = ("extreme", compared)
-    named = {i for m in mentions.values() for i in range(m[1], m[2])}  # "profit before tax"
-    neighbour, cue = ("", "") if agg or ranking else _neighbour(q, conds, covered | named)
-    if neighbour:
-        anchor = conds[0].column
-        if _asks_for(q, anchor, mentions) or select is None:
-            select = anchor  # "what was the next single after X" reads the Single column
-        elif cue not in ("next", "previous"):
-            neighbour = ""  # "the record after the game against X" is that game's record
-    if ranking is None and not neighbour and not agg and select is not None and (
-            order := _order_word(q, covered)):
-        agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
-    exclude = _summary_row(table, conds) if (agg or ranking) else None
-    computed = link_computed(question, conds, mentions, table)
-    if computed is not None:
-        agg, ranking, exclude, neighbour = "", None, None, ""
-    plan = TablePlan(select, agg, conds, table.name, [], ranking, exclude, neighbour, computed)
+    state = LinkState.start(question, read_table(graph, index))
+    for rule in LINK_RULES:
+        if rule.apply(state):
+            state.fired.append(rule.name)
+    plan = TablePlan(state.select, state.agg, state.conds, state.table.name, [],
+                     state.ranking, state.exclude, state.neighbour, state.computed)
     plan.why = _reasons(plan)
+    plan.rules = tuple(state.fired)
     return plan
+
+
+@dataclass
+class LinkState:
+    """What the rules have read of one question over one table so far.
+
+    ``q`` are the question's tokens, ``mentions`` the column names it names; ``covered`` the
+    token positions a condition or a full column-name mention uses (not cue words), ``fired``
+    the names of the rules that changed something. The other fields become the plan.
+    """
+
+    question: str
+    q: list[str]
+    table: Table
+    mentions: Mentions
+    conds: list[Cond] = field(default_factory=list)
+    covered: set[int] = field(default_factory=set)
+    select: str | None = None
+    agg: str = ""
+    ranking: tuple[str, str] | None = None
+    neighbour: str = ""
+    exclude: tuple[str, str] | None = None
+    computed: Computed | None = None
+    fired: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, question: str, table: Table) -> LinkState:
+        q = tokens(question)
+        return cls(question, q, table, header_mentions(q, table.columns))
+
+
+@dataclass(frozen=True)
+class LinkRule:
+    """One step of table linking: ``apply`` reads and updates the state, and says whether it
+    changed anything (shown in :func:`link_rules`, checked by ``tests/fixtures/linking.txt``)."""
+
+    name: str
+    doc: str
+    apply: Callable[[LinkState], bool]
+
+
+def _rule_conditions(s: LinkState) -> bool:
+    """Cell values, comparisons (more than 12) and top N in the question become conditions."""
+    s.conds = _conditions(s.q, s.question, s.table, s.mentions)
+    s.covered = {i for c in s.conds for i in range(*c.span)}
+    s.covered |= {i for m in s.mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
+    return bool(s.conds)
+
+
+def _rule_aggregate(s: LinkState) -> bool:
+    """The first aggregate cue not inside a condition or a column name (how many, highest)."""
+    s.agg = _aggregate([t if i not in s.covered else "_" for i, t in enumerate(s.q)])
+    return bool(s.agg)
+
+
+def _rule_select(s: LinkState) -> bool:
+    """The column asked for: named where the question word points, a synonym, a who/when/where
+    column, else the first free column."""
+    s.select = _select(s.q, s.mentions, s.conds, s.table, s.agg)
+    return s.select is not None
+
+
+def _rule_count_reads_column(s: LinkState) -> bool:
+    """A count of a numeric column named where the question word points, with equality
+    conditions only, reads the number from that column instead of counting rows."""
+    select = s.select
+    if (s.agg == "count" and select is not None and s.table.numeric.get(select) and s.conds
+            and not _years(s.table.ranges.get(select))
+            and all(c.cmp == "=" and c.column != "row_number" for c in s.conds)
+            and select in s.mentions and s.mentions[select][1] == _focus(s.q)):
+        s.agg = ""
+        return True
+    return False
+
+
+def _rule_ranking(s: LinkState) -> bool:
+    """A highest / lowest question asking which row: the extreme of another named numeric
+    column, or the most / least frequent value of the asked column."""
+    s.ranking = _ranking(s.q, s.mentions, s.conds, s.table, s.select, s.agg)
+    return s.ranking is not None
+
+
+def _rule_choice(s: LinkState) -> bool:
+    """A choice between two named rows (X or Y) with a comparative: the row whose compared
+    column is higher / lower."""
+    if s.agg in ("count", "sum", "mean"):
+        return False
+    choice = _choice(s.q, s.mentions, s.conds, s.table)
+    if not choice:
+        return False
+    s.select, s.agg, compared = choice
+    s.ranking = ("extreme", compared)
+    return True
+
+
+def _rule_neighbour(s: LinkState) -> bool:
+    """One row named and a next / previous cue (not inside a column name, not before a
+    number): the row after / before it."""
+    if s.agg or s.ranking:
+        return False
+    named = {i for m in s.mentions.values() for i in range(m[1], m[2])}
+    neighbour, cue = _neighbour(s.q, s.conds, s.covered | named)
+    if neighbour:
+        anchor = s.conds[0].column
+        if _asks_for(s.q, anchor, s.mentions) or s.select is None:
+            s.select = anchor  # the neighbour's value in the named row's column
+        elif cue not in ("next", "previous"):
+            neighbour = ""  # "after" a named row, asking another column: that row's value
+    s.neighbour = neighbour
+    return bool(neighbour)
+
+
+def _rule_row_order(s: LinkState) -> bool:
+    """A free-standing first / last with nothing else to rank by: the table's row order."""
+    if s.ranking is not None or s.neighbour or s.agg or s.select is None:
+        return False
+    order = _order_word(s.q, s.covered)
+    if not order:
+        return False
+    s.agg, s.ranking = order, ("extreme", "row_number")
+    return True
+
+
+def _rule_summary_row(s: LinkState) -> bool:
+    """An aggregate or a ranking leaves out a summary row (Total) the question does not name."""
+    s.exclude = _summary_row(s.table, s.conds) if (s.agg or s.ranking) else None
+    return s.exclude is not None
+
+
+def _rule_computed(s: LinkState) -> bool:
+    """A difference, a yes/no comparison or a duration of named rows replaces the plain read
+    (:mod:`.computed`)."""
+    s.computed = link_computed(s.question, s.conds, s.mentions, s.table)
+    if s.computed is None:
+        return False
+    s.agg, s.ranking, s.exclude, s.neighbour = "", None, None, ""
+    return True
+
+
+def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
+    name = apply.__name__.removeprefix("_rule_")
+    return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
+
+
+#: the rules of table linking, in the order they run (each sees what the earlier ones found)
+LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
+    _rule_conditions, _rule_aggregate, _rule_select, _rule_count_reads_column, _rule_ranking,
+    _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_computed))
+
+
+def link_rules() -> list[tuple[str, str]]:
+    """(rule name, what it does) in the order the rules run, for documentation.
+
+    >>> [name for name, _ in link_rules()][:3]
+    ['conditions', 'aggregate', 'select']
+    """
+    return [(r.name, r.doc) for r in LINK_RULES]
 
 
 def _conditions(q: list[str], question: str, table: Table,
@@ -130,7 +265,7 @@ def _conditions(q: list[str], question: str, table: Table,
             conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))
     blocked = {c.span[0] for c in conds}
     conds += find_values(q, table, blocked, mentions)
-    top = find_top_n(q)  # unless "top 3" is itself a cell value (an episode, a chart name)
+    top = find_top_n(q)  # unless the words are themselves a cell value (an episode title)
     if top is not None and not ({i for c in conds for i in range(*c.span)}
                                 & set(range(*top.span))):
         conds.append(top)
@@ -184,7 +319,7 @@ def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str,
             continue
         nxt = q[i + 1] if i + 1 < len(q) else ""
         if nxt and parse_number(nxt) is not None and (i + 1) not in covered:
-            continue  # "after 2005" is a comparison
+            continue  # a cue before a number is a comparison
         return ("next_row" if word in _NEXT else "previous_row"), word
     return "", ""
 
@@ -298,7 +433,7 @@ def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
     the question word (who / when / where), else the first free column."""
     cond_cols = {c.column for c in conds}
     free = {c: m for c, m in mentions.items() if c not in cond_cols}
-    focus, written = _focus(q), _focus(q, skip_modifiers=False)  # "first leg" is a column
+    focus, written = _focus(q), _focus(q, skip_modifiers=False)  # a modifier may name one
     at_focus = {c: m for c, m in free.items() if m[1] == written} or {
         c: m for c, m in free.items() if m[1] == focus}
     if at_focus:
