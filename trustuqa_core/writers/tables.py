@@ -40,7 +40,8 @@ from .linking import (
     tokens,
 )
 
-__all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "link_rules",
+__all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "SELECT_RULES",
+           "link_rules",
            "link_table", "plan_program", "tokens"]
 
 _AGG_CUES = pairs("aggregate_cues")
@@ -150,10 +151,14 @@ def _rule_aggregate(s: LinkState) -> bool:
 
 
 def _rule_select(s: LinkState) -> bool:
-    """The column asked for: named where the question word points, a synonym, a who/when/where
-    column, else the first free column."""
-    s.select = _select(s.q, s.mentions, s.conds, s.table, s.agg)
-    return s.select is not None
+    """The column asked for, by the first of :data:`SELECT_RULES` that finds one (listed as
+    ``select/<name>``)."""
+    for name, _, choose in SELECT_RULES:
+        s.select = choose(s)
+        if s.select is not None:
+            s.fired.append(f"select/{name}")
+            return True
+    return False
 
 
 def _rule_count_reads_column(s: LinkState) -> bool:
@@ -245,12 +250,18 @@ LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
 
 
 def link_rules() -> list[tuple[str, str]]:
-    """(rule name, what it does) in the order the rules run, for documentation.
+    """(rule name, what it does) in the order the rules run, for documentation; the ways of
+    choosing the selected column follow ``select`` as ``select/<name>``.
 
-    >>> [name for name, _ in link_rules()][:3]
-    ['conditions', 'aggregate', 'select']
+    >>> [name for name, _ in link_rules()][:4]
+    ['conditions', 'aggregate', 'select', 'select/named_at_focus']
     """
-    return [(r.name, r.doc) for r in LINK_RULES]
+    out = []
+    for r in LINK_RULES:
+        out.append((r.name, r.doc))
+        if r.name == "select":
+            out += [(f"select/{name}", doc) for name, doc, _ in SELECT_RULES]
+    return out
 
 
 def _conditions(q: list[str], question: str, table: Table,
@@ -427,34 +438,69 @@ _WH_HINTS = {wh: word_set(f"{wh}_columns") for wh in ("who", "when", "where")}
 _WH_VERBS = word_map("wh_verbs")
 
 
-def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
-            table: Table, agg: str) -> str | None:
-    """The column asked for: a named column not used by a condition, else a column fitting
-    the question word (who / when / where), else the first free column."""
-    cond_cols = {c.column for c in conds}
-    free = {c: m for c, m in mentions.items() if c not in cond_cols}
-    focus, written = _focus(q), _focus(q, skip_modifiers=False)  # a modifier may name one
+def _free(s: LinkState) -> dict[str, tuple[float, int, int]]:
+    """Column-name mentions of columns no condition uses."""
+    used = {c.column for c in s.conds}
+    return {c: m for c, m in s.mentions.items() if c not in used}
+
+
+def _rest(s: LinkState) -> list[str]:
+    """Columns no condition uses, in table order."""
+    used = {c.column for c in s.conds}
+    return [c for c in s.table.columns if c not in used]
+
+
+def _select_named_at_focus(s: LinkState) -> str | None:
+    """A free column named where the question word points (what school ...)."""
+    free = _free(s)
+    focus, written = _focus(s.q), _focus(s.q, skip_modifiers=False)  # a modifier may name one
     at_focus = {c: m for c, m in free.items() if m[1] == written} or {
         c: m for c, m in free.items() if m[1] == focus}
-    if at_focus:
-        return max(at_focus, key=lambda c: at_focus[c][0])
-    if 0 <= focus < len(q) and q[focus] in _FOCUS_SYNONYMS:
-        words = _FOCUS_SYNONYMS[q[focus]]
-        named = [c for c in table.columns if c not in cond_cols and words & set(tokens(c))]
-        if named:
-            return named[0]
-    full = {c: m for c, m in free.items() if m[0] >= 1.0}
-    rest = [c for c in table.columns if c not in cond_cols]
-    if full:
-        plain = {c: m for c, m in full.items() if not set(tokens(c)) <= _CUE_WORDS}
-        full = plain or full
-        return max(full, key=lambda c: (full[c][0], -full[c][1]))
-    hinted = _wh_column(q, rest)
-    if hinted is not None:
-        return hinted
-    if free:
-        return max(free, key=lambda c: (free[c][0], -free[c][1]))
-    return rest[0] if rest else (table.columns[0] if table.columns else None)
+    return max(at_focus, key=lambda c: at_focus[c][0]) if at_focus else None
+
+
+def _select_focus_synonym(s: LinkState) -> str | None:
+    """A free column whose name holds a synonym of the word asked for (country -> Nation)."""
+    focus = _focus(s.q)
+    if not (0 <= focus < len(s.q) and s.q[focus] in _FOCUS_SYNONYMS):
+        return None
+    same = _FOCUS_SYNONYMS[s.q[focus]]
+    named = [c for c in _rest(s) if same & set(tokens(c))]
+    return named[0] if named else None
+
+
+def _select_named_in_full(s: LinkState) -> str | None:
+    """A free column named in full anywhere (one not made of cue words only preferred)."""
+    full = {c: m for c, m in _free(s).items() if m[0] >= 1.0}
+    if not full:
+        return None
+    plain = {c: m for c, m in full.items() if not set(tokens(c)) <= _CUE_WORDS}
+    full = plain or full
+    return max(full, key=lambda c: (full[c][0], -full[c][1]))
+
+
+def _select_wh_column(s: LinkState) -> str | None:
+    """A free column fitting the question's verb or its who / when / where."""
+    return _wh_column(s.q, _rest(s))
+
+
+def _select_named_partly(s: LinkState) -> str | None:
+    """The free column named best, if only partly."""
+    free = _free(s)
+    return max(free, key=lambda c: (free[c][0], -free[c][1])) if free else None
+
+
+def _select_first_column(s: LinkState) -> str | None:
+    """The first free column, else the table's first column."""
+    rest = _rest(s)
+    return rest[0] if rest else (s.table.columns[0] if s.table.columns else None)
+
+
+#: how the selected column is chosen: the first rule that finds one wins
+SELECT_RULES: tuple[tuple[str, str, Callable[[LinkState], str | None]], ...] = tuple(
+    (f.__name__.removeprefix("_select_"), " ".join((f.__doc__ or "").split()), f) for f in (
+        _select_named_at_focus, _select_focus_synonym, _select_named_in_full,
+        _select_wh_column, _select_named_partly, _select_first_column))
 
 
 #: the word a question asks for -> column-name words meaning the same thing
