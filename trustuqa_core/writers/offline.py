@@ -39,7 +39,8 @@ from ..query.render import render_program
 from ..text import normalize
 from .base import WriteRequest, Written
 from .kg import link_kg
-from .tables import link_table, plan_program
+from .table_program import plan_program
+from .tables import link_table
 from .templates import (
     Template,
     make_template,
