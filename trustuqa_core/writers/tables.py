@@ -5,11 +5,18 @@ tail_entity='<cell>')``), comparison cues (``more than 12 wins``) become ``>``/`
 conditions, the column the question asks about becomes the selected column, and cue words
 (``how many``, ``average``, ``highest``...) the aggregate. No network, no model.
 
+The reading is an ordered tuple of named rules (:data:`LINK_RULES`, the selected column by
+:data:`SELECT_RULES`; :func:`link_rules` lists them), each shown by a case in
+``tests/fixtures/linking.txt``; the English words they look for are lists of
+``lexicon.txt``. :mod:`.table_program` writes the plan as a query program.
+
 >>> from trustuqa_core import load_graph
 >>> g = load_graph(tables=[b"Player,No.,School\\nAnn Lee,21,Duke\\nBo Ray,3,Iowa\\n"])
 >>> plan = link_table("What school did player number 21 play for?", g)
 >>> plan.select, plan.agg, [(c.column, c.cmp, c.value) for c in plan.conds]
 ('School', '', [('No.', '=', '21')])
+>>> plan.rules
+('conditions', 'select/named_at_focus', 'select')
 """
 
 from __future__ import annotations
