@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from trustuqa_core import MappingError, build_graph, load_source, parse
-from trustuqa_core.mapping import EmbeddingIndex, HashingEncoder, Mapper, normalize
+from trustuqa_core.mapping import EmbeddingIndex, HashingEncoder, Mapper
+from trustuqa_core.text import normalize
 
 TABLE = b"""Nation,Venue,Date,Score
 Italy (ITA),Stadio Olimpico,12 February 2001,3

@@ -13,7 +13,7 @@ from trustuqa_core.execute import run_query
 from trustuqa_core.llm.prompts import describe_schema
 from trustuqa_core.llm.settings import LLMSettings
 from trustuqa_core.mapping import HashingEncoder, Mapper
-from trustuqa_core.query import parse
+from trustuqa_core.query import parse, render_program
 from trustuqa_core.writers import (
     LLMWriter,
     OfflineWriter,
@@ -38,7 +38,8 @@ PLAYERS = (b"Player,No.,Nationality,Position,Years in Toronto,School/Club Team,P
 
 def executed(plan, graph) -> list[str]:  # noqa: ANN001
     """The answer of the program the linker wrote for ``plan`` (empty when it wrote none)."""
-    return run_query(plan_program(plan) or "", graph).answer
+    built = plan_program(plan)
+    return run_query(render_program(built) if built is not None else "", graph).answer
 
 
 def linked_answer(question: str, graph) -> list[str]:  # noqa: ANN001
@@ -60,7 +61,7 @@ def test_template_swaps_every_occurrence_and_keeps_apostrophes() -> None:
     assert t is not None and t.key == "who wrote the films of the writer of {}"
     values = t.match("Who wrote the films of the writer of [Some Mother's Son]?")
     assert values == ("Some Mother's Son",)
-    text = rebind(t, values)
+    text = render_program(rebind(t, values))
     assert text.count("Some Mother's Son") == 3 and "Sleep" not in text
     assert parse(text).query(3).call.args[1].value.value == "Some Mother's Son"
 
@@ -165,8 +166,8 @@ def test_offline_writer_retries_move_to_further_candidates(pool: DemoPool) -> No
     writer = OfflineWriter()
     everything = writer.candidates(request)
     first, second = writer.write(request, 1, 0), writer.write(request, 1, 1)
-    assert first.texts == [everything[0][0]]
-    assert second.texts == [t for t, _ in everything[1:2]]
+    assert first.texts == [render_program(everything[0][0])]
+    assert second.texts == [render_program(p) for p, _ in everything[1:2]]
     assert "offline writer (no LLM was called)" in str(first.prompt)
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from trustuqa_core import load_graph
 from trustuqa_core.execute import run_query
+from trustuqa_core.query import render_program
 from trustuqa_core.writers import link_table, plan_program
 
 MEDALS = b"Nation,Gold,Silver\nItaly,10,3\nJapan,4,5\nSpain,4,1\n"
@@ -26,8 +27,10 @@ def test_linker_writes_computed_questions(data: bytes, question: str, func: str,
                                           answer: list[str]) -> None:
     g = load_graph(tables=[data])
     plan = link_table(question, g)
-    text = plan_program(plan)
-    assert text is not None and f'"{func}(' in text
+    built = plan_program(plan)
+    assert built is not None
+    text = render_program(built)
+    assert f'"{func}(' in text
     t = run_query(text, g, question=question)
     assert t.answer == answer
     assert plan.computed is not None and plan.computed.kind in plan.explain()

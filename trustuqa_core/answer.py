@@ -36,10 +36,10 @@ from .llm.fallback import FallbackCall, LLMFallback
 from .llm.prompts import describe_schema, graph_kind
 from .llm.settings import LLMSettings, load_settings, operator_config
 from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
-from .mapping.lexical import normalize
 from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
+from .text import normalize
 from .trace import Trace
 from .verdict import Verdict, VoteEvidence, judge
 from .vote import Sample, self_consistency

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .lexicon import country_of
-from .mapping.lexical import normalize
+from .lexicon import country_of, word_map, word_set, words
 from .numbers import parse_number
+from .text import normalize
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
@@ -38,12 +38,8 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]|(?<![\w])'([^']{2,80})'(?!
 _TOKEN = re.compile(r"[\w][\w.&'’\-]*[\w.]|[\w]", re.UNICODE)
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
 # capitalised words that are not names when they appear inside a question
-_NOT_NAMES = {
-    "i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "the", "a",
-    "an", "is", "are", "was", "were", "did", "do", "does", "name", "list", "tell", "give",
-    "show", "in", "of", "on", "at", "for", "and", "or", "to", "total", "number", "average",
-}
-_JOINERS = {"of", "de", "the", "and", "&", "von", "van", "da", "del", "la", "le", "y"}
+_NOT_NAMES = word_set("not_names")
+_JOINERS = word_set("name_joiners")
 _WH_NUMBER = re.compile(r"\b(how (many|much)|what (is|was) the (number|total|count|sum|"
                         r"average)|number of|count of|total (number|amount))\b")
 _WH_QUANTITY = re.compile(r"^\s*(how (long|old|tall|far|high|big|large|heavy|wide)\b|(what|which|"
@@ -53,13 +49,7 @@ _WH_TIME = re.compile(r"^\s*(when\b|what (year|date|day|month|time)|in (what|whi
 _WH_ENTITY = re.compile(r"^\s*(who|whom|whose)\b")
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z]+)")
 # heads of "which/what <noun>" questions whose answer may well be a bare number
-_NUMERIC_HEAD_WORDS = ("is was are were year years number amount total score time date day month "
-                      "season age height weight rank ranking place position percentage percent "
-                      "population attendance points goals votes round week pick length distance "
-                      "size price cost record result margin grid lap laps episode no count "
-                      "value size capacity elevation area")
-_NUMERIC_HEADS = frozenset(_NUMERIC_HEAD_WORDS.split())
-
+_NUMERIC_HEADS = word_set("numeric_heads")
 
 @dataclass(frozen=True)
 class Mention:
@@ -228,75 +218,18 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
     return have != "number"
 
 
-def _set(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
-
 # Function words: never evidence of what a query must use.
-_STOP = _set("""
-a about above across again against all almost along already also although always am among an
-and another any anyone anything are around as at be became because become been being both but
-by can could did do does doing done during each either else ever every for from further get
-gets got had has have having he her here hers him his how however i if in into is it its
-itself just like made make many may me might mine much must my name named neither no nor of
-off on once one or our ours out over own per please put rather said same shall she should
-show since so some such tell than that the their them then there these they this those
-though through thus to too under until up upon us very was we well were what whatever when
-where whether which while who whom whose why will with within without would yet you your
-list give find called known listed does did has had s t de la le
-film films movie movies people person persons thing things one ones type kind year years
-date dates time player players team teams share shares shared together co also few
-primary main sort sorts whos its dont im shes hes thats whats lets youre youve
-""")
+_STOP = word_set("function_words")
 #: verbs and nouns a question uses for a relation whose name uses other words
-_ALIASES = {
-    "wrote": "written writer", "write": "written writer", "writes": "written writer",
-    "script": "written writer", "screenplay": "written writer", "story": "written writer",
-    "screenwriter": "written writer", "screenwriters": "written writer",
-    "scriptwriter": "written writer", "scriptwriters": "written writer",
-    "author": "written writer", "authored": "written writer",
-    "acted": "starred actors", "act": "starred actors", "acting": "starred actors",
-    "appear": "starred actors", "appears": "starred actors", "appeared": "starred actors",
-    "appearing": "starred actors", "cast": "starred actors", "star": "starred actors",
-    "stars": "starred actors", "costar": "starred actors", "costars": "starred actors",
-    "made": "directed director", "helmed": "directed director", "filmmaker": "directed",
-    "describe": "tags", "described": "tags", "describes": "tags", "describing": "tags",
-    "words": "tags", "topics": "tags", "topic": "tags", "about": "tags",
-    "spoken": "language", "speak": "language", "languages": "language",
-    "types": "genre", "type": "genre", "fall": "genre", "category": "genre",
-    "released": "release year", "release": "release year", "come": "release year",
-    "popular": "votes", "rated": "rating", "rate": "rating", "rating": "rating",
-}
-_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-              "fourteen fifteen sixteen seventeen eighteen nineteen twenty")
-_ORDINALS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
-_NUMBER_WORDS = {w: str(i) for words in (_CARDINALS, _ORDINALS)
-                 for i, w in enumerate(words.split()) if i or words is _CARDINALS}
+_ALIASES = word_map("relation_aliases")
+_NUMBER_WORDS = {w: str(i) for list_name in ("number_words", "ordinal_words")
+                 for i, w in enumerate(words(list_name)) if i or list_name == "number_words"}
 #: cue words explained by the functions a query uses
 CUES: dict[str, frozenset[str]] = {
-    "count": _set("how many number count total amount times"),
-    "sum": _set("total sum combined altogether overall together"),
-    "mean": _set("average mean avg"),
-    "max": _set("most highest largest greatest maximum top best biggest longest latest "
-                     "last max more higher larger"),
-    "min": _set("least lowest smallest fewest minimum shortest earliest first min less "
-                     "lower smaller"),
-    "argmax": _set("most highest largest greatest maximum top best biggest longest "
-                        "latest last more higher larger"),
-    "argmin": _set("least lowest smallest fewest minimum shortest earliest first less "
-                        "lower smaller"),
-    "next_row": _set("next after following later"),
-    "previous_row": _set("previous before preceding prior earlier"),
-    "set_difference": _set("not other except besides than"),
-    "set_union": _set("or either"),
-    "set_intersection": _set("and both"),
-    "top_k": _set("top first best"),
-    "bottom_k": _set("bottom last worst"),
-    # a comparison (``tail_entity>'5'``) explains comparison words
-    "compare": _set("top bottom more less than over under greater fewer least above below after "
-                         "before since between earlier later larger smaller higher lower "
-                         "exceed exceeding beyond fewer older younger"),
-}
+    func: word_set(f"cues_{func}")
+    for func in ("count", "sum", "mean", "max", "min", "argmax", "argmin", "next_row",
+                 "previous_row", "set_difference", "set_union", "set_intersection", "top_k",
+                 "bottom_k", "compare")}
 _WORD = re.compile(r"\b[a-z][a-z0-9']*\b", re.IGNORECASE)
 
 
@@ -310,8 +243,7 @@ def content_words(question: str) -> list[str]:
     return [w for w in words if w and w not in _STOP and len(w) > 1 and " " not in w]
 
 
-_WH_WORDS = _set("the and for what which who whom whose how did does was were are with from "
-                 "that this has have had")
+_WH_WORDS = word_set("wh_words")
 
 
 def _stem(word: str) -> str:

@@ -30,7 +30,6 @@ from dataclasses import dataclass, replace
 
 from .graph import ConditionGraph
 from .lexicon import country_of
-from .mapping.lexical import normalize
 from .mapping.mapper import Mapping
 from .mentions import (
     Mention,
@@ -42,6 +41,7 @@ from .mentions import (
     unexplained_words,
 )
 from .query.ast import Bound, ListValue, Program, Text, Value
+from .text import normalize
 from .trace import Trace
 from .verdict_record import LABELS, Label, Reason, Verdict
 

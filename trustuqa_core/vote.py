@@ -30,8 +30,8 @@ from typing import Literal
 from .execute import run_query
 from .fallback import Fallback
 from .graph import ConditionGraph
-from .mapping.lexical import normalize
 from .mapping.mapper import Mapper
+from .text import normalize
 from .trace import Trace
 
 __all__ = ["Sample", "VoteResult", "answer_key", "run", "tally", "self_consistency",

@@ -23,10 +23,10 @@ from typing import Any
 
 from ..errors import ParseError
 from ..execute import run_program
-from ..mapping.lexical import normalize
 from ..mapping.mapper import override_key
 from ..query.ast import Program, Text
 from ..query.parse import parse
+from ..text import normalize
 from .datasets import Example, load_recorded_queries, load_webqsp
 from .graphs import source_graph
 from .outcome import Outcome, ProbeFallback, Unavailable, classify_trace

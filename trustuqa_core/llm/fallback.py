@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..fallback import FallbackAnswer, FallbackRequest
-from ..mapping.lexical import normalize
+from ..text import normalize
 from .client import LLMClient, LLMError
 from .prompts import load_text, render
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .dense import EmbeddingIndex, Encoder, HashingEncoder, MiniLMEncoder, default_encoder
-from .lexical import LexicalPool, normalize
+from .lexical import LexicalPool
 from .mapper import TIME_KEYS, MappedProgram, Mapper, Mapping, override_key
 from .stages import Candidate
 
@@ -20,5 +20,4 @@ __all__ = [
     "MiniLMEncoder",
     "default_encoder",
     "LexicalPool",
-    "normalize",
 ]

@@ -1,5 +1,7 @@
-"""Exact, normalised and fuzzy matching of a literal against a pool of labels.
+"""Exact, normalised and fuzzy matching of a literal against a pool of labels
+(normalised by :func:`trustuqa_core.text.normalize`).
 
+>>> from trustuqa_core.text import normalize
 >>> normalize("  Café  Crème, Ltd. ")
 'cafe creme ltd'
 >>> normalize("1,000"), normalize("1000.0"), normalize("Rock 'n' Roll")
@@ -11,33 +13,16 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
-from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from ..numbers import format_number, parse_number
+from ..text import normalize
 
-__all__ = ["normalize", "LexicalPool"]
+__all__ = ["LexicalPool"]
 
-_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _SMALL_POOL = 2000
-
-
-@lru_cache(maxsize=65536)
-def normalize(text: str) -> str:
-    """Case-, accent-, punctuation- and number-format-insensitive form of ``text``."""
-    number = parse_number(text)
-    if number is not None:
-        return format_number(number)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = text.replace("\\n", " ").replace("_", " ").casefold()
-    text = _PUNCT.sub(lambda m: "" if m.group(0) in "'’.`" else " ", text)
-    return " ".join(text.split())
 
 
 class LexicalPool:

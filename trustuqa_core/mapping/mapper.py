@@ -40,9 +40,10 @@ from ..graph import ConditionGraph
 from ..limits import current_limits
 from ..numbers import parse_number
 from ..query.ast import Arg, Bound, Call, ListValue, Program, Query, Ref, Text, Value
+from ..text import normalize
 from ..translate.table import ROW_NUMBER
 from .dense import EmbeddingIndex, Encoder, default_cache_dir
-from .lexical import LexicalPool, normalize
+from .lexical import LexicalPool
 from .stages import (
     ENTITY_STAGES,
     RELATION_STAGES,

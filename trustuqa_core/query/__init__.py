@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .ast import CMPS, Arg, Bound, Call, Cmp, ListValue, Program, Query, Ref, Text, Value
+from .build import arg, call, get_information, program, ref
 from .parse import KNOWN_FUNCTIONS, parse, parse_call
 from .render import render_call, render_program, render_value
 
@@ -23,5 +24,10 @@ __all__ = [
     "render_call",
     "render_program",
     "render_value",
+    "arg",
+    "call",
+    "get_information",
+    "program",
+    "ref",
     "KNOWN_FUNCTIONS",
 ]

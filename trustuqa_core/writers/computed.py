@@ -21,6 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..lexicon import pairs, word_set
+from ..query.ast import Call
+from ..query.build import call, get_information, ref
 from .linking import Cond, Table, tokens
 
 __all__ = ["Computed", "link_computed", "computed_steps"]
@@ -34,13 +37,8 @@ _YES_NO_MORE = re.compile(
     r"shorter|bigger|larger|smaller|greater|taller)\b.*\bthan\b"
 )
 _HOW_LONG = re.compile(r"\bhow long\b|\bhow many years\b")
-_LESS = {"less", "fewer", "lower", "shorter", "smaller"}
-_SPAN_COLUMNS = (
-    ("took office", "left office"), ("from", "to"), ("start", "end"), ("began", "ended"),
-    ("opened", "closed"), ("born", "died"), ("first", "last"), ("start date", "end date"),
-    ("began", "ended"), ("entered office", "left office"), ("term start", "term end"),
-    ("from", "until"), ("introduced", "withdrawn"), ("built", "demolished"),
-)
+_LESS = word_set("less_comparatives")
+_SPAN_COLUMNS = pairs("span_columns")
 
 
 @dataclass(frozen=True)
@@ -93,30 +91,28 @@ def _span_columns(table: Table) -> tuple[str, str] | None:
     return None
 
 
-def computed_steps(c: Computed) -> tuple[str, list[tuple[str, str]]]:
+def computed_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     """(target type, steps) of a computed plan."""
-    steps: list[tuple[str, str]] = []
+    steps: list[tuple[str, Call]] = []
     values = []
     for row in c.rows:
         value = row.value.replace("\n", " ")
         steps.append((f"Find the row whose {row.column} is {value}",
-                      f"get_information(relation='{row.column}', tail_entity='{value}')"))
+                      get_information(relation=row.column, tail_entity=value)))
         anchor = len(steps)
         for column in (c.column, c.end_column) if c.kind == "duration" else (c.column,):
             steps.append((f"Get the {column} of output_of_query{anchor}",
-                          f"get_information(relation='{column}', "
-                          f"head_entity='output_of_query{anchor}')"))
+                          get_information(relation=column, head_entity=ref(anchor))))
             values.append(len(steps))
     a, b = values[0], values[1]
     if c.kind == "difference":
         steps.append((f"The difference between output_of_query{a} and output_of_query{b}",
-                      f"difference(set1='output_of_query{a}', set2='output_of_query{b}')"))
+                      call("difference", set1=ref(a), set2=ref(b))))
         return "number", steps
     if c.kind == "compare":
         steps.append((f"Check whether output_of_query{a} {c.op} output_of_query{b}",
-                      f"compare(set1='output_of_query{a}', set2='output_of_query{b}', "
-                      f"op='{c.op}')"))
+                      call("compare", set1=ref(a), set2=ref(b), op=c.op)))
         return "yes or no", steps
     steps.append((f"The years from output_of_query{a} to output_of_query{b}",
-                  f"duration(set1='output_of_query{a}', set2='output_of_query{b}')"))
+                  call("duration", set1=ref(a), set2=ref(b))))
     return "duration", steps

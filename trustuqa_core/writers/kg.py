@@ -9,8 +9,9 @@ with two entities asks for the fact's time, and a year asks for the facts valid 
 >>> from trustuqa_core import load_graph
 >>> from trustuqa_core.mapping import Mapper
 >>> g = load_graph(kgs=[b"Memento|directed_by|Christopher Nolan\\nMemento|has_genre|Thriller\\n"])
->>> [text.splitlines()[-1] for text, _ in link_kg("who directed Memento?", g, Mapper(g))]
-['Query1: "get_information(relation=\\'directed_by\\', head_entity=\\'Memento\\')"']
+>>> from trustuqa_core.query import render_call
+>>> [render_call(p.last.call) for p, _ in link_kg("who directed Memento?", g, Mapper(g))]
+["get_information(relation='directed_by', head_entity='Memento')"]
 """
 
 from __future__ import annotations
@@ -18,47 +19,23 @@ from __future__ import annotations
 import re
 
 from ..graph import ConditionGraph
+from ..lexicon import pairs, word_set
 from ..mapping.mapper import Mapper
-from .linking import stem
+from ..query.ast import Program
+from ..query.build import arg, call, program, ref
+from ..text import letter_words, stem
 from .templates import mentions
-from .wikisql import program_text
 
 __all__ = ["link_kg", "relation_scores"]
 
 #: a question word -> words a relation name for it may contain
 _USUAL_WORDS: dict[str, set[str]] = {}
-for _cues, _parts in (
-    (("act", "acted", "acts", "acting", "star", "starred", "stars", "starring", "actor",
-      "actors", "actress", "cast", "appear", "appeared", "played"),
-     {"actor", "actors", "starred", "star", "cast"}),
-    (("direct", "directed", "directs", "director", "directors", "filmmaker"),
-     {"director", "directed", "directed_by"}),
-    (("write", "wrote", "written", "writes", "writer", "writers", "screenwriter", "author",
-      "penned"), {"writer", "written", "author"}),
-    (("genre", "genres", "kind", "type", "sort"), {"genre"}),
-    (("language", "languages", "spoken", "speak"), {"language"}),
-    (("when", "year", "released", "release"), {"year", "release", "date"}),
-    (("about", "topic", "topics", "describe", "described", "tags", "tag"), {"tag", "tags"}),
-    (("rating", "rated", "score"), {"rating"}),
-    (("votes", "popular", "popularity"), {"votes"}),
-    (("member", "play", "played", "plays", "player", "team", "club"),
-     {"member", "team", "sports"}),
-    (("position", "office", "role", "held", "hold"), {"position", "held", "office"}),
-    (("award", "awards", "prize", "won", "win", "receive", "received"),
-     {"award", "received", "prize"}),
-):
-    for _cue in _cues:
-        _USUAL_WORDS.setdefault(_cue, set()).update(_parts)
+for _cues, _parts in pairs("kg_relation_words"):
+    for _cue in _cues.split():
+        _USUAL_WORDS.setdefault(_cue, set()).update(_parts.split())
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_STOP = {"the", "a", "an", "of", "in", "on", "by", "for", "did", "does", "do", "is", "was",
-         "what", "which", "who", "whom", "how", "are", "were", "has", "have", "that", "films",
-         "film", "movies", "movie", "and", "to", "with", "me", "list", "name"}
-
-
-def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
+_STOP = word_set("kg_stop_words")
 
 
 def relation_scores(question: str, graph: ConditionGraph,
@@ -70,10 +47,10 @@ def relation_scores(question: str, graph: ConditionGraph,
     >>> relation_scores("who acted in A?", g)[0]
     (0.8, 'starred_actors')
     """
-    asked = [w for w in _words(question) if w not in _STOP and w not in skip]
+    asked = [w for w in letter_words(question) if w not in _STOP and w not in skip]
     out = []
     for name in graph.relation_names:
-        parts = set(_words(name.replace("_", " ")))
+        parts = set(letter_words(name.replace("_", " ")))
         stems = {stem(p) for p in parts}
         score = 0.0
         for w in asked:
@@ -91,25 +68,25 @@ def _quote(text: str) -> str:
     return text.replace("\n", " ")
 
 
-def _lookup(description: str, **args: str) -> str:
+def _lookup(description: str, **args: str) -> Program:
     """A one-step program: ``get_information`` with these arguments, in this order."""
-    call = ", ".join(f"{name}='{_quote(value)}'" for name, value in args.items())
-    return program_text(None, [(description, f"get_information({call})")])
+    return program(None, [(description, call(
+        "get_information", *(arg(name, _quote(value)) for name, value in args.items())))])
 
 
 def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
-            limit: int = 3) -> list[tuple[str, str]]:
+            limit: int = 3) -> list[tuple[Program, str]]:
     """One-hop (or TKG time) query candidates as ``(query text, how it was made)``."""
     found = mentions(question, mapper.entities)
     named = [v for _, values in found if len(values) == 1 for v in values]
     if not named:
         return []
-    skip = {w for v in named for w in _words(v)}
+    skip = {w for v in named for w in letter_words(v)}
     rels = relation_scores(question, graph, skip)[:limit]
-    words = set(_words(question))
+    words = set(letter_words(question))
     year = _YEAR.search(question)
     nodes = [n for v in named for n in mapper.entities.normalized(v)]
-    out: list[tuple[str, str]] = []
+    out: list[tuple[Program, str]] = []
     for score, rel_name in rels:
         rel = graph.relation(rel_name)
         if rel is None:
@@ -159,23 +136,23 @@ def _attached(graph: ConditionGraph, mapper: Mapper, named: list[str],
 
 
 def _two_hops(rels: list[tuple[float, str]], graph: ConditionGraph, mapper: Mapper,
-              named: list[str]) -> list[tuple[str, str]]:
+              named: list[str]) -> list[tuple[Program, str]]:
     """"what genres are the films directed by Mel Brooks": the question names two relations,
     only one of which touches the named entity; the other is read from its results (both
     directions are written: the one the data lacks finds nothing and casts no vote)."""
     strong = [name for score, name in rels[:2] if score >= 0.8]
-    out: list[tuple[str, str]] = []
+    out: list[tuple[Program, str]] = []
     for first, second in ((strong[0], strong[1]), (strong[1], strong[0])) if len(
             strong) == 2 else ():
         start = _attached(graph, mapper, named, first)
         if start is None or _attached(graph, mapper, named, second) is not None:
             continue
-        arg, label = start
+        side, label = start
         for way in ("head_entity", "tail_entity"):
-            out.append((program_text(None, [
+            out.append((program(None, [
                 (f"Follow {first} from {label}",
-                 f"get_information(relation='{first}', {arg}='{_quote(label)}')"),
+                 call("get_information", arg("relation", first), arg(side, _quote(label)))),
                 (f"Follow {second} from those",
-                 f"get_information(relation='{second}', {way}='output_of_query1')")]),
+                 call("get_information", arg("relation", second), arg(way, ref(1))))]),
                 f"knowledge-graph linking, two hops: {label!r} -> {first!r} -> {second!r}"))
     return out

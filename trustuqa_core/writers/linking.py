@@ -10,46 +10,25 @@ names may be mentioned partly, in another order, or with a verb form (``affiliat
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from ..graph import ConditionGraph
-from ..lexicon import demonym_entries
+from ..lexicon import demonym_entries, word_set, words
 from ..numbers import parse_number
+from ..text import stem, table_words
 
-__all__ = ["Cond", "Table", "read_table", "tokens", "stem", "STOP", "header_mentions",
+__all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
            "Mentions", "find_top_n", "demonyms", "number_words"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+", re.UNICODE)
-STOP = {"the", "a", "an", "of", "for", "in", "on", "at", "to", "is", "was", "and", "or", "s",
-        "by", "with", "what", "which", "who", "when", "where", "how", "name", "did", "does",
-        "do", "are", "were", "has", "have", "had", "that", "as", "be", "being", "it", "its"}
-_SYNONYMS = {"no": "number", "num": "number", "nos": "number", "pos": "position",
-             "pts": "points", "yr": "year", "yrs": "years", "pct": "percentage",
-             "avg": "average", "pop": "population", "apps": "appearances", "gp": "games"}
-_GT = ("more recent than", "newer than", "since",
-       "greater than", "more than", "larger than", "higher than", "bigger than", "over",
-       "above", "later than", "after", "exceeds", "exceeding", "at least", "greater",
-       "longer than", "taller than", "heavier than", "older than", "wider than",
-       "more", "larger", "higher", "bigger", "later")
-_LT = ("less than", "fewer than", "smaller than", "lower than", "below", "under",
-       "earlier than", "before", "prior to", "at most", "less", "fewer",
-       "shorter than", "younger than", "lighter than", "narrower than",
-       "smaller", "lower", "earlier", "lesser than", "lesser")
-_TIME_CUES = {"after", "later", "later than", "before", "earlier", "earlier than",
-              "more recent than", "older than", "newer than", "since", "prior to"}
-
-
-def _words(text: str) -> list[str]:
-    text = unicodedata.normalize("NFKD", str(text))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return [_SYNONYMS.get(t, t) for t in _TOKEN.findall(text.replace("#", " number "))]
+STOP = word_set("stop_words")
+_GT = words("greater_cues")
+_LT = words("less_cues")
+_TIME_CUES = word_set("time_cues")
 
 
 @cache
@@ -61,9 +40,9 @@ def demonyms() -> dict[tuple[str, ...], tuple[str, ...]]:
     """
     table: dict[tuple[str, ...], tuple[str, ...]] = {}
     for country, forms in demonym_entries():
-        target = tuple(_words(country))
+        target = tuple(table_words(country))
         for form in forms:
-            words = tuple(_words(form))
+            words = tuple(table_words(form))
             table.setdefault(words, target)
             table.setdefault(words[:-1] + (words[-1] + "s",), target)
     return table
@@ -78,7 +57,7 @@ def tokens(text: str) -> list[str]:
     >>> tokens("How many Germans and South Koreans?")
     ['how', 'many', 'germany', 'and', 'south', 'korea']
     """
-    words, table, i = _words(text), demonyms(), 0
+    words, table, i = table_words(text), demonyms(), 0
     out: list[str] = []
     while i < len(words):
         pair = tuple(words[i:i + 2])
@@ -92,16 +71,6 @@ def tokens(text: str) -> list[str]:
             out.append(words[i])
             i += 1
     return out
-
-
-def stem(word: str) -> str:
-    """A crude stem: plural ``s``, ``es``, ``ed``, ``ing`` and a final ``e`` removed."""
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)]
-    return word
-
-
 
 
 @dataclass(frozen=True)
@@ -219,8 +188,7 @@ def _scattered(stems: list[str], content: list[str], window: int = 7) -> tuple[f
 
 
 #: question words that are cues, not values, when they only match a cell in another form
-_CUES = {"total", "totals", "sum", "average", "number", "numbers", "count", "times", "time",
-         "most", "least", "points", "score", "scores", "wins", "losses", "games"}
+_CUES = word_set("value_cues")
 
 
 def _stemmed_cells(table: Table) -> dict[tuple[str, ...], list[tuple[str, str]]]:
@@ -246,7 +214,7 @@ def find_values(q: list[str], table: Table, blocked: set[int],
     for n in range(min(table.max_len, len(q)), 0, -1):
         for i in range(len(q) - n + 1):
             key = tuple(q[i:i + n])
-            # the cell's own words first, else the same words in another form ("winners")
+            # the cell's own words first, else the same words in another (plural) form
             options = table.cells.get(key) or (
                 None if set(key) & _CUES else stemmed.get(tuple(stem(w) for w in key)))
             if not options or blocked & set(range(i, i + n)):
@@ -275,15 +243,15 @@ def _distance(span: tuple[int, int], mention: tuple[float, int, int] | None) -> 
     return gap + round(10 * (1 - score))
 
 
-_NUMBER_WORDS = {w: i for i, w in enumerate((
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty"))}
+_NUMBER_WORDS = {w: i for i, w in enumerate(words("number_words"))}
 
 
 def number_words() -> dict[str, int]:
     """English number words up to twenty -> their value."""
     return _NUMBER_WORDS
+
+
+_TOP_WORDS = words("top_words")
 
 
 def find_top_n(q: list[str]) -> Cond | None:
@@ -295,7 +263,7 @@ def find_top_n(q: list[str]) -> Cond | None:
     True
     """
     for i, word in enumerate(q[:-1]):
-        if word not in ("top", "first"):
+        if word not in _TOP_WORDS:
             continue
         nxt = q[i + 1]
         n = _NUMBER_WORDS.get(nxt) if not nxt.isdigit() else int(nxt)
@@ -333,11 +301,11 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
     return out
 
 
-_BETWEEN_FILLERS = {"the", "years", "year", "seasons", "season", "ages", "of"}
-_AT_LEAST = ("at least", "no less than", "no fewer than", "a minimum of")
-_AT_MOST = ("at most", "no more than", "a maximum of", "up to")
-_OR_MORE = {"or more", "or greater", "or higher", "or above", "or over", "or later"}
-_OR_LESS = {"or less", "or fewer", "or lower", "or below", "or under", "or earlier"}
+_BETWEEN_FILLERS = word_set("between_fillers")
+_AT_LEAST = words("at_least_cues")
+_AT_MOST = words("at_most_cues")
+_OR_MORE = word_set("or_more_cues")
+_OR_LESS = word_set("or_less_cues")
 
 
 def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, int]],
@@ -348,11 +316,11 @@ def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, 
     for col, (_, start, end) in mentions.items():
         if not table.numeric.get(col) or (
                 number is not None and not _plausible(number, table.ranges.get(col))):
-            continue  # "won ... between 1992 and 2005": 1992 is no number of wins
+            continue  # a year is no number of wins
         d: float
         if end <= cue:
             d = cue - end
-        elif cue < start and end <= pos:  # "between the years 1990 and ..."
+        elif cue < start and end <= pos:  # named between the cue and the number
             d = 0
         elif start > pos:
             d = start - pos - 1 + 0.5

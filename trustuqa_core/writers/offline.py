@@ -31,21 +31,21 @@ import numpy as np
 
 from ..demos import Demo
 from ..errors import ParseError
-from ..mapping.lexical import normalize
 from ..mentions import find_mentions, unbound_mentions
 from ..numbers import parse_number
 from ..query.ast import Program, Text
 from ..query.parse import parse
 from ..query.render import render_program
+from ..text import normalize
 from .base import WriteRequest, Written
 from .kg import link_kg
-from .tables import link_table, plan_program
+from .table_program import plan_program
+from .tables import link_table
 from .templates import (
     Template,
     make_template,
     mentions,
     rebind,
-    rebound_program,
     template_index,
 )
 
@@ -70,19 +70,19 @@ class OfflineWriter:
         self.tables = tables
         self.linker_first = linker_first
 
-    def candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
-        """Every candidate as ``(query text, how it was made)``, best first."""
+    def candidates(self, request: WriteRequest) -> list[tuple[Program, str]]:
+        """Every candidate as ``(query program, how it was made)``, best first."""
         out = self._template_candidates(request)
         self.unlinked: list[str] = []
         if self.tables and any(s.kind == "table" for s in request.graph.sources):
             plan = link_table(request.question, request.graph)
-            text = plan_program(plan)
-            missing = unlinked_words(request.question, text) if text is not None else []
+            built = plan_program(plan)
+            missing = unlinked_words(request.question, built) if built is not None else []
             if missing:
                 self.unlinked = missing
-                text = None
-            if text is not None:
-                linked = (text, f"schema linking: {plan.explain()}")
+                built = None
+            if built is not None:
+                linked = (built, f"schema linking: {plan.explain()}")
                 out = [linked, *out] if self.linker_first or not out else [*out, linked]
         return out
 
@@ -105,7 +105,7 @@ class OfflineWriter:
             notes.append(f"could not link {words} to any value of the loaded data (the "
                          "offline writer does not guess): override a mapping, write the query, "
                          "or configure an LLM")
-        return Written([t for t, _ in batch], "\n".join(lines), notes)
+        return Written([render_program(p) for p, _ in batch], "\n".join(lines), notes)
 
     # -- templates ---------------------------------------------------------------------
     def _template_demos(self, request: WriteRequest) -> list[tuple[Demo, Template | None, float]]:
@@ -137,7 +137,8 @@ class OfflineWriter:
             found.append((demo, index.templates[int(p)], sim))
         return found
 
-    def _similar_candidates(self, request: WriteRequest, limit: int = 10) -> list[tuple[str, str]]:
+    def _similar_candidates(self, request: WriteRequest,
+                            limit: int = 10) -> list[tuple[Program, str]]:
         """No demo has the question's template: demos whose template is the most similar
         (same number of slots), re-bound by position."""
         pool = request.pool
@@ -146,7 +147,7 @@ class OfflineWriter:
         index = template_index(pool)
         allowed = pool.allowed(request.kinds or None, request.exclude_origins)
         same = set(pool.same_question(request.question))
-        out: list[tuple[str, str]] = []
+        out: list[tuple[Program, str]] = []
         for key, values in mentions(request.question, request.mapper.entities):
             for other, sim in index.similar_keys(key, len(values), k=3):
                 for p in index.by_key[other]:
@@ -165,7 +166,7 @@ class OfflineWriter:
                         return out
         return out
 
-    def _template_candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
+    def _template_candidates(self, request: WriteRequest) -> list[tuple[Program, str]]:
         out = self._exact_candidates(request)
         if out:
             return out
@@ -176,7 +177,7 @@ class OfflineWriter:
             return out  # across tables, a merely similar template misleads more than it helps
         return out + self._similar_candidates(request)
 
-    def _exact_candidates(self, request: WriteRequest) -> list[tuple[str, str]]:
+    def _exact_candidates(self, request: WriteRequest) -> list[tuple[Program, str]]:
         """Re-bound demos with the question's template, the program most of them write first.
 
         Benchmark demos carry no answer to re-verify them with, but demos sharing a template
@@ -195,16 +196,15 @@ class OfflineWriter:
             values = template.match(request.question)
             if values is None or not self._fits(request, template, values):
                 continue
-            program = rebound_program(template, values)
+            program = rebind(template, values)
             swaps = ", ".join(f"{a!r} -> {b!r}" for a, b in zip(template.literals, values,
                                                                strict=True))
             note = f"re-bound demo {demo.question!r} ({demo.origin}, similarity {sim:.2f}): {swaps}"
-            found.append((render_program(program), render_program(program, with_steps=False),
-                          note))
+            found.append((program, render_program(program, with_steps=False), note))
         support = Counter(calls for _, calls, _ in found)
         found.sort(key=lambda f: -support[f[1]])
-        return [(text, f"{note}; {support[calls]} of {len(found)} matching demos write this "
-                              "program") for text, calls, note in found]
+        return [(program, f"{note}; {support[calls]} of {len(found)} matching demos write "
+                          "this program") for program, calls, note in found]
 
     unlinked: list[str] = []
 
@@ -225,21 +225,18 @@ class OfflineWriter:
 _CONDITION_ARGS = ("head_entity", "tail_entity", "value", "entity")
 
 
-def unlinked_words(question: str, text: str) -> list[str]:
-    """What ``question`` names that the program ``text`` neither conditions on nor uses,
-    when the program has no condition at all (a column dump); else ``[]``.
+def unlinked_words(question: str, program: Program) -> list[str]:
+    """What ``question`` names that ``program`` neither conditions on nor uses, when the
+    program has no condition at all (a column dump); else ``[]``.
 
-    >>> unlinked_words("which skiers are from USA?", \
-"Query1: \\"get_information(relation='Rank')\\"")
+    >>> from trustuqa_core.query import get_information, program
+    >>> unlinked_words("which skiers are from USA?",
+    ...                program(None, [("", get_information(relation="Rank"))]))
     ['USA']
-    >>> unlinked_words("which skiers are from Italy?", \
-"Query1: \\"get_information(relation='Nation', tail_entity='Italy')\\"")
+    >>> unlinked_words("which skiers are from Italy?", program(None, [
+    ...     ("", get_information(relation="Nation", tail_entity="Italy"))]))
     []
     """
-    try:
-        program = parse(text)
-    except ParseError:
-        return []
     if _has_condition(program):
         return []
     lits = [program.target_type or ""] + [str(a.value) for q in program.queries

@@ -5,24 +5,34 @@ tail_entity='<cell>')``), comparison cues (``more than 12 wins``) become ``>``/`
 conditions, the column the question asks about becomes the selected column, and cue words
 (``how many``, ``average``, ``highest``...) the aggregate. No network, no model.
 
+The reading is an ordered tuple of named rules (:data:`LINK_RULES`, the selected column by
+:data:`SELECT_RULES`; :func:`link_rules` lists them), each shown by a case in
+``tests/fixtures/linking.txt``; the English words they look for are lists of
+``lexicon.txt``. :mod:`.table_program` writes the plan as a query program.
+
 >>> from trustuqa_core import load_graph
 >>> g = load_graph(tables=[b"Player,No.,School\\nAnn Lee,21,Duke\\nBo Ray,3,Iowa\\n"])
 >>> plan = link_table("What school did player number 21 play for?", g)
 >>> plan.select, plan.agg, [(c.column, c.cmp, c.value) for c in plan.conds]
 ('School', '', [('No.', '=', '21')])
+>>> plan.rules
+('conditions', 'select/named_at_focus', 'select')
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..graph import ConditionGraph
+from ..lexicon import pairs, word_map, word_set, words
 from ..numbers import parse_number
-from .computed import Computed, computed_steps, link_computed
+from ..text import stem
+from .computed import Computed, link_computed
 from .linking import (
     Cond,
+    Mentions,
     Table,
     comparison_column,
     comparison_fallback,
@@ -32,24 +42,14 @@ from .linking import (
     header_mentions,
     number_words,
     read_table,
-    stem,
     tokens,
 )
-from .wikisql import program_text
 
-__all__ = ["Cond", "TablePlan", "link_table", "plan_program", "tokens"]
+__all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "SELECT_RULES",
+           "link_rules",
+           "link_table", "tokens"]
 
-_AGG_CUES: tuple[tuple[str, str], ...] = (
-    ("most recent", "max"), ("average", "mean"), ("mean", "mean"),
-    ("how many", "count"), ("number of", "count"), ("total number", "count"), ("count", "count"),
-    ("highest", "max"), ("largest", "max"), ("maximum", "max"), ("greatest", "max"),
-    ("most", "max"), ("biggest", "max"), ("top", "max"), ("latest", "max"), ("max", "max"),
-    ("longest", "max"), ("tallest", "max"), ("heaviest", "max"),
-    ("lowest", "min"), ("smallest", "min"), ("shortest", "min"), ("lightest", "min"),
-    ("minimum", "min"), ("least", "min"),
-    ("fewest", "min"), ("earliest", "min"), ("min", "min"),
-    ("sum", "sum"), ("total", "sum"),
-)
+_AGG_CUES = pairs("aggregate_cues")
 
 
 @dataclass
@@ -71,6 +71,8 @@ class TablePlan:
     neighbour: str = ""
     #: a difference / yes-no comparison / duration of the rows' values (writers/computed.py)
     computed: Computed | None = None
+    #: names of the linking rules that changed the plan, in order (:func:`link_rules`)
+    rules: tuple[str, ...] = ()
 
     def explain(self) -> str:
         return "; ".join(self.why)
@@ -89,41 +91,182 @@ def link_table(question: str, graph: ConditionGraph, source: int | None = None) 
 
 
 def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
-    table = read_table(graph, index)
-    q = tokens(question)
-    mentions = header_mentions(q, table.columns)
-    conds = _conditions(q, question, table, mentions)
-    covered = {i for c in conds for i in range(*c.span)}
-    covered |= {i for m in mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
-    agg = _aggregate([t if i not in covered else "_" for i, t in enumerate(q)])
-    select = _select(q, mentions, conds, table, agg)
-    if (agg == "count" and select is not None and table.numeric.get(select) and conds
-            and not _years(table.ranges.get(select))
-            and all(c.cmp == "=" and c.column != "row_number" for c in conds)
-            and select in mentions and mentions[select][1] == _focus(q)):
-        agg = ""  # "how many runs did Ted Tyler score": the number is in the Runs column
-    ranking = _ranking(q, mentions, conds, table, select, agg)
-    if agg not in ("count", "sum", "mean") and (choice := _choice(q, mentions, conds, table)):
-        select, agg, compared = choice  # "who scored more points, X or Y?"
-        ranking = ("extreme", compared)
-    named = {i for m in mentions.values() for i in range(m[1], m[2])}  # "profit before tax"
-    neighbour, cue = ("", "") if agg or ranking else _neighbour(q, conds, covered | named)
-    if neighbour:
-        anchor = conds[0].column
-        if _asks_for(q, anchor, mentions) or select is None:
-            select = anchor  # "what was the next single after X" reads the Single column
-        elif cue not in ("next", "previous"):
-            neighbour = ""  # "the record after the game against X" is that game's record
-    if ranking is None and not neighbour and not agg and select is not None and (
-            order := _order_word(q, covered)):
-        agg, ranking = order, ("extreme", "row_number")  # "who won the first ..." -> row order
-    exclude = _summary_row(table, conds) if (agg or ranking) else None
-    computed = link_computed(question, conds, mentions, table)
-    if computed is not None:
-        agg, ranking, exclude, neighbour = "", None, None, ""
-    plan = TablePlan(select, agg, conds, table.name, [], ranking, exclude, neighbour, computed)
+    state = LinkState.start(question, read_table(graph, index))
+    for rule in LINK_RULES:
+        if rule.apply(state):
+            state.fired.append(rule.name)
+    plan = TablePlan(state.select, state.agg, state.conds, state.table.name, [],
+                     state.ranking, state.exclude, state.neighbour, state.computed)
     plan.why = _reasons(plan)
+    plan.rules = tuple(state.fired)
     return plan
+
+
+@dataclass
+class LinkState:
+    """What the rules have read of one question over one table so far.
+
+    ``q`` are the question's tokens, ``mentions`` the column names it names; ``covered`` the
+    token positions a condition or a full column-name mention uses (not cue words), ``fired``
+    the names of the rules that changed something. The other fields become the plan.
+    """
+
+    question: str
+    q: list[str]
+    table: Table
+    mentions: Mentions
+    conds: list[Cond] = field(default_factory=list)
+    covered: set[int] = field(default_factory=set)
+    select: str | None = None
+    agg: str = ""
+    ranking: tuple[str, str] | None = None
+    neighbour: str = ""
+    exclude: tuple[str, str] | None = None
+    computed: Computed | None = None
+    fired: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, question: str, table: Table) -> LinkState:
+        q = tokens(question)
+        return cls(question, q, table, header_mentions(q, table.columns))
+
+
+@dataclass(frozen=True)
+class LinkRule:
+    """One step of table linking: ``apply`` reads and updates the state, and says whether it
+    changed anything (shown in :func:`link_rules`, checked by ``tests/fixtures/linking.txt``)."""
+
+    name: str
+    doc: str
+    apply: Callable[[LinkState], bool]
+
+
+def _rule_conditions(s: LinkState) -> bool:
+    """Cell values, comparisons (more than 12) and top N in the question become conditions."""
+    s.conds = _conditions(s.q, s.question, s.table, s.mentions)
+    s.covered = {i for c in s.conds for i in range(*c.span)}
+    s.covered |= {i for m in s.mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
+    return bool(s.conds)
+
+
+def _rule_aggregate(s: LinkState) -> bool:
+    """The first aggregate cue not inside a condition or a column name (how many, highest)."""
+    s.agg = _aggregate([t if i not in s.covered else "_" for i, t in enumerate(s.q)])
+    return bool(s.agg)
+
+
+def _rule_select(s: LinkState) -> bool:
+    """The column asked for, by the first of :data:`SELECT_RULES` that finds one (listed as
+    ``select/<name>``)."""
+    for name, _, choose in SELECT_RULES:
+        s.select = choose(s)
+        if s.select is not None:
+            s.fired.append(f"select/{name}")
+            return True
+    return False
+
+
+def _rule_count_reads_column(s: LinkState) -> bool:
+    """A count of a numeric column named where the question word points, with equality
+    conditions only, reads the number from that column instead of counting rows."""
+    select = s.select
+    if (s.agg == "count" and select is not None and s.table.numeric.get(select) and s.conds
+            and not _years(s.table.ranges.get(select))
+            and all(c.cmp == "=" and c.column != "row_number" for c in s.conds)
+            and select in s.mentions and s.mentions[select][1] == _focus(s.q)):
+        s.agg = ""
+        return True
+    return False
+
+
+def _rule_ranking(s: LinkState) -> bool:
+    """A highest / lowest question asking which row: the extreme of another named numeric
+    column, or the most / least frequent value of the asked column."""
+    s.ranking = _ranking(s.q, s.mentions, s.conds, s.table, s.select, s.agg)
+    return s.ranking is not None
+
+
+def _rule_choice(s: LinkState) -> bool:
+    """A choice between two named rows (X or Y) with a comparative: the row whose compared
+    column is higher / lower."""
+    if s.agg in ("count", "sum", "mean"):
+        return False
+    choice = _choice(s.q, s.mentions, s.conds, s.table)
+    if not choice:
+        return False
+    s.select, s.agg, compared = choice
+    s.ranking = ("extreme", compared)
+    return True
+
+
+def _rule_neighbour(s: LinkState) -> bool:
+    """One row named and a next / previous cue (not inside a column name, not before a
+    number): the row after / before it."""
+    if s.agg or s.ranking:
+        return False
+    named = {i for m in s.mentions.values() for i in range(m[1], m[2])}
+    neighbour, cue = _neighbour(s.q, s.conds, s.covered | named)
+    if neighbour:
+        anchor = s.conds[0].column
+        if _asks_for(s.q, anchor, s.mentions) or s.select is None:
+            s.select = anchor  # the neighbour's value in the named row's column
+        elif cue not in ("next", "previous"):
+            neighbour = ""  # "after" a named row, asking another column: that row's value
+    s.neighbour = neighbour
+    return bool(neighbour)
+
+
+def _rule_row_order(s: LinkState) -> bool:
+    """A free-standing first / last with nothing else to rank by: the table's row order."""
+    if s.ranking is not None or s.neighbour or s.agg or s.select is None:
+        return False
+    order = _order_word(s.q, s.covered)
+    if not order:
+        return False
+    s.agg, s.ranking = order, ("extreme", "row_number")
+    return True
+
+
+def _rule_summary_row(s: LinkState) -> bool:
+    """An aggregate or a ranking leaves out a summary row (Total) the question does not name."""
+    s.exclude = _summary_row(s.table, s.conds) if (s.agg or s.ranking) else None
+    return s.exclude is not None
+
+
+def _rule_computed(s: LinkState) -> bool:
+    """A difference, a yes/no comparison or a duration of named rows replaces the plain read
+    (:mod:`.computed`)."""
+    s.computed = link_computed(s.question, s.conds, s.mentions, s.table)
+    if s.computed is None:
+        return False
+    s.agg, s.ranking, s.exclude, s.neighbour = "", None, None, ""
+    return True
+
+
+def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
+    name = apply.__name__.removeprefix("_rule_")
+    return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
+
+
+#: the rules of table linking, in the order they run (each sees what the earlier ones found)
+LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
+    _rule_conditions, _rule_aggregate, _rule_select, _rule_count_reads_column, _rule_ranking,
+    _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_computed))
+
+
+def link_rules() -> list[tuple[str, str]]:
+    """(rule name, what it does) in the order the rules run, for documentation; the ways of
+    choosing the selected column follow ``select`` as ``select/<name>``.
+
+    >>> [name for name, _ in link_rules()][:4]
+    ['conditions', 'aggregate', 'select', 'select/named_at_focus']
+    """
+    out = []
+    for r in LINK_RULES:
+        out.append((r.name, r.doc))
+        if r.name == "select":
+            out += [(f"select/{name}", doc) for name, doc, _ in SELECT_RULES]
+    return out
 
 
 def _conditions(q: list[str], question: str, table: Table,
@@ -138,7 +281,7 @@ def _conditions(q: list[str], question: str, table: Table,
             conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))
     blocked = {c.span[0] for c in conds}
     conds += find_values(q, table, blocked, mentions)
-    top = find_top_n(q)  # unless "top 3" is itself a cell value (an episode, a chart name)
+    top = find_top_n(q)  # unless the words are themselves a cell value (an episode title)
     if top is not None and not ({i for c in conds for i in range(*c.span)}
                                 & set(range(*top.span))):
         conds.append(top)
@@ -178,8 +321,8 @@ def _reasons(plan: TablePlan) -> list[str]:
     return why
 
 
-_NEXT = {"next", "after", "following", "below", "subsequent", "succeeded"}
-_PREVIOUS = {"before", "previous", "preceding", "prior", "above", "preceded"}
+_NEXT = word_set("next_words")
+_PREVIOUS = word_set("previous_words")
 
 
 def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str, str]:
@@ -192,15 +335,14 @@ def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str,
             continue
         nxt = q[i + 1] if i + 1 < len(q) else ""
         if nxt and parse_number(nxt) is not None and (i + 1) not in covered:
-            continue  # "after 2005" is a comparison
+            continue  # a cue before a number is a comparison
         return ("next_row" if word in _NEXT else "previous_row"), word
     return "", ""
 
 
-_MORE = {"more", "higher", "larger", "bigger", "greater", "later", "longer", "most",
-         "highest", "largest", "taller", "heavier", "older", "after"}
-_LESS = {"less", "fewer", "lower", "smaller", "earlier", "shorter", "least", "lowest",
-         "fewest", "younger", "lighter", "before", "sooner"}
+_MORE = word_set("more_words")
+_LESS = word_set("less_words")
+_TIME_CHOICE = word_set("time_choice_words")
 
 
 def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
@@ -222,7 +364,7 @@ def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
                 and m[0] >= 0.5]
     if compared:
         return named, agg, max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
-    if words & {"later", "earlier", "before", "after", "sooner", "older", "younger"}:
+    if words & _TIME_CHOICE:
         years = [c for c in table.columns if c not in counts and _years(table.ranges.get(c))]
         return named, agg, years[0] if years else "row_number"
     return None
@@ -238,7 +380,9 @@ def _summary_row(table: Table, conds: list[Cond]) -> tuple[str, str] | None:
     return None
 
 
-_FREQUENCY_WORDS = {"most", "least", "fewest"}
+_FREQUENCY_WORDS = word_set("frequency_words")
+_FIRST, _LAST = words("order_words")
+_ORDER_NOUNS = word_set("order_nouns")
 
 
 def _order_word(q: list[str], covered: set[int]) -> str:
@@ -250,12 +394,12 @@ def _order_word(q: list[str], covered: set[int]) -> str:
     ('', '')
     """
     for i, word in enumerate(q):
-        if word not in ("first", "last") or i in covered:
+        if word not in (_FIRST, _LAST) or i in covered:
             continue
         nxt = q[i + 1] if i + 1 < len(q) else ""
-        if nxt in ("name", "names") or nxt.isdigit() or nxt in number_words():
+        if nxt in _ORDER_NOUNS or nxt.isdigit() or nxt in number_words():
             continue
-        return "min" if word == "first" else "max"
+        return "min" if word == _FIRST else "max"
     return ""
 
 
@@ -295,79 +439,95 @@ def _aggregate(q: list[str]) -> str:
     return min(found)[2] if found else ""
 
 
-_WH_HINTS = {
-    "who": {"name", "player", "driver", "winner", "written", "writer", "directed", "director",
-            "artist", "candidate", "incumbent", "athlete", "coach", "person", "manager",
-            "captain", "actor", "author", "rider", "opponent", "partner", "champion", "leader",
-            "composer", "singer", "presenter", "host", "team", "club", "pilot", "owner"},
-    "when": {"date", "year", "season", "air", "aired", "airdate", "from", "time", "born",
-             "founded", "opened", "premiere", "released", "release", "week"},
-    "where": {"venue", "location", "city", "site", "place", "country", "stadium", "state",
-              "town", "arena", "ground", "hometown", "circuit", "track"},
-}
-_WH_VERBS = {"wrote": "written", "write": "written", "directed": "directed",
-             "direct": "directed", "born": "born", "aired": "air", "air": "air"}
+_WH_HINTS = {wh: word_set(f"{wh}_columns") for wh in ("who", "when", "where")}
+_WH_VERBS = word_map("wh_verbs")
 
 
-def _select(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: list[Cond],
-            table: Table, agg: str) -> str | None:
-    """The column asked for: a named column not used by a condition, else a column fitting
-    the question word (who / when / where), else the first free column."""
-    cond_cols = {c.column for c in conds}
-    free = {c: m for c, m in mentions.items() if c not in cond_cols}
-    focus, written = _focus(q), _focus(q, skip_modifiers=False)  # "first leg" is a column
+def _free(s: LinkState) -> dict[str, tuple[float, int, int]]:
+    """Column-name mentions of columns no condition uses."""
+    used = {c.column for c in s.conds}
+    return {c: m for c, m in s.mentions.items() if c not in used}
+
+
+def _rest(s: LinkState) -> list[str]:
+    """Columns no condition uses, in table order."""
+    used = {c.column for c in s.conds}
+    return [c for c in s.table.columns if c not in used]
+
+
+def _select_named_at_focus(s: LinkState) -> str | None:
+    """A free column named where the question word points (what school ...)."""
+    free = _free(s)
+    focus, written = _focus(s.q), _focus(s.q, skip_modifiers=False)  # a modifier may name one
     at_focus = {c: m for c, m in free.items() if m[1] == written} or {
         c: m for c, m in free.items() if m[1] == focus}
-    if at_focus:
-        return max(at_focus, key=lambda c: at_focus[c][0])
-    if 0 <= focus < len(q) and q[focus] in _FOCUS_SYNONYMS:
-        words = _FOCUS_SYNONYMS[q[focus]]
-        named = [c for c in table.columns if c not in cond_cols and words & set(tokens(c))]
-        if named:
-            return named[0]
-    full = {c: m for c, m in free.items() if m[0] >= 1.0}
-    rest = [c for c in table.columns if c not in cond_cols]
-    if full:
-        plain = {c: m for c, m in full.items() if not set(tokens(c)) <= _CUE_WORDS}
-        full = plain or full
-        return max(full, key=lambda c: (full[c][0], -full[c][1]))
-    hinted = _wh_column(q, rest)
-    if hinted is not None:
-        return hinted
-    if free:
-        return max(free, key=lambda c: (free[c][0], -free[c][1]))
-    return rest[0] if rest else (table.columns[0] if table.columns else None)
+    return max(at_focus, key=lambda c: at_focus[c][0]) if at_focus else None
+
+
+def _select_focus_synonym(s: LinkState) -> str | None:
+    """A free column whose name holds a synonym of the word asked for (country -> Nation)."""
+    focus = _focus(s.q)
+    if not (0 <= focus < len(s.q) and s.q[focus] in _FOCUS_SYNONYMS):
+        return None
+    same = _FOCUS_SYNONYMS[s.q[focus]]
+    named = [c for c in _rest(s) if same & set(tokens(c))]
+    return named[0] if named else None
+
+
+def _select_named_in_full(s: LinkState) -> str | None:
+    """A free column named in full anywhere (one not made of cue words only preferred)."""
+    full = {c: m for c, m in _free(s).items() if m[0] >= 1.0}
+    if not full:
+        return None
+    plain = {c: m for c, m in full.items() if not set(tokens(c)) <= _CUE_WORDS}
+    full = plain or full
+    return max(full, key=lambda c: (full[c][0], -full[c][1]))
+
+
+def _select_wh_column(s: LinkState) -> str | None:
+    """A free column fitting the question's verb or its who / when / where."""
+    return _wh_column(s.q, _rest(s))
+
+
+def _select_named_partly(s: LinkState) -> str | None:
+    """The free column named best, if only partly."""
+    free = _free(s)
+    return max(free, key=lambda c: (free[c][0], -free[c][1])) if free else None
+
+
+def _select_first_column(s: LinkState) -> str | None:
+    """The first free column, else the table's first column."""
+    rest = _rest(s)
+    return rest[0] if rest else (s.table.columns[0] if s.table.columns else None)
+
+
+#: how the selected column is chosen: the first rule that finds one wins
+SELECT_RULES: tuple[tuple[str, str, Callable[[LinkState], str | None]], ...] = tuple(
+    (f.__name__.removeprefix("_select_"), " ".join((f.__doc__ or "").split()), f) for f in (
+        _select_named_at_focus, _select_focus_synonym, _select_named_in_full,
+        _select_wh_column, _select_named_partly, _select_first_column))
 
 
 #: the word a question asks for -> column-name words meaning the same thing
-_FOCUS_SYNONYMS = {
-    "country": {"nation", "nationality", "country"}, "nation": {"country", "nationality"},
-    "nationality": {"nation", "country"}, "team": {"club", "franchise"}, "club": {"team"},
-    "song": {"title", "single"}, "film": {"title", "movie"}, "movie": {"title", "film"},
-    "album": {"title"}, "book": {"title"}, "athlete": {"name"}, "player": {"name"},
-    "person": {"name"}, "city": {"location", "venue", "town"}, "year": {"season", "date"},
-}
+_FOCUS_SYNONYMS = {word: set(same.split()) for word, same in pairs("focus_synonyms")}
 
-_CUE_WORDS = {"total", "average", "number", "count", "sum", "max", "min", "highest", "lowest",
-              "maximum", "minimum", "mean", "amount"}
+_CUE_WORDS = word_set("aggregate_column_words")
 
 
-def _hinted(column: str, hints: set[str]) -> bool:
+def _hinted(column: str, hints: frozenset[str]) -> bool:
     words = set(tokens(column))
     return bool(hints & (words | {stem(w) for w in words}))
 
 
-_SKIP = {"is", "was", "are", "were", "the", "a", "an", "s", "did", "does", "do", "has", "have",
-         "had", "of", "me", "all", "tell", "name", "list", "give", "show"}
-
-
-_MODIFIERS = {"next", "previous", "first", "last", "other", "only"}
+_SKIP = word_set("focus_skip")
+_MODIFIERS = word_set("focus_modifiers")
+_FOCUS_WORDS = words("focus_words")
 
 
 def _focus(q: list[str], skip_modifiers: bool = True) -> int:
     """Position of the word the question asks for (``what school ...`` -> ``school``)."""
     for i, w in enumerate(q[:3]):
-        if w in ("what", "which", "name", "list", "tell", "give", "show"):
+        if w in _FOCUS_WORDS:
             j = i + 1
             while j < len(q) and (q[j] in _SKIP or skip_modifiers and q[j] in _MODIFIERS):
                 j += 1
@@ -390,87 +550,3 @@ def _wh_column(q: list[str], columns: Sequence[str]) -> str | None:
                 if _hinted(col, hints):
                     return col
     return None
-
-
-def plan_program(plan: TablePlan) -> str | None:
-    """The query program of a plan (None without a selected column)."""
-    if plan.computed is not None:
-        target, computed = computed_steps(plan.computed)
-        return program_text(target, computed)
-    if plan.select is None:
-        return None
-    steps: list[tuple[str, str]] = []
-    groups: dict[tuple[str, str], list[int]] = {}  # a row has one value per column: "=" on
-    parts = []
-    if plan.exclude is not None:
-        column, label = plan.exclude
-        steps += [(f"Find the summary row ({column} = {label})",
-                   f"get_information(relation='{column}', tail_entity='{label}')"),
-                  ("Take every other row", "set_negation(set='output_of_query1')")]
-        parts.append(2)
-    for c in plan.conds:                            # one column twice means either of them
-        value = c.value.replace("\n", " ")
-        steps.append((f"Find the rows whose {c.column} {c.cmp} {value}",
-                      f"get_information(relation='{c.column}', tail_entity{c.cmp}'{value}')"))
-        key = (c.column, "=") if c.cmp == "=" else (c.column, f"{c.cmp}{len(steps)}")
-        groups.setdefault(key, []).append(len(steps))
-    for (column, _), numbers in groups.items():
-        if len(numbers) > 1:
-            refs = ", ".join(f"set{j}='output_of_query{n}'" for j, n in enumerate(numbers, 1))
-            steps.append((f"Keep the rows having any of these {column} values",
-                          f"set_union({refs})"))
-            parts.append(len(steps))
-        else:
-            parts.append(numbers[0])
-    if len(parts) > 1:
-        refs = ", ".join(f"set{j}='output_of_query{n}'" for j, n in enumerate(parts, 1))
-        steps.append(("Keep the rows found by every condition", f"set_intersection({refs})"))
-    if plan.neighbour and steps:
-        which = "next" if plan.neighbour == "next_row" else "previous"
-        steps.append((f"Take the {which} row",
-                      f"{plan.neighbour}(set='output_of_query{len(steps)}')"))
-    sel, rows = plan.select, len(steps)
-    if plan.ranking is not None:
-        return program_text(sel, steps + _ranking_steps(plan, rows))
-    if plan.agg == "count" and rows:
-        steps.append((f"Count output_of_query{rows}", f"count(set='output_of_query{rows}')"))
-        return program_text(f"number of {sel}", steps)
-    read = (f"get_information(relation='{sel}', head_entity='output_of_query{rows}')" if rows
-            else f"get_information(relation='{sel}')")
-    steps.append((f"Get the {sel} of the rows" if rows else f"Get every {sel}", read))
-    if plan.agg:
-        last = len(steps)
-        steps.append((f"Apply {plan.agg} to output_of_query{last}",
-                      f"{plan.agg}(set='output_of_query{last}')"))
-    return program_text(sel, steps)
-
-
-def _ranking_steps(plan: TablePlan, rows: int) -> list[tuple[str, str]]:
-    """Steps after the condition steps (``rows`` of them) that pick the top-ranked rows and
-    read the selected column of them."""
-    kind, col = plan.ranking or ("", "")
-    sel, word = plan.select, "highest" if plan.agg == "max" else "lowest"
-    steps: list[tuple[str, str]] = []
-    if kind == "frequent":
-        which = "most" if plan.agg == "max" else "least"
-        steps.append((f"Find the rows holding the {which} frequent {sel}",
-                      f"get_information(relation='{sel}', tail_entity='{which}')"))
-    elif not rows:
-        cmp = ">=" if plan.agg == "max" else "<="
-        steps.append((f"Find the rows with the {word} {col}",
-                      f"get_information(relation='{col}', tail_entity{cmp}'{word}')"))
-    else:
-        n = rows
-        steps += [
-            (f"Get the {col} of those rows",
-             f"get_information(relation='{col}', head_entity='output_of_query{n}')"),
-            (f"Take the {word} of them", f"{plan.agg}(set='output_of_query{n + 1}')"),
-            (f"Find the rows with that {col}",
-             f"get_information(relation='{col}', tail_entity='output_of_query{n + 2}')"),
-            ("Keep those among the rows found by the conditions",
-             f"set_intersection(set1='output_of_query{n}', set2='output_of_query{n + 3}')"),
-        ]
-    last = rows + len(steps)
-    steps.append((f"Get the {sel} of those rows",
-                  f"get_information(relation='{sel}', head_entity='output_of_query{last}')"))
-    return steps

@@ -10,7 +10,8 @@ text in place of the old literal. Brackets are optional on both sides.
 ...     "Query1: \\"get_information(relation='directed_by', head_entity='Kismet')\\""))
 >>> t.key, t.match("Who directed Juarez?")
 ('who directed {}', ('Juarez',))
->>> print(rebind(t, ("Juarez",)))
+>>> from trustuqa_core.query import render_program
+>>> print(render_program(rebind(t, ("Juarez",))))
 Query1: "get_information(relation='directed_by', head_entity='Juarez')"
 """
 
@@ -27,26 +28,16 @@ from ..mapping.dense import EmbeddingIndex
 from ..mapping.lexical import LexicalPool
 from ..query.ast import Arg, Call, ListValue, Program, Query, Text, Value
 from ..query.parse import parse
-from ..query.render import render_program
 from ..rewrite import MAX_WORDS, MIN_WORDS
+from ..text import question_key
 
-__all__ = ["Template", "make_template", "rebind", "rebound_program", "question_key",
+__all__ = ["Template", "make_template", "rebind",
            "TemplateIndex",
            "template_index", "mention_keys", "mentions"]
 
 _LITERAL_ARGS = {"head_entity", "tail_entity", "value"}
 _SPECIAL = {"most", "least"} | MAX_WORDS | MIN_WORDS
 _SLOT = "\x00{}\x00"
-
-
-def question_key(text: str) -> str:
-    """Case, brackets, spacing and final punctuation removed (slots stay ``{}``).
-
-    >>> question_key("  What movies did [Tom Hanks] act in? ")
-    'what movies did tom hanks act in'
-    """
-    text = text.replace("[", " ").replace("]", " ").casefold()
-    return " ".join(text.split()).rstrip(" ?.!")
 
 
 @dataclass(frozen=True)
@@ -146,13 +137,8 @@ def _swap_value(value: Value, mapping: dict[str, str]) -> Value:
     return value
 
 
-def rebind(template: Template, values: Sequence[str]) -> str:
+def rebind(template: Template, values: Sequence[str]) -> Program:
     """The template's program with each literal replaced by the matching new text."""
-    return render_program(rebound_program(template, values))
-
-
-def rebound_program(template: Template, values: Sequence[str]) -> Program:
-    """:func:`rebind` as a program (not rendered)."""
     mapping = dict(zip(template.literals, values, strict=True))
     queries = []
     for q in template.program.queries:
