@@ -19,6 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..query.ast import Call
+from ..query.build import call, get_information, program, ref
+from ..query.render import render_program
+
 __all__ = ["sql_to_demo_text", "AGGREGATES", "COND_OPS"]
 
 AGGREGATES = ("", "max", "min", "count", "sum", "mean")
@@ -34,40 +38,38 @@ def _quote(text: object) -> str:
     return str(text).replace("\n", " ").strip()
 
 
-def _program_text(target: str, steps: Sequence[tuple[str, str]]) -> str:
-    """``## Target type`` plus ``StepN``/``QueryN`` lines (the demo text format)."""
-    lines = [f"## Target type: {{{target}}}"]
-    for i, (desc, call) in enumerate(steps, 1):
-        lines += [f"Step{i}: {desc}", f'Query{i}: "{call}"']
-    return "\n".join(lines)
-
-
 def sql_to_demo_text(sql: Mapping[str, Any], header: Sequence[str]) -> str:
     """The program text for one WikiSQL query (``sel``, ``agg``, ``conds`` with column
-    indices)."""
+    indices), built with :mod:`trustuqa_core.query.build` so every label is quoted.
+
+    >>> from trustuqa_core.query import parse
+    >>> text = sql_to_demo_text({"sel": 0, "agg": 3, "conds": [[1, 0, "O'Neal"]]},
+    ...                         ["Player", "Name"])
+    >>> parse(text).queries[0].call.args[1].value.text
+    "O'Neal"
+    """
     sel, agg = header[int(sql["sel"])], AGGREGATES[int(sql["agg"])]
-    steps: list[tuple[str, str]] = []
+    steps: list[tuple[str, Call]] = []
     for col, op, value in sql.get("conds", ()):
         name, cmp, val = header[int(col)], COND_OPS[int(op)], _quote(value)
         steps.append((f"Find the rows whose {name} {_CMP_WORDS[cmp]} {val}",
-                      f"get_information(relation='{name}', tail_entity{cmp}'{val}')"))
+                      get_information(cmp, relation=name, tail_entity=val)))
     if len(steps) > 1:
-        refs = ", ".join(f"set{i}='output_of_query{i}'" for i in range(1, len(steps) + 1))
-        steps.append(("Keep the rows found by every condition", f"set_intersection({refs})"))
+        sets = {f"set{i}": ref(i) for i in range(1, len(steps) + 1)}
+        steps.append(("Keep the rows found by every condition", call("set_intersection", **sets)))
     rows = len(steps)
     if agg == "count":
         if rows == 0:
-            steps.append((f"Get every {sel}", f"get_information(relation='{sel}')"))
-        steps.append((f"Count output_of_query{len(steps)}",
-                      f"count(set='output_of_query{len(steps)}')"))
-        return _program_text(f"number of {sel}", steps)
+            steps.append((f"Get every {sel}", get_information(relation=sel)))
+        steps.append((f"Count output_of_query{len(steps)}", call("count", set=ref(len(steps)))))
+        return render_program(program(f"number of {sel}", steps))
     if rows:
         steps.append((f"Get the {sel} of output_of_query{rows}",
-                      f"get_information(relation='{sel}', head_entity='output_of_query{rows}')"))
+                      get_information(relation=sel, head_entity=ref(rows))))
     else:
-        steps.append((f"Get every {sel}", f"get_information(relation='{sel}')"))
+        steps.append((f"Get every {sel}", get_information(relation=sel)))
     if agg:
         last = len(steps)
         steps.append((f"Find the {_VERB[agg]} of output_of_query{last}",
-                      f"{agg}(set='output_of_query{last}')"))
-    return _program_text(sel, steps)
+                      call(agg, set=ref(last))))
+    return render_program(program(sel, steps))
