@@ -45,7 +45,7 @@ def sql_to_demo_text(sql: Mapping[str, Any], header: Sequence[str]) -> str:
     >>> from trustuqa_core.query import parse
     >>> text = sql_to_demo_text({"sel": 0, "agg": 3, "conds": [[1, 0, "O'Neal"]]},
     ...                         ["Player", "Name"])
-    >>> parse(text).queries[0].call.args[1].value.text
+    >>> parse(text).queries[0].call.args[1].value.value
     "O'Neal"
     """
     sel, agg = header[int(sql["sel"])], AGGREGATES[int(sql["agg"])]
