@@ -111,7 +111,8 @@ def _turtle(text: str, name: str) -> tuple[list[tuple[Any, Any, Any]], list[int]
     try:
         graph.parse(data=text, format="turtle")
     except BadSyntax as exc:
-        raise SourceError(name, f"malformed Turtle ({getattr(exc, '_why', 'bad syntax')})", exc.lines + 1) from None
+        why = getattr(exc, "_why", "bad syntax")
+        raise SourceError(name, f"malformed Turtle ({why})", exc.lines + 1) from None
     except (ValueError, rdflib.exceptions.Error) as exc:
         raise SourceError(name, f"malformed Turtle ({_short(exc)})") from None
     check_count(name, len(graph), "facts", "facts")
