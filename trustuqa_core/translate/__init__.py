@@ -102,10 +102,9 @@ def load_sources(
         location, named = split_tables(location)
         wanted += named
     label = _label(location, name)
-    if isinstance(location, bytes):
-        implied = source_kind(label, label) if label else None
-    else:
-        implied = source_kind(location, label)
+    implied = None if isinstance(location, bytes) else source_kind(location)
+    if implied is None and label:
+        implied = source_kind(label, label)
     kind = kind or implied
     if kind is None:
         raise SourceError(label or "source", "cannot tell the source kind; say table, kg or tkg")
