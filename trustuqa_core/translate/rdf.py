@@ -3,8 +3,9 @@
 Each RDF statement ``(s, p, o)`` becomes one KG fact. IRIs are shown by their ``rdfs:label``
 when the graph gives one (an untagged or English label first), else by their local name (the
 part after the last ``#``, ``/`` or ``:``); literals by their lexical form (``"1944"^^xsd:gYear``
--> ``1944``); blank nodes as ``_:<id>``. The ``rdfs:label`` statements that named an IRI are not
-repeated as facts. Two IRIs shown by the same name become one node, which a warning reports.
+-> ``1944``; rdflib normalises some, e.g. a Turtle ``1.5e6`` becomes ``1500000.0``); blank
+nodes as ``_:b1``, ``_:b2``, ... in reading order. The ``rdfs:label`` statements that named
+an IRI are not repeated as facts. Two IRIs shown by the same name become one node, which a warning reports.
 
 N-Triples is read line by line, so a fact's line is the file line it came from, the ``facts``
 limit stops the reading as soon as it is passed, and a malformed line is named. Turtle is
@@ -118,7 +119,10 @@ def _turtle(text: str, name: str) -> tuple[list[tuple[Any, Any, Any]], list[int]
     check_count(name, len(graph), "facts", "facts")
     if len(graph) == 0:
         raise SourceError(name, "no RDF statements found")
-    triples = sorted(graph, key=lambda t: tuple(str(x) for x in t))  # a set: fix the order
+    from rdflib import BNode
+
+    # the graph is a set: sort it (blank-node ids are random per parse, so they sort as one)
+    triples = sorted(graph, key=lambda t: tuple("" if isinstance(x, BNode) else str(x) for x in t))
     return triples, list(range(1, len(triples) + 1))
 
 
@@ -127,6 +131,7 @@ def _facts(triples: list[tuple[Any, Any, Any]], lines: list[int], name: str) -> 
 
     labels = _labels(triples)
     shown: dict[str, set[str]] = {}
+    blanks: dict[str, str] = {}  # rdflib's random ids -> _:b1, _:b2, ... in reading order
 
     def text(term: Any) -> str:
         if isinstance(term, URIRef):
@@ -135,7 +140,7 @@ def _facts(triples: list[tuple[Any, Any, Any]], lines: list[int], name: str) -> 
             shown.setdefault(label, set()).add(iri)
             return label
         if isinstance(term, BNode):
-            return f"_:{term}"
+            return blanks.setdefault(str(term), f"_:b{len(blanks) + 1}")
         if isinstance(term, Literal):
             return str(term).replace("\x00", "")
         return str(term)
