@@ -5,7 +5,8 @@ when the graph gives one (an untagged or English label first), else by their loc
 part after the last ``#``, ``/`` or ``:``); literals by their lexical form (``"1944"^^xsd:gYear``
 -> ``1944``; rdflib normalises some, e.g. a Turtle ``1.5e6`` becomes ``1500000.0``); blank
 nodes as ``_:b1``, ``_:b2``, ... in reading order. The ``rdfs:label`` statements that named
-an IRI are not repeated as facts. Two IRIs shown by the same name become one node, which a warning reports.
+an IRI are not repeated as facts. Two IRIs shown by the same name become one node, which a
+warning reports.
 
 N-Triples is read line by line, so a fact's line is the file line it came from, the ``facts``
 limit stops the reading as soon as it is passed, and a malformed line is named. Turtle is
