@@ -82,8 +82,7 @@ def test_json_records_and_columns() -> None:
     ("data", "name", "kind", "needle", "line"),
     [
         (b"", "e.csv", "table", "empty", None),
-        (b"Name,Score\n\xe9t\xe9,1\n", "enc.csv", "table", "not UTF-8", 2),
-        (b"a,b\n1,2\n3,4,5\n", "rag.csv", "table", "3 fields but the header has 2", 3),
+        (b"A\tr\tB\n\xe9t\xe9\tr\tB\n", "enc.tsv", "kg", "not UTF-8", 2),
         (b"[1, 2", "bad.json", "table", "invalid JSON", 1),
         (b"[1, 2]", "num.json", "table", "list of records", None),
         (b"A\tr\tB\nC\tr\n", "kg.tsv", "kg", "expected 3 columns, got 2", 2),

@@ -28,14 +28,16 @@ from .text import (
     load_json,
     looks_like_formula,
     looks_like_html,
+    read_any_text,
     read_bytes,
     read_text,
 )
 from .xlsx import read_xlsx
 
-__all__ = ["read_table", "from_table", "ROW_NUMBER", "sniff_delimiter"]
+__all__ = ["read_table", "from_table", "table_facts", "ROW_NUMBER", "EXTRA", "sniff_delimiter"]
 
 ROW_NUMBER = "row_number"
+EXTRA = "extra_"  # columns for the cells of rows longer than the header: extra_1, ...
 
 
 def read_table(
@@ -45,8 +47,10 @@ def read_table(
 
     The format comes from the file name (``.xlsx``, ``.json``, ``.tsv``, else delimited text
     whose delimiter is sniffed: the official WikiSQL/WTQ copies are tab-separated ``.csv``).
-    Problems that lose data (ragged long rows, unreadable files) raise :class:`SourceError`;
-    ones that do not (short rows, formulas, HTML in cells) are listed in ``df.attrs["warnings"]``.
+    Delimited text need not be UTF-8 (see :func:`~trustuqa_core.translate.text.read_any_text`).
+    Unreadable files raise :class:`SourceError`; what is read leniently (another encoding,
+    rows longer or shorter than the header, formulas, HTML in cells) is listed in
+    ``df.attrs["warnings"]``.
     Sizes, rows and JSON nesting are bounded by :mod:`trustuqa_core.limits`
     (:class:`~trustuqa_core.errors.SourceLimitError` names the file and the limit).
     """
@@ -57,9 +61,10 @@ def read_table(
     elif suffix == ".json":
         df = _read_json(read_text(source, name, max_bytes), name)
     else:
-        text = read_text(source, name, max_bytes)
+        text, decoded = read_any_text(source, name, max_bytes)
         delimiter = "\t" if suffix == ".tsv" else sniff_delimiter(text)
         df = _read_delimited(text, name, delimiter)
+        df.attrs["warnings"] = decoded + list(df.attrs.get("warnings", []))
     warnings = list(df.attrs.get("warnings", []))
     warnings += _cell_warnings(df, name)
     df.attrs["warnings"] = warnings
@@ -107,6 +112,18 @@ def from_table(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFa
         warnings=warnings,
         path=path,
     )
+
+
+def table_facts(df: pd.DataFrame, name: str, path: str | None = None) -> SourceFacts:
+    """Facts of a DataFrame of cell texts read from elsewhere (a database table, a Parquet
+    file), with the warnings a file gets for markup and formula-like cells.
+
+    >>> facts = table_facts(pd.DataFrame({"Note": ["=1+1"]}, dtype=object), "db:t")
+    >>> facts.tails, "formula" in facts.warnings[0]
+    (['=1+1', '1'], True)
+    """
+    df.attrs["warnings"] = list(df.attrs.get("warnings", [])) + _cell_warnings(df, name)
+    return from_table(df, name, path)
 
 
 def sniff_delimiter(text: str) -> str:
@@ -157,23 +174,57 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
         raise SourceError(name, f"malformed delimited text ({exc})", reader.line_num) from None
     if not rows:
         raise SourceError(name, "no header row")
-    header = unique_header(rows[0][1])
-    width, short, data = len(header), [], []
+    width = len(rows[0][1])
+    extra = max((_last_filled(r) + 1 - width for _, r in rows[1:]), default=0)
+    extras = [f"{EXTRA}{k}" for k in range(1, extra + 1)]
+    header = unique_header(rows[0][1] + extras) if extras else unique_header(rows[0][1])
+    full = width + len(extras)
+    short, long, data = [], [], []
     for line, row in rows[1:]:
-        if len(row) > width:
-            raise SourceError(name, f"row has {len(row)} fields but the header has {width}", line)
         if len(row) < width:
             short.append(line)
-            row = row + [""] * (width - len(row))
-        data.append(row)
+        elif len(row) > width:
+            long.append(line)
+        data.append((row + [""] * (full - len(row)))[:full])
     df = text_frame(data, header)
+    warnings = []
+    if long:
+        kept = (
+            f"the extra cells are kept in column(s) {', '.join(header[width:])}"
+            if extras
+            else "the extra fields are all empty and were ignored"
+        )
+        warnings.append(
+            f"{name}: {len(long)} row(s) have more fields than the header's {width} "
+            f"(lines {_lines(long)}); {kept}"
+        )
     if short:
-        lines = ", ".join(map(str, short[:MAX_WARNINGS])) + (" ..." if len(short) > 5 else "")
-        df.attrs["warnings"] = [
-            f"{name}: {len(short)} row(s) have fewer fields than the header (lines {lines}); "
-            "the missing cells are left empty"
-        ]
+        warnings.append(
+            f"{name}: {len(short)} row(s) have fewer fields than the header (lines "
+            f"{_lines(short)}); the missing cells are left empty"
+        )
+    if warnings:
+        df.attrs["warnings"] = warnings
     return df
+
+
+def _last_filled(row: list[str]) -> int:
+    """Index of the last non-blank cell of ``row`` (-1 when all are blank).
+
+    >>> _last_filled(["a", "", "b", " "]), _last_filled([" "])
+    (2, -1)
+    """
+    return next((i for i in range(len(row) - 1, -1, -1) if row[i].strip()), -1)
+
+
+def _lines(numbers: list[int]) -> str:
+    """The first line numbers, then ``...`` when there are more.
+
+    >>> _lines([2, 3]), _lines(list(range(1, 9)))
+    ('2, 3', '1, 2, 3, 4, 5 ...')
+    """
+    shown = ", ".join(map(str, numbers[:MAX_WARNINGS]))
+    return shown + (" ..." if len(numbers) > MAX_WARNINGS else "")
 
 
 def _read_json(text: str, name: str) -> pd.DataFrame:

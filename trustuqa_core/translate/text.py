@@ -29,6 +29,7 @@ from ..limits import DEFAULT_LIMITS, bytes_text, current_limits, over_limit
 
 __all__ = [
     "read_text",
+    "read_any_text",
     "read_bytes",
     "check_zip_size",
     "load_json",
@@ -188,12 +189,64 @@ def read_text(source: str | Path | bytes, name: str, max_bytes: int | None = Non
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, col = _position(data, exc.start)
         bad = data[exc.start]
         raise SourceError(
             name, f"not UTF-8 text (byte 0x{bad:02x} at column {col}); save the file as UTF-8", line
         ) from None
+    return _no_nul(text, name)
+
+
+def read_any_text(
+    source: str | Path | bytes, name: str, max_bytes: int | None = None
+) -> tuple[str, list[str]]:
+    """Text of a file in UTF-8, UTF-16 (with a byte-order mark), Windows-1252 or Latin-1, and
+    a warning naming the encoding when it was not UTF-8 (empty list for UTF-8).
+
+    The order is fixed, never guessed from statistics: a UTF-16 byte-order mark, then UTF-8
+    (with or without its mark), then Windows-1252 (which defines curly quotes, dashes and the
+    euro sign in bytes 0x80-0x9f), then Latin-1, which decodes any byte. Empty and binary
+    (NUL bytes) files are refused as by :func:`read_text`.
+
+    >>> text, warnings = read_any_text(b"City\\nZ\\xfcrich\\n", "c.csv")
+    >>> text.split()[1], warnings
+    ('Zürich', ['c.csv: not UTF-8 (byte 0xfc at line 2, column 2); read as Latin-1 (ISO-8859-1)'])
+    >>> read_any_text(b"\\x93hi\\x94", "q.csv")[0], read_any_text(b"ok", "u.csv")
+    ('“hi”', ('ok', []))
+    """
+    data = read_bytes(source, name, max_bytes)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise SourceError(name, f"damaged UTF-16 text ({exc.reason})") from None
+        if not text.strip():
+            raise SourceError(name, "file is empty")
+        return _no_nul(text, name), [f"{name}: read as UTF-16 (it starts with a UTF-16 mark)"]
+    if not data.strip():
+        raise SourceError(name, "file is empty")
+    try:
+        return _no_nul(data.decode("utf-8-sig"), name), []
+    except UnicodeDecodeError as exc:
+        line, col = _position(data, exc.start)
+        why = f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line}, column {col})"
+    if b"\x00" in data:
+        _no_nul(data.decode("latin-1"), name)
+    c1 = any(0x80 <= b <= 0x9F for b in data)
+    try:
+        text, label = data.decode("cp1252"), "Windows-1252" if c1 else "Latin-1 (ISO-8859-1)"
+    except UnicodeDecodeError:
+        text, label = data.decode("latin-1"), "Latin-1 (ISO-8859-1)"
+    return text, [f"{name}: {why}; read as {label}"]
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column of byte ``offset``."""
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def _no_nul(text: str, name: str) -> str:
     nul = text.find("\x00")
     if nul >= 0:
         raise SourceError(
