@@ -19,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..query.ast import Call
+from ..query.ast import Call, Cmp
 from ..query.build import call, get_information, program, ref
 from ..query.render import render_program
 
 __all__ = ["sql_to_demo_text", "AGGREGATES", "COND_OPS"]
 
 AGGREGATES = ("", "max", "min", "count", "sum", "mean")
-COND_OPS = ("=", ">", "<")
+COND_OPS: tuple[Cmp, ...] = ("=", ">", "<")
 _VERB = {"max": "largest", "min": "smallest", "sum": "total", "mean": "average"}
 _CMP_WORDS = {"=": "is", ">": "is greater than", "<": "is less than"}
 
