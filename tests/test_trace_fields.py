@@ -20,6 +20,7 @@ from trustuqa_core.export import (
 from trustuqa_core.recovery import run_with_recovery
 from trustuqa_core.trace import ALL_SOURCES, WRITERS, Routing, writer_kind
 from trustuqa_core.vote import run
+from trustuqa_core.writers import Written
 
 MEDALS = b"Nation,Gold\nItaly,4\nSpain,0\n"
 SKIERS = b"Name,Country\nAnn,Austria\nBea,Australia\n"
@@ -84,6 +85,21 @@ def test_vote_run_and_answer_fill_the_writer(graph) -> None:
     assert a.answer == ["Italy"] and a.trace is not None
     assert (a.trace.question, a.trace.writer) == ("Which nation won 4 gold medals?", a.writer)
     assert a.to_dict()["trace"]["writer"] == "offline"
+
+
+class _OwnWriter:
+    """A Writer object a caller plugs in: it always writes one fixed query."""
+
+    name = "my-sql-writer"
+
+    def write(self, request, n, attempt=0, failed_stage=""):
+        return Written([ITALY] * n, "fixed")
+
+
+def test_a_writer_passed_in_is_recorded_as_custom(graph) -> None:
+    a = answer(QUESTION, graph, writer=_OwnWriter())
+    assert a.trace is not None and a.error is None
+    assert a.trace.writer == "custom:my-sql-writer" and writer_kind(a.trace.writer) == "custom"
 
 
 def _record(graph, **kw) -> dict:

@@ -40,7 +40,7 @@ from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
 from .text import normalize
-from .trace import Trace
+from .trace import Trace, writer_kind
 from .verdict import Verdict, VoteEvidence, judge
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
@@ -140,6 +140,20 @@ def default_pool(encoder: Encoder | None = None, store: UserDemoStore | None = N
             _POOLS.clear()
             _POOLS[key] = pool
     return pool
+
+
+def _trace_writer(name: str) -> str:
+    """The name a trace records for a writer: ours by their own name, any other Writer object
+    a caller passed as ``custom:<its name>``.
+
+    >>> _trace_writer("offline"), _trace_writer("llm:gpt-4o"), _trace_writer("my-writer")
+    ('offline', 'llm:gpt-4o', 'custom:my-writer')
+    """
+    try:
+        writer_kind(name)
+    except ValueError:
+        return f"custom:{name}"
+    return name
 
 
 def resolve_writer(writer: Writer | str | None, settings: LLMSettings | None = None,
@@ -243,7 +257,8 @@ def answer(
         trace = done.get(key)
         if trace is None:  # samples that write the same program share one run
             trace = done[key] = run_with_recovery(text, graph, mapper, fallback=fallback,
-                                                  question=question, writer=chosen.name)
+                                                  question=question,
+                                                  writer=_trace_writer(chosen.name))
         timings["execute"] += time.perf_counter() - t
         stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
         stages[max(stages)][stage] += 1

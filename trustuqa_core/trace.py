@@ -39,6 +39,7 @@ WRITERS: dict[str, str] = {
     "edited": "you (edited query)",
     "imported": "an exported run (re-run)",
     "confirmed": "a demonstration you confirmed",
+    "custom": "a writer passed in by the caller",
 }
 #: how the sources were chosen until questions are routed: every loaded source is used
 ALL_SOURCES = "all loaded sources"
@@ -49,6 +50,8 @@ def writer_kind(writer: str | None) -> str | None:
 
     >>> writer_kind("llm:gpt-4o-mini"), writer_kind("offline"), writer_kind(None)
     ('llm', 'offline', None)
+    >>> writer_kind("custom:my-sql-writer")  # a Writer object a caller passed to answer()
+    'custom'
     >>> writer_kind("a poem")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -56,9 +59,10 @@ def writer_kind(writer: str | None) -> str | None:
     """
     if writer is None:
         return None
-    kind = writer.split(":", 1)[0] if writer.startswith("llm:") else writer
+    kind = writer.split(":", 1)[0] if writer.startswith(("llm:", "custom:")) else writer
     if kind not in WRITERS:
-        names = ", ".join("llm:<model>" if k == "llm" else k for k in WRITERS)
+        names = ", ".join({"llm": "llm:<model>", "custom": "custom:<name>"}.get(k, k)
+                          for k in WRITERS)
         raise ValueError(f"unknown writer {writer!r}; expected one of {names}")
     return kind
 
