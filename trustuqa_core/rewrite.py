@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .errors import RewriteError
 from .function_names import canonical_function
+from .lexicon import word_set
 from .query.ast import Arg, Bound, Call, Ref, Text
 
 __all__ = ["Op", "GET_INFORMATION_RULES", "rewrite", "signature", "rule_table"]
@@ -66,27 +67,9 @@ def _op(name: str, *params: tuple[str, object], cmp: str = "=", out: str = "") -
     return Op(name, tuple(params), cmp, out)
 
 
-MAX_WORDS = frozenset(
-    {
-        "highest",
-        "max",
-        "maximum",
-        "largest",
-        "biggest",
-        "greatest",
-        "tallest",
-        "longest",
-        "latest",
-        "top",
-        "most recent",
-        "newest",
-        "slowest",
-    }
-)
-MIN_WORDS = frozenset(
-    {"lowest", "min", "minimum", "smallest", "shortest", "earliest", "fastest", "quickest",
-     "oldest"}
-)
+#: words that, compared against (``tail_entity>'largest'``), select the largest / smallest value
+MAX_WORDS = word_set("superlative_max")
+MIN_WORDS = word_set("superlative_min")
 
 
 def _select(rel: Arg, val: Arg, out: str = "") -> Op:
