@@ -149,6 +149,17 @@ def test_user_store_round_trip_and_damaged_lines(tmp_path, caplog) -> None:
     assert "skipped" in caplog.text
 
 
+def test_user_store_skips_a_line_nested_too_deep(tmp_path, caplog) -> None:
+    store = UserDemoStore(tmp_path / "user.jsonl")
+    demo = Demo("Who won?", "Query1: \"get_information(relation='Winner')\"", ("Ann",),
+                "table", "whatever", (), {"verified": True})
+    with store.path.open("w", encoding="utf-8") as handle:
+        handle.write("[" * 200_000 + "\n")  # json.loads would raise RecursionError here
+    store.add(demo)
+    assert [d.question for d in store.load()] == ["Who won?"]
+    assert "line 1 skipped: LimitError" in caplog.text
+
+
 def test_user_store_concurrent_appends_keep_whole_lines(tmp_path) -> None:
     store = UserDemoStore(tmp_path / "user.jsonl")
     long_query = "Query1: \"get_information(relation='" + "x" * 5000 + "')\""

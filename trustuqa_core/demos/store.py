@@ -15,7 +15,9 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..errors import LimitError
 from ..mapping.dense import default_cache_dir
+from ..translate.text import load_json
 from .model import Demo
 from .verify import DemoNotReproduced
 
@@ -67,8 +69,8 @@ class UserDemoStore:
         with self.path.open(encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
                 try:
-                    demo = Demo.from_json(json.loads(line))
-                except (ValueError, KeyError, TypeError) as err:
+                    demo = Demo.from_json(load_json(line))  # depth-limited: a hostile line
+                except (ValueError, KeyError, TypeError, LimitError) as err:
                     log.warning("%s line %d skipped: %s", self.path, number, type(err).__name__)
                     continue
                 if demo.meta.get("verified") is not True:
