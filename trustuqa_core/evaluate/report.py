@@ -13,13 +13,14 @@ works offline and each report stays small.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .outcome import CATEGORY_HELP, Outcome
 
-__all__ = ["render_markdown", "write_html", "write_report", "percent"]
+__all__ = ["report_figure", "render_markdown", "write_html", "write_report", "percent"]
 
 
 def percent(x: float | None) -> str:
@@ -130,32 +131,49 @@ def _failures(summary: Mapping[str, Any]) -> list[str]:
 def write_html(summary: Mapping[str, Any], outcomes: Sequence[Outcome], run: Mapping[str, Any],
                path: Path) -> Path:
     """A plotly page: accuracy by group (first breakdown), failure counts, latency histogram."""
+    report_figure(summary, outcomes, run).write_html(path, include_plotlyjs="directory",
+                                                     full_html=True)
+    return path
+
+
+def _plain(text: object) -> str:
+    """Data text for a plotly label: plotly reads a subset of HTML in labels (``<a href>``,
+    ``<br>``), so ``<``, ``>`` and ``&`` are written as entities (shown as typed).
+
+    >>> _plain("<a href='javascript:x'>t</a> & co")
+    '&lt;a href=&#x27;javascript:x&#x27;&gt;t&lt;/a&gt; &amp; co'
+    """
+    return html.escape(str(text))
+
+
+def report_figure(summary: Mapping[str, Any], outcomes: Sequence[Outcome],
+                  run: Mapping[str, Any]) -> Any:
+    """The plotly figure of :func:`write_html`; every data string in it is escaped."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     dim = next(iter(summary["groups"]), None)
     groups = summary["groups"].get(dim, {}) if dim else {}
-    title = f"accuracy by {dim}" if dim else "accuracy"
+    title = f"accuracy by {_plain(dim)}" if dim else "accuracy"
     p99 = 1000 * summary["latency"].get("p99", 0.0)
     fig = make_subplots(rows=3, cols=1, subplot_titles=(title, "failure categories",
                                                         f"latency per question (ms, up to "
                                                         f"p99 = {p99:.1f} ms)"),
                         vertical_spacing=0.12)
-    names = list(groups) or [run["benchmark"]]
+    names = [_plain(g) for g in groups] or [_plain(run["benchmark"])]
     values = [groups[g]["accuracy"] or 0 for g in groups] or [summary["accuracy"] or 0]
     counts = [groups[g]["n"] for g in groups] or [summary["n"]]
     fig.add_trace(go.Bar(x=names, y=values, text=[f"n={c}" for c in counts],
                          name="accuracy"), row=1, col=1)
-    fig.add_trace(go.Bar(x=list(summary["failures"]), y=list(summary["failures"].values()),
-                         name="failures"), row=2, col=1)
+    fig.add_trace(go.Bar(x=[_plain(c) for c in summary["failures"]],
+                         y=list(summary["failures"].values()), name="failures"), row=2, col=1)
     fig.add_trace(go.Histogram(x=[1000 * o.seconds for o in outcomes if 1000 * o.seconds <= p99],
                                nbinsx=60, name="latency"), row=3, col=1)
     fig.update_yaxes(range=[0, 1], row=1, col=1)
     fig.update_layout(height=1100, showlegend=False,
-                      title=f"{run['benchmark']} ({run['split']}, {run['mode']}): "
-                            f"{percent(summary['accuracy'])} of {summary['n_evaluated']}")
-    fig.write_html(path, include_plotlyjs="directory", full_html=True)
-    return path
+                      title=_plain(f"{run['benchmark']} ({run['split']}, {run['mode']}): "
+                                   f"{percent(summary['accuracy'])} of {summary['n_evaluated']}"))
+    return fig
 
 
 def write_report(summary: Mapping[str, Any], outcomes: Sequence[Outcome],
