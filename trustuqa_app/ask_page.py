@@ -90,7 +90,7 @@ def _answer(question: str, force: bool) -> None:
                                confirmed=state.confirmed_demos(), writer=writer,
                                settings=settings, demos=state.demo_pool, n=cfg.n, k=cfg.k,
                                m=cfg.m, privacy=cfg.privacy, force_writer=force,
-                               progress=status.write)
+                               reference_first=cfg.reference_first, progress=status.write)
         except TrustUQAError as err:  # LLM errors (unreachable, auth, ...) included
             status.update(label="The query writer failed", state="error")
             st.error(md_escape(err))

@@ -34,9 +34,12 @@ __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS
 log = logging.getLogger(__name__)
 
 ORIGINS = {"llm": "the LLM", "offline": "the offline writer",
-           "reference": "the bundled reference query", "hand-written": "you (hand-written)",
-           "edited": "you (edited query)", "imported": "an exported run (re-run)",
-           "confirmed": "a demonstration you confirmed"}
+           "reference": "the bundled reference query", "hand-written": "your query (hand-written)",
+           "edited": "your query (edited)", "imported": "an exported run (re-run)",
+           "confirmed": "your confirmed example",
+           "rebound": "re-bound from your confirmed example",
+           "recorded": "the recorded GPT-3.5 query of the benchmark",
+           "gold": "the benchmark's gold program"}
 _INTERNAL = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
@@ -62,6 +65,8 @@ class Run:
     rid: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # widget keys, caches
     writer_error: str | None = None  # no query could be written (e.g. the LLM was unreachable)
     warnings: list[str] = field(default_factory=list)  # shown above the answer
+    reference: str | None = None  # a bundled example's reference query, run beside the writer's
+    reference_answer: list[str] | None = None  # what the reference query answers on this data
 
     @property
     def answer(self) -> list[str]:
@@ -95,7 +100,7 @@ def rerun(run: Run, graph: ConditionGraph, mapper: Mapper | None, *, query: str 
                        overrides=run.overrides if overrides is None else overrides)
     return replace(run, query=new.query, trace=new.trace, overrides=new.overrides,
                    origin=new.origin, stage_seconds={**run.stage_seconds, **new.stage_seconds},
-                   feedback=None, confirmed=set(), rid=new.rid)
+                   feedback=None, confirmed=set(), rid=new.rid, warnings=list(run.warnings))
 
 
 def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: ConditionGraph,
