@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from trustuqa_app import state
+from trustuqa_app.history_views import history_sidebar
 from trustuqa_core.export import md_escape
 
 st.set_page_config(page_title="TrustUQA", page_icon=":material/fact_check:", layout="wide")
@@ -40,5 +41,6 @@ with st.sidebar:
                    f"{'key set' if state.api_key() else 'no key'}")
     else:
         st.caption("Writer: offline (no LLM configured or used)")
+    history_sidebar()
 
 page.run()

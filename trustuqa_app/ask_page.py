@@ -17,10 +17,11 @@ from trustuqa_core.llm.prompts import graph_kind
 
 from . import state
 from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
+from .guided_views import compare_view, reference_view, step_through
 from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
 
 __all__ = ["no_data", "question_box", "hand_query_box", "run_tabs", "feedback_box",
-           "import_box"]
+           "import_box", "comparison_box"]
 
 _Q = "tq_question"
 
@@ -185,7 +186,13 @@ def _goto(view: str, step: int | None) -> None:
 def run_tabs(run: Run) -> None:
     """The run, step by step; one view at a time (only the chosen view is computed)."""
     answer_card(run, lambda o: _rerun(run, overrides=o), _goto)
+    reference_view(run, key=f"tq_r{run.rid}")
     feedback_box(run)
+    st.markdown("### Step-through")
+    st.caption("The run in the order the pipeline ran it, one stage per screen (Back / Next). "
+               "The views below show everything at once, for digging.")
+    step_through(run)
+    st.markdown("### Details")
     view = st.segmented_control("View", VIEWS, default="Steps", required=True, key="tq_view",
                                 label_visibility="collapsed")
     if view == "Steps":
@@ -208,3 +215,20 @@ def run_tabs(run: Run) -> None:
     else:
         key = state.api_key()
         export_view(run, state.stamps(), [key] if key else [])
+
+
+def comparison_box() -> None:
+    """Two runs of the session's history side by side (chosen in the sidebar)."""
+    pair = st.session_state.get("tq_compare")
+    if not pair:
+        return
+    runs = {r.rid: r for r in state.history()}
+    if pair[0] not in runs or pair[1] not in runs:
+        return
+    with st.container(border=True, key="tq_compare_box"):
+        head, close = st.columns([6, 1])
+        head.markdown("### Two runs side by side")
+        if close.button("Close", key="tq_compare_close"):
+            st.session_state.pop("tq_compare", None)
+            st.rerun()
+        compare_view(runs[pair[0]], runs[pair[1]])

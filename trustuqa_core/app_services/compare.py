@@ -17,34 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .run_tables import run_verdict
-from .runs import Run
+from .runs import WRITER_LABELS, Run, writer_label
 
 __all__ = ["WRITER_LABELS", "writer_label", "DiffLine", "query_diff", "ReferenceComparison",
            "reference_comparison", "same_answer", "compare_runs"]
-
-WRITER_LABELS = {
-    "offline": "offline writer",
-    "reference": "reference query",
-    "hand-written": "your query",
-    "edited": "your query",
-    "confirmed": "your confirmed example",
-    "rebound": "re-bound from your confirmed example",
-    "imported": "imported run",
-    "recorded": "recorded GPT-3.5 query (benchmark)",
-    "gold": "gold program (benchmark)",
-}
-
-
-def writer_label(origin: str, model: str | None = None) -> str:
-    """A short label naming who wrote a query of ``origin`` (``LLM (<model>)`` for the LLM).
-
-    >>> writer_label("llm"), writer_label("confirmed"), writer_label("something new")
-    ('LLM (model not recorded)', 'your confirmed example', 'something new')
-    """
-    if origin == "llm":
-        return f"LLM ({model or 'model not recorded'})"
-    return WRITER_LABELS.get(origin, origin)
-
 
 @dataclass(frozen=True)
 class DiffLine:

@@ -29,7 +29,8 @@ from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
 from ..trace import ErrorInfo, Trace
 
-__all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS"]
+__all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
+           "WRITER_LABELS", "writer_label"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,30 @@ ORIGINS = {"llm": "the LLM", "offline": "the offline writer",
            "rebound": "re-bound from your confirmed example",
            "recorded": "the recorded GPT-3.5 query of the benchmark",
            "gold": "the benchmark's gold program"}
+WRITER_LABELS = {
+    "offline": "offline writer",
+    "reference": "reference query",
+    "hand-written": "your query",
+    "edited": "your query",
+    "confirmed": "your confirmed example",
+    "rebound": "re-bound from your confirmed example",
+    "imported": "imported run",
+    "recorded": "recorded GPT-3.5 query (benchmark)",
+    "gold": "gold program (benchmark)",
+}
+
+
+def writer_label(origin: str, model: str | None = None) -> str:
+    """A short label naming who wrote a query of ``origin`` (``LLM (<model>)`` for the LLM).
+
+    >>> writer_label("llm"), writer_label("confirmed"), writer_label("something new")
+    ('LLM (model not recorded)', 'your confirmed example', 'something new')
+    """
+    if origin == "llm":
+        return f"LLM ({model or 'model not recorded'})"
+    return WRITER_LABELS.get(origin, origin)
+
+
 _INTERNAL = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
