@@ -41,6 +41,7 @@ with st.sidebar:
                    f"{'key set' if state.api_key() else 'no key'}")
     else:
         st.caption("Writer: offline (no LLM configured or used)")
-    history_sidebar()
 
 page.run()
+with st.sidebar:  # after the page, so a run made on this rerun is already listed
+    history_sidebar()
