@@ -20,8 +20,8 @@ from .explain_views import charts_view, evidence_view, export_view, import_view,
 from .guided_views import compare_view, reference_view, step_through
 from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
 
-__all__ = ["no_data", "question_box", "hand_query_box", "run_tabs", "feedback_box",
-           "import_box", "comparison_box"]
+__all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_tabs",
+           "feedback_box", "import_box", "comparison_box"]
 
 _Q = "tq_question"
 
@@ -63,7 +63,7 @@ def question_box() -> None:
         if (go or force) and not (question or "").strip():
             st.warning("Type a question first (or pick an example).")
         elif go or force:
-            _answer(question.strip(), force)
+            answer_question(question.strip(), force)
 
 
 def _writer_settings() -> tuple[str, Any, str]:
@@ -80,7 +80,9 @@ def _writer_settings() -> tuple[str, Any, str]:
     return "llm", settings, ""
 
 
-def _answer(question: str, force: bool) -> None:
+def answer_question(question: str, force: bool) -> None:
+    """Answer ``question`` on the loaded data with the configured writer, showing progress;
+    the run becomes the current run (and enters the history)."""
     rep, mapper = state.report(), state.mapper()
     assert rep is not None
     cfg = state.settings()

@@ -30,6 +30,7 @@ from trustuqa_core.evaluate.selective import verdict_summary
 from trustuqa_core.export import md_escape
 
 from . import state
+from .ask_page import answer_question
 
 __all__ = ["slice_form", "slice_results", "open_in_ask"]
 
@@ -143,4 +144,6 @@ def open_in_ask(mode: str, outcomes: list[Outcome]) -> None:
                         f"the query this row executed was run again. Gold answer: "
                         f"{', '.join(map(str, outcome.gold[:5])) or '(none)'}.")
             state.set_run(run)
+        elif rep is not None and rep.facts:  # no query recorded: the configured writer writes one
+            answer_question(request.question, force=False)
         st.switch_page("pages/2_Ask.py")
