@@ -12,23 +12,25 @@ __all__ = ["history_sidebar"]
 
 
 _ASK = "pages/2_Ask.py"
+_MSG = "tq_hist_msg"
 
 
 def _reopen(rid: str | None) -> None:
+    """Button callback (runs before the page, so the question box can still be set)."""
     run = state.reopen(rid) if rid else None
     if run is None:
-        st.caption("That run's data is not loaded any more: load it on the Data page first.")
+        st.session_state[_MSG] = ("That run's data is not loaded any more: load it on the "
+                                  "Data page first.")
         return
     st.session_state["tq_question"] = run.question or ""
-    st.switch_page(_ASK)
 
 
 def _compare(a: str | None, b: str | None) -> None:
+    """Button callback: remember the pair the Ask page shows side by side."""
     if not a or not b or a == b:
-        st.caption("Pick two different runs to compare.")
+        st.session_state[_MSG] = "Pick two different runs to compare."
         return
     st.session_state["tq_compare"] = (a, b)
-    st.switch_page(_ASK)
 
 
 def history_sidebar() -> None:
@@ -42,8 +44,9 @@ def history_sidebar() -> None:
     st.markdown("**History**")
     pick = st.selectbox("Earlier runs", newest, format_func=labels.__getitem__,
                         key="tq_hist_pick", label_visibility="collapsed")
-    if st.button("Reopen", key="tq_hist_reopen", use_container_width=True):
-        _reopen(pick)
+    if st.button("Reopen", key="tq_hist_reopen", use_container_width=True, on_click=_reopen,
+                 args=(pick,)) and _MSG not in st.session_state:
+        st.switch_page(_ASK)
     if len(runs) >= 2:
         with st.expander("Compare two runs"):
             a = st.selectbox("Run A", newest, index=1, format_func=labels.__getitem__,
@@ -51,5 +54,9 @@ def history_sidebar() -> None:
             b = st.selectbox("Run B", newest, index=0, format_func=labels.__getitem__,
                              key="tq_hist_b")
             if st.button("Compare side by side", key="tq_hist_compare",
-                         use_container_width=True):
-                _compare(a, b)
+                         use_container_width=True, on_click=_compare, args=(a, b)) \
+                    and _MSG not in st.session_state:
+                st.switch_page(_ASK)
+    message = st.session_state.pop(_MSG, None)
+    if message:
+        st.caption(message)

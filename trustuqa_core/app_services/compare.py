@@ -108,7 +108,8 @@ def compare_runs(first: Run, second: Run) -> list[dict[str, Any]]:
     the answer, the verdict and its reasons, number of steps), with whether they agree."""
     def facts(run: Run) -> dict[str, str]:
         verdict = run_verdict(run)
-        reasons = "; ".join(dict.fromkeys(r.code for r in verdict.reasons))
+        reasons = "; ".join(dict.fromkeys(r.code for r in verdict.reasons
+                                          if r.code in verdict.blocking))
         return {"question": run.question or "(no question)",
                 "written by": writer_label(run.origin, run.model),
                 "query": run.query.strip(),

@@ -116,7 +116,8 @@ def _set_stages(run: Run, first: int) -> list[Stage]:
 
 def _answer_stage(run: Run, number: int) -> Stage:
     verdict = run_verdict(run)
-    notes = [f"{r.code}: {r.message}" for r in verdict.reasons]
+    notes = [f"{r.code}: {r.message}" if r.code in verdict.blocking else
+             f"also noted ({r.code}): {r.message}" for r in verdict.reasons]
     if run.writer_error:
         notes.insert(0, f"No query was written: {run.writer_error}")
     elif run.trace.error is not None:
