@@ -146,11 +146,11 @@ def open_in_ask(mode: str, outcomes: list[Outcome]) -> None:
             state.set_run(run)
         elif rep is not None and rep.facts:  # no query recorded: the configured writer writes one
             answer_question(request.question, force=False)
-            run = state.current_run()
-            if run is not None:
-                run.note = " ".join(x for x in (
+            written = state.current_run()
+            if written is not None:
+                written.note = " ".join(x for x in (
                     f"Opened from the Evaluate page ({outcome.benchmark}, {outcome.id}): no "
                     "query was recorded for this row, so the configured writer wrote one. Gold "
                     f"answer: {', '.join(map(str, outcome.gold[:5])) or '(none)'}.",
-                    run.note) if x)
+                    written.note) if x)
         st.switch_page("pages/2_Ask.py")
