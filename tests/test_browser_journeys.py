@@ -99,8 +99,23 @@ def _ask(page: Any, question: str) -> None:
     box = page.locator(".st-key-tq_question input")
     box.fill(question)
     page.locator(".st-key-tq_ask button").click()
-    expect(page.locator(".st-key-tq_guided")).to_be_visible()
-    expect(page.locator(".st-key-tq_guided")).to_contain_text(question and "Stage 1 of")
+    guided = page.locator(".st-key-tq_guided")
+    expect(guided).to_contain_text(f"Question: {question}")  # this run, not the previous one
+    expect(guided).to_contain_text("Stage 1 of")
+
+
+def _choose(page: Any, select: Any, option: str, tries: int = 3) -> None:
+    """Pick ``option`` in a select box; retried when a rerun redraws the open list."""
+    for attempt in range(tries):
+        try:
+            select.click()
+            page.get_by_role("option", name=option, exact=False).first.click(timeout=5_000)
+            return
+        except Exception:  # the list was redrawn under the pointer (playwright's Error)
+            if attempt == tries - 1:
+                raise
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(500)
 
 
 def _example(qid: str) -> str:
@@ -168,8 +183,11 @@ def test_history_reopens_an_earlier_run_and_compares_two(page: Any) -> None:
     sidebar = page.locator("[data-testid='stSidebar']")
     expect(sidebar).to_contain_text("History")
     pick = sidebar.locator(".st-key-tq_hist_pick")
-    pick.click()
-    page.get_by_role("option", name=f"1 · {first}", exact=False).click()
+    pick.click()  # both runs are listed
+    expect(page.get_by_role("option", name="2 · who skied for slovenia?", exact=False)
+           ).to_be_visible()
+    page.keyboard.press("Escape")
+    _choose(page, pick, f"1 · {first}")
     sidebar.locator(".st-key-tq_hist_reopen button").click()
     expect(page.locator(".st-key-tq_question input")).to_have_value(first)
     expect(page.locator("[data-testid='stAlertContentSuccess']").first).to_contain_text(
@@ -207,10 +225,8 @@ def test_evaluate_counts_the_not_evaluable_and_opens_a_row_in_ask(page: Any,
     page.get_by_role("link", name="Evaluate").click()
     expect(page.get_by_role("heading", name="Evaluate", exact=True)).to_be_visible()
     selects = page.locator("[data-testid='stSelectbox']")
-    selects.nth(0).click()
-    page.get_by_role("option", name="cronquestions", exact=True).click()
-    selects.nth(1).click()
-    page.get_by_role("option", name="Answer with the configured writer", exact=False).click()
+    _choose(page, selects.nth(0), "cronquestions")
+    _choose(page, selects.nth(1), "Answer with the configured writer")
     page.locator(".st-key-tq_eval_go button").click()
     note = page.locator("[data-testid='stAlertContentInfo']").filter(has_text="not evaluable")
     expect(note).to_contain_text("of 10 not evaluable: gold answers are Wikidata ids")
@@ -220,9 +236,10 @@ def test_evaluate_counts_the_not_evaluable_and_opens_a_row_in_ask(page: Any,
     pick.scroll_into_view_if_needed()
     pick.click()
     options = page.get_by_role("option")
-    texts = [options.nth(i).inner_text() for i in range(options.count())]
-    assert len(texts) == 10 and not any("{" in t for t in texts)
-    page.get_by_role("option", name="valid-2", exact=False).click()
+    expect(options).to_have_count(10)
+    assert not any("{" in t for t in options.all_inner_texts())
+    page.keyboard.press("Escape")
+    _choose(page, pick, "valid-2")
     page.locator(".st-key-tq_eval_open button").click()
     question = page.locator(".st-key-tq_question input")
     expect(question).to_have_value(

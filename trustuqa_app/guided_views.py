@@ -98,6 +98,8 @@ def step_through(run: Run) -> None:
                         md_escape(s.title.split(" · ", 1)[-1]) if j != i else
                         f"**{md_escape(s.title.split(' · ', 1)[-1])}**"
                         for j, s in enumerate(stages)))
+        if run.question:
+            st.caption(f"Question: {md_escape(run.question)}")
         _draw(run, stage)
 
 
