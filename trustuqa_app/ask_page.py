@@ -54,7 +54,8 @@ def question_box() -> None:
     c1, c2 = st.columns([1, 5])
     go = c1.button("Answer", type="primary", key="tq_ask")
     force = c2.button("Let the writer try", key="tq_ask_writer",
-                      help="Ignore verified queries for this exact question and let the "
+                      help="Ignore a query you confirmed (or, with the Settings toggle on, an "
+                           "example's reference query) for this exact question and let the "
                            "configured writer (offline or LLM) write new ones.")
     # One slot, present on every run, holds the progress box and its messages: the boxes
     # below (hand-written query, import) keep their place, so while "Answering…" runs none
