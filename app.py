@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from trustuqa_app import state
+from trustuqa_app.history_views import history_sidebar
 from trustuqa_core.export import md_escape
 
 st.set_page_config(page_title="TrustUQA", page_icon=":material/fact_check:", layout="wide")
@@ -42,3 +43,5 @@ with st.sidebar:
         st.caption("Writer: offline (no LLM configured or used)")
 
 page.run()
+with st.sidebar:  # after the page, so a run made on this rerun is already listed
+    history_sidebar()

@@ -5,7 +5,14 @@ from __future__ import annotations
 import streamlit as st
 
 from trustuqa_app import state
-from trustuqa_app.ask_page import hand_query_box, import_box, no_data, question_box, run_tabs
+from trustuqa_app.ask_page import (
+    comparison_box,
+    hand_query_box,
+    import_box,
+    no_data,
+    question_box,
+    run_tabs,
+)
 from trustuqa_core.export import md_escape
 
 st.title("Ask")
@@ -15,6 +22,7 @@ if rep is None or not rep.facts:
     st.stop()
 
 st.caption("Sources: " + ", ".join(md_escape(s.name) for s in rep.graph.sources))
+comparison_box()
 question_box()
 hand_query_box()
 import_box()

@@ -83,7 +83,7 @@ def test_run_verdict_of_a_writer_that_wrote_nothing_is_no_answer(
 
 
 def test_query_label_names_who_wrote_it() -> None:
-    assert "the offline writer" in query_label("offline")
+    assert "offline writer" in query_label("offline")
     assert "something new" in query_label("something new")
 
 

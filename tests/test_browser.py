@@ -119,6 +119,14 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
             expect(page.get_by_role("heading", name="Relations and columns")).to_be_visible()
             _shot(page, "data_page.png")
 
+            # this test checks the cross-source execution of the example's reference query
+            # (demo mode would run the offline writer first): the Settings toggle says so
+            page.get_by_role("link", name="Settings").click()
+            page.locator(".st-key-tq_reference_first label").click()
+            page.locator("[data-testid='stForm']").filter(
+                has=page.locator(".st-key-tq_reference_first")).get_by_role(
+                "button", name="Apply").click()
+            expect(page.locator(".st-key-tq_reference_first input")).to_be_checked()
             page.get_by_role("link", name="Ask").click()
             question = ("In which year did the director of the film ranked 6th in the comedy "
                         "ranking receive the Grammy Award for Best Music Film?")
@@ -132,7 +140,7 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
                 f"server start -> first answer visible: {first_answer_s:.2f} s "
                 f"(of which launching the test browser: {launch_s:.2f} s)\n")
 
-            expect(page.get_by_text("Query source: the bundled reference query")).to_be_visible()
+            expect(page.get_by_text("Query written by: reference query")).to_be_visible()
             metrics = page.locator("[data-testid='stMetricValue']")
             expect(metrics.nth(0)).to_have_text("n/a")  # a reference query: no vote was taken
             expect(metrics.nth(1)).to_have_text("4")  # four steps

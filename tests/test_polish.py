@@ -124,7 +124,7 @@ def test_markdown_export_leaves_code_spans_unescaped() -> None:
 def test_query_label_names_the_writer_and_never_says_llm_for_others(origin: str) -> None:
     assert "LLM query" not in query_label(origin)
     assert "no LLM is called" in query_label(origin)
-    assert "the LLM" in query_label("llm")
+    assert "LLM (gpt-x)" in query_label("llm", "gpt-x")
 
 
 def test_reference_and_hand_written_queries_are_not_labelled_llm_query() -> None:
@@ -132,15 +132,15 @@ def test_reference_and_hand_written_queries_are_not_labelled_llm_query() -> None
     example = next(q for q in example_questions() if q.sample == "slalom")
     at.text_input(key="tq_question").set_value(example.question).run()
     at.button(key="tq_ask").click().run()
-    run = at.session_state["tq_run"]
-    assert run.origin == "reference"
+    run = at.session_state["tq_run"]  # demo mode: the offline writer wrote this one
+    assert run.origin == "offline" and run.reference == example.query
     label = at.text_area(key=f"tq_q{run.rid}_text").label
-    assert "LLM query" not in label and "reference query" in label
+    assert "LLM" not in label.split("(edit")[0] and "offline writer" in label
 
     _hand_query(at, SIDE_STEP_QUERY)
     run = at.session_state["tq_run"]
     label = at.text_area(key=f"tq_q{run.rid}_text").label
-    assert "LLM query" not in label and "hand-written" in label
+    assert "LLM query" not in label and "your query" in label
 
 
 # ------------------------------------------------------------------ progress box

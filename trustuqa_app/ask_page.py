@@ -17,10 +17,11 @@ from trustuqa_core.llm.prompts import graph_kind
 
 from . import state
 from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
+from .guided_views import compare_view, reference_view, step_through
 from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
 
-__all__ = ["no_data", "question_box", "hand_query_box", "run_tabs", "feedback_box",
-           "import_box"]
+__all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_tabs",
+           "feedback_box", "import_box", "comparison_box"]
 
 _Q = "tq_question"
 
@@ -53,7 +54,8 @@ def question_box() -> None:
     c1, c2 = st.columns([1, 5])
     go = c1.button("Answer", type="primary", key="tq_ask")
     force = c2.button("Let the writer try", key="tq_ask_writer",
-                      help="Ignore verified queries for this exact question and let the "
+                      help="Ignore a query you confirmed (or, with the Settings toggle on, an "
+                           "example's reference query) for this exact question and let the "
                            "configured writer (offline or LLM) write new ones.")
     # One slot, present on every run, holds the progress box and its messages: the boxes
     # below (hand-written query, import) keep their place, so while "Answering…" runs none
@@ -62,7 +64,7 @@ def question_box() -> None:
         if (go or force) and not (question or "").strip():
             st.warning("Type a question first (or pick an example).")
         elif go or force:
-            _answer(question.strip(), force)
+            answer_question(question.strip(), force)
 
 
 def _writer_settings() -> tuple[str, Any, str]:
@@ -79,7 +81,9 @@ def _writer_settings() -> tuple[str, Any, str]:
     return "llm", settings, ""
 
 
-def _answer(question: str, force: bool) -> None:
+def answer_question(question: str, force: bool) -> None:
+    """Answer ``question`` on the loaded data with the configured writer, showing progress;
+    the run becomes the current run (and enters the history)."""
     rep, mapper = state.report(), state.mapper()
     assert rep is not None
     cfg = state.settings()
@@ -90,7 +94,7 @@ def _answer(question: str, force: bool) -> None:
                                confirmed=state.confirmed_demos(), writer=writer,
                                settings=settings, demos=state.demo_pool, n=cfg.n, k=cfg.k,
                                m=cfg.m, privacy=cfg.privacy, force_writer=force,
-                               progress=status.write)
+                               reference_first=cfg.reference_first, progress=status.write)
         except TrustUQAError as err:  # LLM errors (unreachable, auth, ...) included
             status.update(label="The query writer failed", state="error")
             st.error(md_escape(err))
@@ -185,7 +189,13 @@ def _goto(view: str, step: int | None) -> None:
 def run_tabs(run: Run) -> None:
     """The run, step by step; one view at a time (only the chosen view is computed)."""
     answer_card(run, lambda o: _rerun(run, overrides=o), _goto)
+    reference_view(run, key=f"tq_r{run.rid}")
     feedback_box(run)
+    st.markdown("### Step-through")
+    st.caption("The run in the order the pipeline ran it, one stage per screen (Back / Next). "
+               "The views below show everything at once, for digging.")
+    step_through(run)
+    st.markdown("### Details")
     view = st.segmented_control("View", VIEWS, default="Steps", required=True, key="tq_view",
                                 label_visibility="collapsed")
     if view == "Steps":
@@ -208,3 +218,20 @@ def run_tabs(run: Run) -> None:
     else:
         key = state.api_key()
         export_view(run, state.stamps(), [key] if key else [])
+
+
+def comparison_box() -> None:
+    """Two runs of the session's history side by side (chosen in the sidebar)."""
+    pair = st.session_state.get("tq_compare")
+    if not pair:
+        return
+    runs = {r.rid: r for r in state.history()}
+    if pair[0] not in runs or pair[1] not in runs:
+        return
+    with st.container(border=True, key="tq_compare_box"):
+        head, close = st.columns([6, 1])
+        head.markdown("### Two runs side by side")
+        if close.button("Close", key="tq_compare_close"):
+            st.session_state.pop("tq_compare", None)
+            st.rerun()
+        compare_view(runs[pair[0]], runs[pair[1]])

@@ -8,10 +8,12 @@ import streamlit as st
 from trustuqa_core.app_services.charts import relations_figure
 from trustuqa_core.app_services.data import (
     KIND_LABELS,
+    OVERVIEW_FACTS,
     Upload,
     data_key,
     guess_kind,
     load_all,
+    overview_source,
     preview_frame,
     relation_stats,
     sample_uploads,
@@ -21,7 +23,8 @@ from trustuqa_core.app_services.samples import sample_sets
 from trustuqa_core.errors import SourceError
 from trustuqa_core.explain import overview_graph, render_html
 from trustuqa_core.export import md_escape
-from trustuqa_core.graph import ConditionGraph
+from trustuqa_core.graph import ConditionGraph, build_graph
+from trustuqa_core.sources import SourceFacts
 
 from . import state
 from .explain_views import show_html
@@ -87,10 +90,17 @@ def uploader() -> None:
     show_errors(st.session_state.get(_ERRORS, []))
 
 
+_OVERVIEW_HEIGHT = 620
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
-def _overview(key: tuple[tuple[str, str, str], ...], _graph: ConditionGraph) -> tuple[str, str]:
-    ev = overview_graph(_graph)
-    return render_html(ev, height=460, hub_labels=True), ev.note()
+def _overview(key: tuple[tuple[str, str, str], ...], source: str, _graph: ConditionGraph,
+              _facts: SourceFacts | None) -> tuple[str, str]:
+    """One source's overview (its own small graph, so the picture is one connected piece
+    that fills the frame), or the whole graph's when the source is too large to rebuild."""
+    graph = build_graph([_facts]) if _facts is not None else _graph
+    ev = overview_graph(graph, max_facts=OVERVIEW_FACTS)
+    return render_html(ev, height=_OVERVIEW_HEIGHT, hub_labels=True), ev.note()
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -126,9 +136,14 @@ def loaded_overview() -> None:
     # (~2 s here), which would delay the first answer
     if st.toggle("Show a chart of the relation sizes", key="tq_rel_chart_on"):
         st.plotly_chart(relations_figure(stats.to_dict("records")), key="tq_rel_chart")
-    if st.toggle("Show an overview graph (around the best-connected node of each source)",
+    if st.toggle("Show an overview graph (around the best-connected node of a source)",
                  key="tq_overview"):
-        page, note = _overview(data_key(state.uploads()), g)
+        names = [f.name for f in rep.facts]
+        name = st.selectbox("Source", names, key="tq_overview_source") if len(names) > 1 \
+            else names[0]
+        facts = next(f for f in rep.facts if f.name == name)
+        small = overview_source(facts)
+        page, note = _overview(data_key(state.uploads()), name, g, small)
         st.caption(f"Rows and subjects blue, values grey; in large pictures only nodes with 3+ "
-                   f"facts are labelled (hover for the others); {note}.")
-        show_html(page, 480)
+                   f"facts are labelled (hover for the others); {md_escape(note)}.")
+        show_html(page, _OVERVIEW_HEIGHT + 20)

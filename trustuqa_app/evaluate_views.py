@@ -10,21 +10,29 @@ from trustuqa_core.app_services.benchmark_slice import (
     BENCHMARKS,
     MODES,
     Unavailable,
+    ask_request,
     category_counts,
+    clean_question,
+    evaluable_summary,
     evaluate_slice,
     median_seconds,
     outcome_rows,
+    read_sources,
     seconds_by_question,
     summary_of,
 )
 from trustuqa_core.app_services.charts import metric_figure, risk_coverage_figure
+from trustuqa_core.app_services.data import Upload
+from trustuqa_core.app_services.runs import execute_text
 from trustuqa_core.errors import TrustUQAError
+from trustuqa_core.evaluate.outcome import Outcome
 from trustuqa_core.evaluate.selective import verdict_summary
 from trustuqa_core.export import md_escape
 
 from . import state
+from .ask_page import answer_question
 
-__all__ = ["slice_form", "slice_results"]
+__all__ = ["slice_form", "slice_results", "open_in_ask"]
 
 
 def slice_form() -> None:
@@ -45,13 +53,17 @@ def slice_form() -> None:
             st.stop()
         bar = st.progress(0.0, text="Loading the benchmark…")
         outcomes = []
+        sources: dict[str, list[tuple[str, str]]] = {}
         try:
             encoder = "minilm" if cfg.encoder == "minilm" else "hashing"  # the Settings choice
             for done, total, outcome in evaluate_slice(benchmark, mode, limit, writer=writer,
-                                                       settings=settings, encoder=encoder):
+                                                       settings=settings, encoder=encoder,
+                                                       sources=sources):
                 outcomes.append(outcome)
                 bar.progress(done / max(total, 1), text=f"{done} / {total} questions")
             st.session_state["tq_eval"] = (benchmark, mode, outcomes)
+            st.session_state["tq_eval_sources"] = (sources, "llm" if writer != "offline"
+                                                   else "offline")
         except Unavailable as why:
             st.info(md_escape(why))
         except FileNotFoundError as err:
@@ -66,12 +78,18 @@ def slice_results() -> None:
     name, how, outcomes = result
     summary = summary_of(outcomes)
     st.subheader(f"{name} · {how}")
-    m1, m2, m3, m4 = st.columns(4)
+    m1, m2, m3, m4, m5 = st.columns(5)
     m1.metric("Questions", summary["n"])
-    m2.metric("Accuracy", f"{summary['accuracy']:.0%}" if summary["accuracy"] is not None
-              else "n/a")
-    m3.metric("Correct", summary["correct"])
-    m4.metric("Median time", f"{median_seconds(outcomes):.2f} s")
+    m2.metric("Evaluable", summary["n_evaluated"],
+              help="Questions whose gold answer can be compared with ours.")
+    m3.metric("Accuracy (evaluable)", f"{summary['accuracy']:.0%}"
+              if summary["accuracy"] is not None else "n/a",
+              help="Correct answers among the evaluable questions only.")
+    m4.metric("Correct", summary["correct"])
+    m5.metric("Median time", f"{median_seconds(outcomes):.2f} s")
+    excluded = evaluable_summary(outcomes)
+    if excluded:
+        st.info(md_escape(excluded))
     left, right = st.columns(2)
     left.plotly_chart(metric_figure(category_counts(outcomes), "Outcomes by category"),
                       key="tq_eval_outcomes")
@@ -93,3 +111,46 @@ def slice_results() -> None:
         if trust["risk_coverage"]:
             st.plotly_chart(risk_coverage_figure(trust["risk_coverage"]), key="tq_eval_risk")
     st.dataframe(pd.DataFrame(outcome_rows(outcomes)), hide_index=True)
+    open_in_ask(how, outcomes)
+
+
+def open_in_ask(mode: str, outcomes: list[Outcome]) -> None:
+    """Pick a row and open it in Ask: its data is loaded, the question filled in, and the
+    query the row executed is run there (step-through included)."""
+    empty: dict[str, list[tuple[str, str]]] = {}
+    sources, writer = st.session_state.get("tq_eval_sources") or (empty, "offline")
+    openable = [o for o in outcomes if sources.get(o.id)]
+    if not openable:
+        return
+    labels = {o.id: f"{o.id} · {clean_question(o.question)[0][:90]}" for o in openable}
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    rid = c1.selectbox("Open a question in Ask (loads its data and runs its query there)",
+                       list(labels), format_func=labels.__getitem__, key="tq_eval_pick")
+    if c2.button("Open in Ask", key="tq_eval_open"):
+        outcome = next(o for o in openable if o.id == rid)
+        request = ask_request(outcome, mode, sources[rid], writer)
+        try:
+            files = read_sources(request)
+        except OSError as err:
+            st.error(f"Could not read the question's data: {md_escape(err)}")
+            return
+        state.set_uploads([Upload(name, kind, data) for name, kind, data in files])
+        st.session_state["tq_question"] = request.question
+        rep, mapper = state.report(), state.mapper()
+        if request.query and rep is not None and rep.facts:
+            run = execute_text(request.query, rep.graph, mapper, origin=request.origin,
+                               question=request.question)
+            run.note = (f"Opened from the Evaluate page ({outcome.benchmark}, {outcome.id}): "
+                        f"the query this row executed was run again. Gold answer: "
+                        f"{', '.join(map(str, outcome.gold[:5])) or '(none)'}.")
+            state.set_run(run)
+        elif rep is not None and rep.facts:  # no query recorded: the configured writer writes one
+            answer_question(request.question, force=False)
+            written = state.current_run()
+            if written is not None:
+                written.note = " ".join(x for x in (
+                    f"Opened from the Evaluate page ({outcome.benchmark}, {outcome.id}): no "
+                    "query was recorded for this row, so the configured writer wrote one. Gold "
+                    f"answer: {', '.join(map(str, outcome.gold[:5])) or '(none)'}.",
+                    written.note) if x)
+        st.switch_page("pages/2_Ask.py")

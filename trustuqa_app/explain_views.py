@@ -36,8 +36,8 @@ from trustuqa_core.export import (
 )
 from trustuqa_core.ops import elem_text
 
-__all__ = ["evidence_view", "llm_view", "charts_view", "export_view", "import_view",
-           "show_html"]
+__all__ = ["highlighted_graph", "evidence_view", "llm_view", "charts_view", "export_view",
+           "import_view", "show_html"]
 
 
 def show_html(page: str, height: int) -> None:
@@ -63,6 +63,19 @@ def _legend() -> str:
 def _graph_html(_run: Run, key: tuple[str, int | None]) -> tuple[str, str]:
     ev = evidence_graph(_run.trace)
     return render_html(ev, highlight_step=key[1]), ev.note() if ev.capped else ""
+
+
+def highlighted_graph(run: Run, step: int | None, height: int = 480) -> None:
+    """The run's evidence graph with what ``step`` touched highlighted (the rest faded)."""
+    if not any(s.output for s in run.trace.steps):
+        st.info("Nothing to draw: no step produced any result.")
+        return
+    page, note = _graph_html(run, (run.rid, step))
+    st.markdown(_legend() + " · lit: what this step touched, grey: the rest",
+                unsafe_allow_html=True)  # fixed text only, no data
+    if note:
+        st.caption(f"Large evidence graph: {md_escape(note)}.")
+    show_html(page, height)
 
 
 def evidence_view(run: Run, key: str) -> None:

@@ -127,7 +127,13 @@ def pipeline_form() -> None:
                            format_func={"lexical": "Lexical only (instant)",
                                         "minilm": "MiniLM sentence model, offline (loads in "
                                                   "~8 s on first use)"}.get)
+        reference_first = st.toggle(
+            "Example questions: run their reference query instead of the writer",
+            cfg.reference_first, key="tq_reference_first",
+            help="Off (default): a bundled example question is answered by the configured "
+                 "writer (LLM, else the offline writer) and its hand-written reference query "
+                 "is shown beside it with a diff. On: only the reference query runs.")
         if st.form_submit_button("Apply", type="primary"):
             state.update_settings(k=k, m=m, n=n, temperature=temperature, privacy=privacy,
-                                  encoder=encoder)
+                                  encoder=encoder, reference_first=reference_first)
             st.rerun()

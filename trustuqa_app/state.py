@@ -16,6 +16,7 @@ import streamlit as st
 
 from trustuqa_core.app_services.ask import bundled_demos
 from trustuqa_core.app_services.data import LoadReport, Upload, data_key, load_all, unique_names
+from trustuqa_core.app_services.history import find_run, remember
 from trustuqa_core.app_services.page_settings import AppSettings
 from trustuqa_core.app_services.runs import Run
 from trustuqa_core.demos import (
@@ -34,11 +35,11 @@ from trustuqa_core.mapping import Encoder, HashingEncoder, Mapper, default_encod
 __all__ = ["settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
            "loaded_names", "llm_settings", "operator", "confirmed_demos", "add_confirmed_demo",
-           "demo_pool", "store_demo", "session_demos"]
+           "demo_pool", "store_demo", "session_demos", "history", "reopen"]
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
-_USER_DEMOS, _POOL = "tq_user_demos", "tq_demo_pool"
+_USER_DEMOS, _POOL, _HISTORY = "tq_user_demos", "tq_demo_pool", "tq_history"
 
 
 def settings() -> AppSettings:
@@ -139,7 +140,26 @@ def current_run() -> Run | None:
 
 
 def set_run(run: Run | None) -> None:
+    """Make ``run`` the current run and keep it in the session's history."""
     st.session_state[_RUN] = run
+    if run is not None:
+        st.session_state[_HISTORY] = remember(history(), run)
+
+
+def history() -> list[Run]:
+    """This session's runs, oldest first (see :mod:`trustuqa_core.app_services.history`)."""
+    return list(st.session_state.get(_HISTORY, []))
+
+
+def reopen(rid: str) -> Run | None:
+    """Make an earlier run of the history current again (its place in the history is kept).
+
+    Its data must still be loaded: a run whose sources are not all loaded is not reopened."""
+    run = find_run(history(), rid)
+    if run is not None and {s.name for s in run.trace.graph.sources} <= loaded_names():
+        st.session_state[_RUN] = run
+        return run
+    return None
 
 
 def confirmed_demos() -> list[dict[str, Any]]:

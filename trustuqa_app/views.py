@@ -20,7 +20,7 @@ from trustuqa_core.app_services.run_tables import (
     query_label,
     run_verdict,
 )
-from trustuqa_core.app_services.runs import ORIGINS, Run
+from trustuqa_core.app_services.runs import Run, writer_label
 from trustuqa_core.export import md_escape
 from trustuqa_core.trace import Trace
 from trustuqa_core.verdict import Reason, Verdict
@@ -66,8 +66,8 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
     cols[1].metric("Steps", len(trace.steps))
     cols[2].metric("Evidence facts", len({f for s in trace.steps for f in
                                           s.output.all_witnesses()}))
-    who = ORIGINS.get(run.origin, run.origin) + (f" ({run.model})" if run.model else "")
-    st.caption(f"Query source: {md_escape(who)}. " + md_escape(run.note))
+    st.caption(f"Query written by: {md_escape(writer_label(run.origin, run.model))}. "
+               + md_escape(run.note))
 
 
 def _reason_text(r: Reason) -> str:
@@ -144,7 +144,8 @@ def _info_reasons(verdict: Verdict) -> None:
 
 def query_editor(run: Run, key: str) -> str | None:
     """The query as an editable text; returns the new text when the user re-runs it."""
-    text = st.text_area(query_label(run.origin), run.query, height=220, key=f"{key}_text")
+    text = st.text_area(query_label(run.origin, run.model), run.query, height=220,
+                        key=f"{key}_text")
     if st.button("Re-run this query", key=f"{key}_btn", type="primary"):
         return text or ""
     return None

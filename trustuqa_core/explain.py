@@ -230,6 +230,9 @@ def _edge(g: ConditionGraph, fact: int, steps: set[int]) -> EvidenceEdge:
 
 # ------------------------------------------------------------------------------ rendering
 def _layout(ev: EvidenceGraph, size: float) -> dict[int, tuple[float, float]]:
+    """Spring layout (fixed seed). A graph in several pieces (an overview of table rows, say)
+    has each piece laid out on its own, sized by its node count, and the pieces packed in a
+    grid: one spring layout would push them to the corners and shrink each to a dot."""
     import networkx as nx  # imported on first drawing, not at app start
 
     nxg = nx.Graph()
@@ -237,9 +240,24 @@ def _layout(ev: EvidenceGraph, size: float) -> dict[int, tuple[float, float]]:
     nxg.add_edges_from((e.head, e.tail) for e in ev.edges)
     if not ev.nodes:
         return {}
-    k = 2.0 / max(np.sqrt(len(ev.nodes)), 1.0)
-    pos = nx.spring_layout(nxg, seed=7, k=k, iterations=100)
-    return {int(n): (float(x) * size, float(y) * size) for n, (x, y) in pos.items()}
+    pieces = sorted((sorted(c) for c in nx.connected_components(nxg)), key=lambda c: (-len(c), c))
+    if len(pieces) == 1:
+        k = 2.0 / max(np.sqrt(len(ev.nodes)), 1.0)
+        pos = nx.spring_layout(nxg, seed=7, k=k, iterations=100)
+        return {int(n): (float(x) * size, float(y) * size) for n, (x, y) in pos.items()}
+    radius = [45.0 * np.sqrt(len(c)) if len(c) > 1 else 0.0 for c in pieces]
+    cell = 2.0 * max(radius) + 90.0
+    cols = int(np.ceil(np.sqrt(len(pieces))))
+    out: dict[int, tuple[float, float]] = {}
+    for i, (piece, r) in enumerate(zip(pieces, radius, strict=True)):
+        cx, cy = (i % cols) * cell, (i // cols) * cell
+        if len(piece) == 1:
+            out[int(piece[0])] = (cx, cy)
+            continue
+        sub = nxg.subgraph(piece)
+        pos = nx.spring_layout(sub, seed=7, k=2.0 / np.sqrt(len(piece)), iterations=100)
+        out.update({int(n): (cx + float(x) * r, cy + float(y) * r) for n, (x, y) in pos.items()})
+    return out
 
 
 def _short(text: str, limit: int = 40) -> str:

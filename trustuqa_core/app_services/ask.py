@@ -2,14 +2,17 @@
 
 Order of preference:
 
-1. a *verified* query for this exact question: one the user confirmed (thumbs up) in this
-   session, or the hand-written reference query of a bundled example question;
+1. a query the user *confirmed* (thumbs up) for this exact question in this session;
 2. the LLM layer's :func:`trustuqa_core.answer.answer`: retrieved demonstrations, the LLM or
-   the offline writer, self-consistency over ``n`` samples;
+   the offline writer, self-consistency over ``n`` samples. For a bundled example question
+   the writer runs too (demo mode shows the real pipeline), and the example's hand-written
+   reference query is executed beside it (``Run.reference`` / ``Run.reference_answer``), so
+   the page can show both queries, their diff and whether they agree;
 3. otherwise nobody: the user writes the query by hand (the page says so).
 
-``force_writer=True`` skips step 1 (to see what the writer does with a known question). The
-LLM is called only through ``answer()`` with the writer set to ``"llm"``.
+``reference_first=True`` (a Settings choice) runs a bundled example's reference query instead
+of the writer, as does a missing writer. ``force_writer=True`` skips step 1. The LLM is
+called only through ``answer()`` with the writer set to ``"llm"``.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from ..verdict import judge_alone
 from .runs import Run, execute_text
 from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
 
-__all__ = ["ask", "verified_run", "written_run", "writer_available", "bundled_demos",
-           "Progress"]
+__all__ = ["ask", "verified_run", "reference_run", "attach_reference", "written_run",
+           "writer_available", "bundled_demos", "Progress"]
 
 Progress = Callable[[str], None]
 
@@ -40,8 +43,10 @@ def writer_available() -> bool:
 
 
 def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
-                 loaded: set[str], confirmed: Sequence[dict[str, Any]] = ()) -> Run | None:
-    """Run the verified query of this exact question (confirmed or bundled), if there is one."""
+                 loaded: set[str], confirmed: Sequence[dict[str, Any]] = (),
+                 reference: bool = True) -> Run | None:
+    """Run the verified query of this exact question, if there is one: one the user confirmed
+    in this session, else (with ``reference``) a bundled example's reference query."""
     key = question_match_key(question)
     demo = next((d for d in reversed(confirmed) if question_match_key(d["question"]) == key
                  and set(d.get("sources", [])) <= loaded), None)
@@ -49,13 +54,33 @@ def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
         run = execute_text(demo["query"], graph, mapper, origin="confirmed", question=question)
         run.note = "Re-used the query of an answer you confirmed earlier in this session."
         return run
+    return reference_run(question, graph, mapper, loaded=loaded) if reference else None
+
+
+def reference_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
+                  loaded: set[str]) -> Run | None:
+    """A bundled example's hand-written reference query, run on its own (no writer)."""
     example = find_example(question, loaded)
     if example is None:
         return None
     run = execute_text(example.query, graph, mapper, origin="reference", question=question)
-    run.note = (f"Bundled example {example.id}: its verified, hand-written query was run "
-                f"(expected answer: {', '.join(example.answer)}). No writer was needed; use "
+    run.note = (f"Bundled example {example.id}: its hand-written reference query was run "
+                f"(expected answer: {', '.join(example.answer)}). No writer was used; use "
                 "\"Let the writer try\" to see what the writer makes of this question.")
+    return run
+
+
+def attach_reference(run: Run, graph: ConditionGraph, mapper: Mapper | None, *,
+                     loaded: set[str]) -> Run:
+    """When ``run``'s question is a bundled example, execute its reference query too and keep
+    it with its answer on ``run`` (shown beside the writer's query). Returns ``run``."""
+    if run.question is None or run.origin == "reference":
+        return run
+    example = find_example(run.question, loaded)
+    if example is None:
+        return run
+    ref = execute_text(example.query, graph, mapper, origin="reference", question=run.question)
+    run.reference, run.reference_answer = example.query, list(ref.answer)
     return run
 
 
@@ -132,7 +157,7 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
 def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *, loaded: set[str],
         confirmed: Sequence[dict[str, Any]] = (), writer: str = "offline",
         settings: Any = None, demos: Any = None, n: int = 5, k: int = 8, m: int = 15,
-        privacy: bool = True, force_writer: bool = False,
+        privacy: bool = True, force_writer: bool = False, reference_first: bool = False,
         progress: Progress = lambda _msg: None) -> tuple[Run | None, str]:
     """Answer ``question``; ``(run, message)`` where ``run`` is None when nothing could run.
 
@@ -140,8 +165,9 @@ def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *, loaded: 
     """
     t0 = time.perf_counter()
     if not force_writer:
-        progress("Looking for a verified query for this exact question")
-        run = verified_run(question, graph, mapper, loaded=loaded, confirmed=confirmed)
+        progress("Looking for a query you confirmed for this exact question")
+        run = verified_run(question, graph, mapper, loaded=loaded, confirmed=confirmed,
+                           reference=reference_first or not writer_available())
         if run is not None:
             run.stage_seconds = {"lookup": time.perf_counter() - t0, **run.stage_seconds}
             return run, ""
@@ -158,4 +184,7 @@ def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *, loaded: 
     t = run.stage_seconds
     progress(f"Retrieved demonstrations in {t.get('retrieve', 0):.2f} s, wrote queries in "
              f"{t.get('write', 0):.2f} s, executed them in {t.get('execute', 0):.2f} s")
+    attach_reference(run, graph, mapper, loaded=loaded)
+    if run.reference is not None:
+        progress("Ran the example's reference query too, to compare with the writer's")
     return run, ""

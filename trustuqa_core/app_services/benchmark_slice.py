@@ -11,20 +11,24 @@ True
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..errors import TrustUQAError
-from ..evaluate.datasets import BENCHMARKS, data_root
+from ..evaluate.datasets import BENCHMARKS, Example, data_root
 from ..evaluate.outcome import EVALUATOR_ERRORS, Outcome, Unavailable, summarise
 from ..evaluate.runner import build_evaluation
 
 __all__ = ["MODES", "BENCHMARKS", "data_available", "evaluate_slice", "summary_of",
            "outcome_rows", "category_counts", "seconds_by_question", "median_seconds",
-           "Unavailable"]
+           "Unavailable", "clean_question", "evaluable_summary", "item_sources", "AskRequest",
+           "ask_request", "read_sources", "MODE_ORIGINS"]
 
 MODES = {
     "replay": "Replay the recorded GPT-3.5 queries (no LLM)",
@@ -43,14 +47,38 @@ def data_available() -> str | None:
     return None
 
 
+def item_sources(item: Any, evaluation: Any = None) -> list[tuple[str, str]]:
+    """The data files (path, kind) a benchmark item is answered over: an
+    :class:`~trustuqa_core.evaluate.datasets.Example`'s sources, those of an example inside a
+    replay item, or the evaluation's one shared source (MetaQA replay). Empty when unknown."""
+    found: list[Example] = []
+    if isinstance(item, Example):
+        found = [item]
+    elif isinstance(item, tuple):
+        for part in item:
+            if isinstance(part, Example):
+                found.append(part)
+            elif isinstance(part, list):
+                found += [p for p in part if isinstance(p, Example)]
+    for example in found:
+        if example.sources:
+            return [(str(src.path), src.kind) for src in example.sources]
+    shared = getattr(evaluation, "_source", None)
+    if shared is not None and hasattr(shared, "path"):
+        return [(str(shared.path), str(shared.kind))]
+    return []
+
+
 def evaluate_slice(benchmark: str, mode: str, limit: int, *, writer: str = "offline",
-                   settings: Any = None, encoder: str = "hashing"
+                   settings: Any = None, encoder: str = "hashing",
+                   sources: dict[str, list[tuple[str, str]]] | None = None
                    ) -> Iterator[tuple[int, int, Outcome]]:
     """Yield ``(done, total, outcome)`` for the first ``limit`` questions.
 
     ``encoder`` retrieves demonstrations in answer mode (``"hashing"`` loads no model;
     ``"minilm"`` encodes the benchmark's demos once, then reads them from the disk cache).
-    Raises :class:`Unavailable` (with the reason) when the data cannot support the mode.
+    ``sources``, when given, receives each question's data files by outcome id (for "open in
+    Ask"). Raises :class:`Unavailable` (with the reason) when the data cannot support the mode.
     """
     evaluation = build_evaluation(benchmark, mode, writer=writer, settings=settings,
                                   encoder=encoder)
@@ -63,7 +91,74 @@ def evaluate_slice(benchmark: str, mode: str, limit: int, *, writer: str = "offl
                               [], [str(a) for a in getattr(item, "answers", ())], 0.0,
                               detail=f"{type(exc).__name__}: {exc}")
         outcome.id = key
+        if sources is not None:
+            sources[key] = item_sources(item, evaluation)
         yield i, len(items), outcome
+
+
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def clean_question(text: str) -> tuple[str, str]:
+    """A benchmark question for display, and a note when it had to be cleaned.
+
+    Some CronQuestions questions (370 of the 5,020 of the shared ``valid`` split) come with a
+    template slot the dataset never filled, e.g. ``who was the {tail2}``: the annotation has
+    no ``tail2``, so the words are missing from the data itself, not lost by our loader. The
+    slot is shown as ``…`` and the note says so.
+
+    >>> clean_question("When A was the B , who was the {tail2}")
+    ('When A was the B, who was the …', 'the dataset left the template slot {tail2} unfilled')
+    >>> clean_question("who won?")
+    ('who won?', '')
+    """
+    slots = _SLOT.findall(text)
+    if not slots:
+        return text, ""
+    shown = re.sub(r"\s+([,?.])", r"\1", _SLOT.sub("…", text))
+    names = ", ".join("{" + s + "}" for s in dict.fromkeys(slots))
+    return shown, f"the dataset left the template slot {names} unfilled"
+
+
+def evaluable_summary(outcomes: list[Outcome]) -> str:
+    """One sentence on the questions left out of the accuracy, with their reasons, e.g.
+    ``8 of 10 not evaluable: gold answers are Wikidata ids (no name map) (8)``; empty when
+    every question was evaluable."""
+    left = [o for o in outcomes if o.category == "not_evaluable"]
+    if not left:
+        return ""
+    why = Counter(o.detail or "no usable gold answer" for o in left).most_common()
+    reasons = "; ".join(f"{d} ({n})" if len(why) > 1 else d for d, n in why)
+    return (f"{len(left)} of {len(outcomes)} not evaluable: {reasons}. The accuracy is "
+            f"computed over the other {len(outcomes) - len(left)}.")
+
+
+MODE_ORIGINS = {"replay": "recorded", "ceiling": "gold"}
+
+
+@dataclass(frozen=True)
+class AskRequest:
+    """What "open in Ask" needs: the question's data files, the question (cleaned), and the
+    query the benchmark row executed with who wrote it (a :data:`~.runs.ORIGINS` key)."""
+
+    question: str
+    sources: tuple[tuple[str, str], ...]
+    query: str
+    origin: str
+
+
+def ask_request(outcome: Outcome, mode: str, sources: list[tuple[str, str]],
+                writer: str = "offline") -> AskRequest:
+    """The "open in Ask" request of one benchmark row (``writer``: who wrote the queries in
+    answer mode, ``offline`` or ``llm``)."""
+    question, _ = clean_question(outcome.question)
+    origin = MODE_ORIGINS.get(mode, "llm" if writer == "llm" else "offline")
+    return AskRequest(question, tuple(sources), outcome.query, origin)
+
+
+def read_sources(request: AskRequest) -> list[tuple[str, str, bytes]]:
+    """(file name, kind, bytes) of each data file of ``request``, for the Data step."""
+    return [(Path(path).name, kind, Path(path).read_bytes()) for path, kind in request.sources]
 
 
 def summary_of(outcomes: list[Outcome]) -> dict[str, Any]:
@@ -73,7 +168,8 @@ def summary_of(outcomes: list[Outcome]) -> dict[str, Any]:
 
 def outcome_rows(outcomes: list[Outcome]) -> list[dict[str, Any]]:
     """One table row per question."""
-    return [{"id": o.id, "question": o.question, "gold": " | ".join(map(str, o.gold[:5])),
+    return [{"id": o.id, "question": clean_question(o.question)[0],
+             "note": clean_question(o.question)[1], "gold": " | ".join(map(str, o.gold[:5])),
              "answer": " | ".join(map(str, o.answer[:5])), "correct": o.correct,
              "verdict": o.groups.get("verdict", ""), "category": o.category,
              "seconds": round(o.seconds, 3), "detail": o.detail[:200]}

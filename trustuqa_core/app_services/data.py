@@ -31,8 +31,9 @@ from ..translate import load_source
 from ..translate.table import ROW_NUMBER
 from .samples import SAMPLE_DIR, SampleSet
 
-__all__ = ["Upload", "unique_names", "LoadReport", "KIND_LABELS", "guess_kind", "load_all",
-           "sample_uploads", "data_key", "relation_stats", "preview_frame", "source_frame"]
+__all__ = ["OVERVIEW_FACTS", "overview_source", "Upload", "unique_names", "LoadReport",
+           "KIND_LABELS", "guess_kind", "load_all", "sample_uploads", "data_key",
+           "relation_stats", "preview_frame", "source_frame"]
 
 log = logging.getLogger(__name__)
 KIND_LABELS = {"table": "table (CSV/TSV/XLSX/JSON)", "kg": "KG triples (head, relation, tail)",
@@ -208,3 +209,19 @@ def preview_frame(facts: SourceFacts, limit: int = 50) -> pd.DataFrame:
 
 def _year(x: float | None) -> str:
     return "" if x is None else str(int(x))
+
+
+OVERVIEW_FACTS = 30  # facts in the Data page overview graph: few enough to label every node
+OVERVIEW_REBUILD_FACTS = 200_000  # largest source rebuilt alone for its overview
+
+
+def overview_source(facts: SourceFacts) -> SourceFacts | None:
+    """``facts`` when the source is small enough to be rebuilt as a graph of its own for the
+    overview picture (one source per picture keeps it connected, so it fills the frame);
+    None for larger sources (the overview is then taken from the whole graph).
+
+    >>> report = load_all([Upload("t.csv", "table", b"Name,Year\\nAnn,1999\\n")])
+    >>> overview_source(report.facts[0]) is report.facts[0]
+    True
+    """
+    return facts if len(facts) <= OVERVIEW_REBUILD_FACTS else None

@@ -29,6 +29,7 @@ class AppSettings:
     temperature: float = 0.7
     privacy: bool = True             # True: never send data values to the LLM
     encoder: str = "lexical"         # "lexical" | "minilm"
+    reference_first: bool = False    # True: example questions run their reference query only
 
     def llm_fields(self) -> dict[str, Any]:
         """The page's LLM choices, as :func:`~trustuqa_core.llm.settings.visitor_settings`

@@ -20,7 +20,7 @@ from ..ops import elem_text
 from ..results import Scalar
 from ..trace import StepTrace, Trace
 from ..verdict import Verdict, judge
-from .runs import ORIGINS, Run
+from .runs import Run, writer_label
 
 __all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
            "run_verdict", "query_label", "element_rows", "evidence_table_rows",
@@ -107,15 +107,15 @@ def run_verdict(run: Run) -> Verdict:
     return run.trace.verdict
 
 
-def query_label(origin: str) -> str:
+def query_label(origin: str, model: str | None = None) -> str:
     """The query editor's label, naming who wrote the query (as the answer card does).
 
     >>> query_label("reference")
-    'Query (source: the bundled reference query; edit and re-run: no LLM is called)'
-    >>> query_label("llm")
-    'Query (source: the LLM; edit and re-run: no LLM is called)'
+    'Query — written by: reference query (edit and re-run: no LLM is called)'
+    >>> query_label("llm", "gpt-4o-mini")
+    'Query — written by: LLM (gpt-4o-mini) (edit and re-run: no LLM is called)'
     """
-    return f"Query (source: {ORIGINS.get(origin, origin)}; edit and re-run: no LLM is called)"
+    return f"Query — written by: {writer_label(origin, model)} (edit and re-run: no LLM is called)"
 
 
 def _witness_text(trace: Trace, fact: int) -> str:

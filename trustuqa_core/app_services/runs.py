@@ -30,14 +30,42 @@ from ..recovery import run_with_recovery
 from ..trace import ErrorInfo, Trace
 from ..verdict import judge_alone
 
-__all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS"]
+__all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
+           "WRITER_LABELS", "writer_label"]
 
 log = logging.getLogger(__name__)
 
 ORIGINS = {"llm": "the LLM", "offline": "the offline writer",
-           "reference": "the bundled reference query", "hand-written": "you (hand-written)",
-           "edited": "you (edited query)", "imported": "an exported run (re-run)",
-           "confirmed": "a demonstration you confirmed"}
+           "reference": "the bundled reference query", "hand-written": "your query (hand-written)",
+           "edited": "your query (edited)", "imported": "an exported run (re-run)",
+           "confirmed": "your confirmed example",
+           "rebound": "re-bound from your confirmed example",
+           "recorded": "the recorded GPT-3.5 query of the benchmark",
+           "gold": "the benchmark's gold program"}
+WRITER_LABELS = {
+    "offline": "offline writer",
+    "reference": "reference query",
+    "hand-written": "your query",
+    "edited": "your query",
+    "confirmed": "your confirmed example",
+    "rebound": "re-bound from your confirmed example",
+    "imported": "imported run",
+    "recorded": "recorded GPT-3.5 query (benchmark)",
+    "gold": "gold program (benchmark)",
+}
+
+
+def writer_label(origin: str, model: str | None = None) -> str:
+    """A short label naming who wrote a query of ``origin`` (``LLM (<model>)`` for the LLM).
+
+    >>> writer_label("llm"), writer_label("confirmed"), writer_label("something new")
+    ('LLM (model not recorded)', 'your confirmed example', 'something new')
+    """
+    if origin == "llm":
+        return f"LLM ({model or 'model not recorded'})"
+    return WRITER_LABELS.get(origin, origin)
+
+
 _INTERNAL = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
@@ -63,6 +91,8 @@ class Run:
     rid: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # widget keys, caches
     writer_error: str | None = None  # no query could be written (e.g. the LLM was unreachable)
     warnings: list[str] = field(default_factory=list)  # shown above the answer
+    reference: str | None = None  # a bundled example's reference query, run beside the writer's
+    reference_answer: list[str] | None = None  # what the reference query answers on this data
 
     @property
     def answer(self) -> list[str]:
@@ -96,7 +126,7 @@ def rerun(run: Run, graph: ConditionGraph, mapper: Mapper | None, *, query: str 
                        overrides=run.overrides if overrides is None else overrides)
     return replace(run, query=new.query, trace=new.trace, overrides=new.overrides,
                    origin=new.origin, stage_seconds={**run.stage_seconds, **new.stage_seconds},
-                   feedback=None, confirmed=set(), rid=new.rid)
+                   feedback=None, confirmed=set(), rid=new.rid, warnings=list(run.warnings))
 
 
 def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: ConditionGraph,

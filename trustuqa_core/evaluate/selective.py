@@ -101,6 +101,8 @@ def verdict_summary(outcomes: Iterable[Outcome]) -> dict[str, Any]:
     most = max((blocking_count(o) for o in checks), default=0)
     for k in range(1, most + 1):
         kept = kept + [o for o in checks if blocking_count(o) == k]
+        if not kept:  # nothing verified and no check with this few reasons: no point yet
+            continue
         curve.append(_point(f"check <= {k} reason{'s' if k > 1 else ''}", kept, n))
     out["risk_coverage"] = curve
     halves = sorted({o.groups["half"] for o in items if "half" in o.groups})
