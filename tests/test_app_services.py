@@ -131,3 +131,10 @@ def test_settings_send_only_the_llm_fields() -> None:
 def test_question_match_key_ignores_accents_case_and_punctuation() -> None:
     assert question_match_key("Qui a gagné à Sölden ?") == "qui a gagne a solden"
     assert question_match_key("who won") != question_match_key("who lost")
+
+
+def test_a_run_records_who_wrote_its_query_on_the_trace(graph: ConditionGraph) -> None:
+    q = "Query1: \"get_information(relation='Nation', tail_entity='Italy')\""
+    run = execute_text(q, graph, None, origin="hand-written", question="who is from Italy?")
+    assert (run.trace.writer, run.trace.question) == ("hand-written", "who is from Italy?")
+    assert run.trace.to_dict()["writer"] == "hand-written"

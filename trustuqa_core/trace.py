@@ -39,6 +39,9 @@ WRITERS: dict[str, str] = {
     "edited": "you (edited query)",
     "imported": "an exported run (re-run)",
     "confirmed": "a demonstration you confirmed",
+    "rebound": "re-bound from a demonstration you confirmed",
+    "recorded": "the recorded GPT-3.5 query of the benchmark",
+    "gold": "the benchmark's gold program",
     "custom": "a writer passed in by the caller",
 }
 #: how the sources were chosen until questions are routed: every loaded source is used

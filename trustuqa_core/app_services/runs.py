@@ -27,7 +27,7 @@ from ..fallback import Fallback
 from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
-from ..trace import ErrorInfo, Trace
+from ..trace import WRITERS, ErrorInfo, Trace
 from ..verdict import judge_alone
 
 __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
@@ -35,13 +35,8 @@ __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS
 
 log = logging.getLogger(__name__)
 
-ORIGINS = {"llm": "the LLM", "offline": "the offline writer",
-           "reference": "the bundled reference query", "hand-written": "your query (hand-written)",
-           "edited": "your query (edited)", "imported": "an exported run (re-run)",
-           "confirmed": "your confirmed example",
-           "rebound": "re-bound from your confirmed example",
-           "recorded": "the recorded GPT-3.5 query of the benchmark",
-           "gold": "the benchmark's gold program"}
+#: who can write a run's query (the keys) and how to say it: the trace's one list
+ORIGINS = WRITERS
 WRITER_LABELS = {
     "offline": "offline writer",
     "reference": "reference query",
@@ -108,7 +103,7 @@ def execute_text(text: str, graph: ConditionGraph, mapper: Mapper | None, *,
     t0 = time.perf_counter()
     try:
         trace = run_with_recovery(text, graph, mapper, overrides=over, fallback=fallback,
-                                  question=question)
+                                  question=question, writer=origin)
     except _INTERNAL as exc:  # a bug in a core stage: shown to the user, logged for us
         log.exception("internal error while executing a query")
         trace = Trace(text, graph, judge_with=judge_alone)
