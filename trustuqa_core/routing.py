@@ -195,7 +195,7 @@ def route(question: str, graph: ConditionGraph,
             evidence[i].append(f"'{w}' is a word of a relation of {names[i]}")
     years = [int(y) for y in _YEAR.findall(question)]
     when = bool(_WHEN.search(question))
-    for i, info in enumerate(graph.sources):
+    for i in range(n):
         if not index.temporal[i]:
             continue
         for y in years:
