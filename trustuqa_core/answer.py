@@ -203,6 +203,7 @@ def answer(
     encoder: Encoder | None = None,
     schema_examples: bool | None = None,
     route_sources: bool = True,
+    entities: Sequence[str] = (),
 ) -> Answer:
     """Answer ``question`` over ``graph`` (see the module docstring).
 
@@ -223,6 +224,8 @@ def answer(
         route_sources: with several sources loaded, answer over the sources
             :func:`~trustuqa_core.routing.route` picks first, and over all of them only when
             that attempt gives no answer (``Answer.routing`` and the trace say which ran).
+        entities: entity texts or ids known to be in the question (a benchmark's topic
+            entity): evidence for routing.
     """
     t0 = time.perf_counter()
     mapper = mapper or Mapper(graph, None)
@@ -232,8 +235,8 @@ def answer(
         _answer_over, question, chosen=chosen, client=client, pool=pool,
         n=n, k=k, m=m, privacy=privacy, retries=retries, exclude_origins=exclude_origins,
         schema_examples=schema_examples)
-    decision = (route(question, graph, _demo_similarity(pool, question, graph, exclude_origins))
-                if route_sources else None)
+    decision = (route(question, graph, _demo_similarity(pool, question, graph, exclude_origins),
+                      entities) if route_sources else None)
     if decision is None or not decision.narrowed:
         result = over(graph, mapper, decision.routing() if decision else None, ())
     else:

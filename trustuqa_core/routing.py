@@ -163,11 +163,13 @@ def _name_spans(tokens: list[str], index: _Index) -> list[tuple[int, int, str, f
 
 
 def route(question: str, graph: ConditionGraph,
-          demo_similarity: Mapping[str, float] | None = None) -> RouteDecision:
+          demo_similarity: Mapping[str, float] | None = None,
+          entities: Sequence[str] = ()) -> RouteDecision:
     """Score every source of ``graph`` for ``question`` and decide (see the module docstring).
 
     ``demo_similarity`` maps a source kind (``table``/``kg``/``tkg``) to the cosine similarity
-    of the best demonstration of that kind.
+    of the best demonstration of that kind; ``entities`` are entity texts or ids known to be
+    in the question (a benchmark's topic entity), counted like a named span of one word.
     """
     names = tuple(s.name for s in graph.sources)
     if len(names) < 2:
@@ -186,6 +188,11 @@ def route(question: str, graph: ConditionGraph,
             scores[i] += points
             evidence[i].append(f"'{text}' names a node of {names[i]} ({words} word"
                                f"{'s' if words > 1 else ''})")
+    for entity in dict.fromkeys(normalize(x) for x in entities):
+        where = index.names.get(entity, frozenset())
+        for i in where:
+            scores[i] += WEIGHTS["name_word"] * (1.0 + math.log(n / len(where)))
+            evidence[i].append(f"the given entity '{entity}' is a node of {names[i]}")
     content = [w for w in re.findall(r"[a-z]+", question.casefold()) if w not in _STOP]
     for w in dict.fromkeys(content):
         stems = {stem(w)} | _SYNONYMS.get(w, set())

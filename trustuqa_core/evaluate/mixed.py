@@ -117,6 +117,17 @@ def own_sources(e: Example) -> tuple[str, ...]:
     return tuple(source_name(e.benchmark, s) for s in e.sources)
 
 
+def topic_entities(e: Example) -> tuple[str, ...]:
+    """The topic entities a benchmark gives with a question (MetaQA's bracketed entity,
+    WebQSP's linked Freebase ids and names); none for tables and CronQuestions."""
+    if e.benchmark == "metaqa-1hop":
+        return (str(e.metadata["topic_entity"]),)
+    if e.benchmark == "webqsp":
+        pairs = e.metadata.get("topic_entities") or ()
+        return tuple(str(x) for pair in pairs for x in pair)  # type: ignore[attr-defined]
+    return ()
+
+
 def build_mixed_graph(examples: Sequence[Example]) -> ConditionGraph:
     """One graph over every question's data (each file once)."""
     facts: list[SourceFacts] = []
@@ -225,7 +236,7 @@ class MixedEvaluation:
     def evaluate(self, e: Example) -> Outcome:
         graph, _ = self.graph()
         own = own_sources(e)
-        decision = route(e.question, graph)
+        decision = route(e.question, graph, entities=topic_entities(e))
         self._local.example = e
         outcome = self._inner[e.benchmark].evaluate(e)
         outcome.id = f"{e.benchmark}:{e.id}"
@@ -248,4 +259,4 @@ class MixedEvaluation:
             kwargs["mapper"] = Mapper(sub, None)
             return self._answer(question, sub, route_sources=False, **kwargs)
         kwargs["mapper"] = mapper
-        return self._answer(question, graph, **kwargs)
+        return self._answer(question, graph, entities=topic_entities(e), **kwargs)
