@@ -180,7 +180,8 @@ def route(question: str, graph: ConditionGraph,
     scores = [0.0] * n
     evidence: list[list[str]] = [[] for _ in range(n)]
     tokens = normalize(question).split()
-    for _, _, text, where in _name_spans(tokens, index):
+    spans = {text: where for _, _, text, where in _name_spans(tokens, index)}
+    for text, where in spans.items():
         words = text.count(" ") + 1
         number = text.replace(" ", "").isdigit()
         idf = 1.0 + math.log(n / len(where))
