@@ -208,3 +208,27 @@ def test_prompt_puts_the_first_source_first(office_graph) -> None:
     routed = describe_schema(office_graph, "who wrote Dune?", first=["politics.tsv"]).text
     assert plain.index("Table staff.csv") < plain.index("Source politics.tsv")
     assert routed.index("Source politics.tsv") < routed.index("Table staff.csv")
+
+
+class CapturingWriter(FixedWriter):
+    """A fixed writer that keeps the schema and sources each attempt was shown."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.seen: list[tuple[list[str], str]] = []
+
+    def write(self, request: WriteRequest, n: int, attempt: int = 0,
+              failed_stage: str = "") -> Written:
+        self.seen.append(([s.name for s in request.graph.sources], request.schema.text))
+        return super().write(request, n, attempt, failed_stage)
+
+
+def test_writer_sees_the_routed_schema_then_all_with_the_routed_first(office_graph) -> None:
+    writer = CapturingWriter("not a query at all")
+    answer("Who was Chancellor of Germany in 2000?", office_graph, writer=writer, n=1,
+           retries=0)
+    (routed, routed_schema), (every, fallback_schema) = writer.seen
+    assert routed == ["politics.tsv"] and "staff.csv" not in routed_schema
+    assert "position held" in routed_schema
+    assert every == ["staff.csv", "books.txt", "politics.tsv"]
+    assert fallback_schema.index("politics.tsv") < fallback_schema.index("Table staff.csv")
