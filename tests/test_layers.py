@@ -33,10 +33,10 @@ ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
     "errors limits numbers sources function_names text lexicon answer_match verdict_record",
     "query",
-    "translate graph",
+    "translate graph subgraph",
     "mapping",
     "rewrite results ops reasoning functions fallback",
-    "trace execute mentions verdict recovery vote explain export cypher",
+    "trace execute mentions verdict recovery vote explain export cypher routing",
     "llm",
     "demos",
     "writers",

@@ -19,9 +19,10 @@ column and the fallback may send the values a step needs.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -39,8 +40,10 @@ from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
 from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
+from .routing import RouteDecision, route
+from .subgraph import restrict, source_indices
 from .text import normalize
-from .trace import Trace, writer_kind
+from .trace import Routing, Trace, writer_kind
 from .verdict import Verdict, VoteEvidence, judge
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
@@ -72,6 +75,8 @@ class Answer:
     prompt_tokens: list[int] = field(default_factory=list)
     verdict: Verdict | None = None
     tied: list[list[str]] = field(default_factory=list)
+    routing: RouteDecision | None = None
+    routed_attempt: Answer | None = None
 
     @property
     def ok(self) -> bool:
@@ -112,8 +117,24 @@ class Answer:
             "rejected_demos": [_demo_dict(r) for r in self.rejected_demos],
             "fallback_calls": [c.__dict__ for c in self.fallback_calls],
             "timings": self.timings, "warnings": self.warnings,
-            "prompt_tokens": self.prompt_tokens, "trace": trace,
+            "prompt_tokens": self.prompt_tokens, "routing": self.routing_dict(), "trace": trace,
         }
+
+    def routing_dict(self) -> dict[str, Any]:
+        """Which sources the answer was sought over and why: ``sources``, ``how``, ``used``
+        (read by the winning run), ``scores`` and ``evidence`` (per source), ``unsure`` and,
+        after a failed routed attempt, ``routed`` (the sources it was first sought over)."""
+        if self.trace is not None and self.trace.routing is not None:
+            out = self.trace.routing.to_dict()
+        elif self.routing is not None:
+            out = self.routing.routing().to_dict()
+        else:
+            return {}
+        if self.routing is not None:
+            out["unsure"] = self.routing.unsure
+            if self.routed_attempt is not None:
+                out["routed"] = list(self.routing.sources)
+        return out
 
 
 def _demo_dict(r: Retrieved) -> dict[str, Any]:
@@ -195,6 +216,8 @@ def answer(
     client: LLMClient | None = None,
     encoder: Encoder | None = None,
     schema_examples: bool | None = None,
+    route_sources: bool = True,
+    entities: Sequence[str] = (),
 ) -> Answer:
     """Answer ``question`` over ``graph`` (see the module docstring).
 
@@ -212,17 +235,101 @@ def answer(
         encoder: encodes questions for the default pool.
         schema_examples: override whether table example values are shown (default:
             ``not privacy``).
+        route_sources: with several sources loaded, answer over the sources
+            :func:`~trustuqa_core.routing.route` picks first, and over all of them only when
+            that attempt gives no answer (``Answer.routing`` and the trace say which ran).
+        entities: entity texts or ids known to be in the question (a benchmark's topic
+            entity): evidence for routing.
     """
     t0 = time.perf_counter()
     mapper = mapper or Mapper(graph, None)
     chosen, client = resolve_writer(writer, settings, client)
-    n = n or (client.settings.n if client is not None and isinstance(chosen, LLMWriter) else 5)
     pool = demos if demos is not None else default_pool(encoder or mapper.encoder)
+    over = functools.partial(
+        _answer_over, question, chosen=chosen, client=client, pool=pool,
+        n=n, k=k, m=m, privacy=privacy, retries=retries, exclude_origins=exclude_origins,
+        schema_examples=schema_examples)
+    decision = (route(question, graph, _demo_similarity(pool, question, graph, exclude_origins),
+                      entities) if route_sources else None)
+    if decision is None or not decision.narrowed:
+        result = over(graph, mapper, decision.routing() if decision else None, ())
+    else:
+        sub = restrict(graph, source_indices(graph, decision.sources))
+        result = over(sub, _sub_mapper(sub, mapper), decision.routing(), ())
+        if not result.answer:
+            reason = f"the routed attempt over {', '.join(decision.sources)} gave no answer"
+            first = result
+            result = over(graph, mapper, decision.fallback(reason), decision.sources)
+            result.warnings.insert(0, reason + "; answered over all loaded sources")
+            result.routed_attempt = first
+            for key, seconds in first.timings.items():
+                if key != "total":
+                    result.timings[key] = result.timings.get(key, 0.0) + seconds
+    if decision is not None:
+        result.routing = decision
+    result.timings["total"] = time.perf_counter() - t0
+    return result
+
+
+def _demo_similarity(pool: DemoPool, question: str, graph: ConditionGraph,
+                     exclude_origins: Sequence[str]) -> dict[str, float]:
+    """Per source kind loaded, the similarity of the best demo of that kind."""
+    if len(graph.sources) < 2:
+        return {}
+    out: dict[str, float] = {}
+    for kind in sorted({s.kind for s in graph.sources}):
+        best = pool.similar(question, 1, kinds=(kind,), exclude_origins=exclude_origins)
+        if best:
+            out[kind] = best[0][1]
+    return out
+
+
+_SUB_MAPPERS: OrderedDict[tuple[int, int], Mapper] = OrderedDict()  # a few recent sub-graphs
+_SUB_LOCK = threading.Lock()
+
+
+def _sub_mapper(sub: ConditionGraph, like: Mapper) -> Mapper:
+    """A mapper over ``sub`` configured as ``like`` (reused while ``sub`` is recent)."""
+    key = (id(sub), id(like))
+    with _SUB_LOCK:
+        found = _SUB_MAPPERS.get(key)
+        if found is not None and found.graph is sub:
+            _SUB_MAPPERS.move_to_end(key)
+            return found
+    made = Mapper(sub, like.encoder, like.cache_dir, like.top_k, like.min_score)
+    with _SUB_LOCK:
+        _SUB_MAPPERS[key] = made
+        while len(_SUB_MAPPERS) > 8:
+            _SUB_MAPPERS.popitem(last=False)
+    return made
+
+
+def _answer_over(
+    question: str,
+    graph: ConditionGraph,
+    mapper: Mapper,
+    routing: Routing | None,
+    first: Sequence[str],
+    *,
+    chosen: Writer,
+    client: LLMClient | None,
+    pool: DemoPool,
+    n: int | None,
+    k: int,
+    m: int,
+    privacy: bool,
+    retries: int,
+    exclude_origins: Sequence[str],
+    schema_examples: bool | None,
+) -> Answer:
+    """One attempt of :func:`answer` over ``graph`` (all sources, or the routed ones)."""
+    t0 = time.perf_counter()
+    n = n or (client.settings.n if client is not None and isinstance(chosen, LLMWriter) else 5)
     kinds = KINDS_FOR[graph_kind(graph)]
     retrieval = pool.retrieve(question, k=k, m=m, kinds=kinds, exclude_origins=exclude_origins)
     examples = (not privacy) if schema_examples is None else schema_examples
     schema = describe_schema(graph, question, examples=examples, encoder=mapper.encoder,
-                             mapper=mapper)
+                             mapper=mapper, first=first)
     request = WriteRequest(question, graph, mapper, schema, retrieval.demos, pool,
                            tuple(exclude_origins), kinds, privacy=privacy)
     timings = {"retrieve": time.perf_counter() - t0, "write": 0.0, "execute": 0.0}
@@ -258,7 +365,8 @@ def answer(
         if trace is None:  # samples that write the same program share one run
             trace = done[key] = run_with_recovery(text, graph, mapper, fallback=fallback,
                                                   question=question,
-                                                  writer=_trace_writer(chosen.name))
+                                                  writer=_trace_writer(chosen.name),
+                                                  routing=routing)
         timings["execute"] += time.perf_counter() - t
         stage = trace.error.stage if trace.error else ("empty" if not trace.answer else "ok")
         stages[max(stages)][stage] += 1

@@ -32,6 +32,7 @@ from ..errors import (
     RewriteError,
     TrustUQAError,
 )
+from ..evaluate.mixed import SETTINGS
 from ..llm.client import LLMError, LLMNotConfigured
 from .ask import cmd_ask
 from .bench import cmd_bench_run, cmd_perf
@@ -119,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--limit", type=int, default=None)
     run.add_argument("--encoder", choices=["minilm", "hashing"], default="minilm",
                      help="demo retrieval encoder for --mode answer (hashing: no model)")
+    run.add_argument("--setting", choices=list(SETTINGS), default=None,
+                     help="--benchmark mixed: data mixed or not, source known or not")
     run.add_argument("--json", action="store_true")
     run.add_argument("--no-progress", action="store_true")
     run.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")

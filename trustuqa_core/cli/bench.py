@@ -63,7 +63,8 @@ def run_cli(args: argparse.Namespace) -> int:
     try:
         settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
         evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
-                                      encoder=getattr(args, "encoder", "minilm"))
+                                      encoder=getattr(args, "encoder", "minilm"),
+                                      setting=getattr(args, "setting", None))
     except (Unavailable, DatasetError) as exc:
         if args.json:
             out.write(json.dumps({"benchmark": args.benchmark, "split": split,
@@ -92,6 +93,8 @@ def _command(args: argparse.Namespace) -> str:
     parts = ["python -m trustuqa_core bench run", f"--benchmark {args.benchmark}",
              f"--mode {args.mode}"]
     parts += [f"--split {args.split}"] if args.split else []
+    setting = getattr(args, "setting", None)
+    parts += [f"--setting {setting}"] if setting else []
     parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
     encoder = getattr(args, "encoder", "minilm")
     parts += [f"--encoder {encoder}"] if args.mode == "answer" and encoder != "minilm" else []
@@ -115,6 +118,14 @@ def _text_summary(p: dict[str, Any]) -> str:
                      f"{v['none']['n']}; precision of verified "
                      f"{percent(p['precision_verified'])}, coverage {percent(p['coverage'])}, "
                      f"wrong and verified {percent(p['wrong_verified'])} of all questions")
+    routing = p.get("routing_accuracy")
+    if routing:
+        per = ", ".join(f"{k} {part['exact']} / {part['n']}"
+                        for k, part in routing["source"].items())
+        lines.append(f"routing: {routing['all']['exact']} / {routing['all']['n']} to exactly the "
+                     f"question's source ({per})")
+    for name, part in p.get("groups", {}).get("source", {}).items():
+        lines.append(f"  {name}: {part['correct']} / {part['n']} correct")
     if p["interrupted"]:
         lines.append("interrupted: rerun the same command to resume")
     for kind, path in p["files"].items():

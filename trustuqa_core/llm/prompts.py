@@ -121,6 +121,7 @@ def describe_schema(
     max_relations: int = MAX_RELATIONS,
     mapper: Mapper | None = None,
     entities: Sequence[str] = (),
+    first: Sequence[str] = (),
 ) -> Schema:
     """The schema block for ``graph`` (see the module docstring).
 
@@ -133,12 +134,16 @@ def describe_schema(
         mapper: links the question to graph entities, whose 1- and 2-hop relations are shown
             first when the graph has too many (see :mod:`~trustuqa_core.llm.relations`).
         entities: entity texts known to be in the question (e.g. a benchmark's topic entity).
+        first: names of sources described first (the sources a question was routed to).
     """
     kind = graph_kind(graph)
     parts: list[str] = []
     shown: list[str] = []
     anchors: list[int] | None = None
-    for index, source in enumerate(graph.sources):
+    order = sorted(range(len(graph.sources)),
+                   key=lambda i: (graph.sources[i].name not in first, i))
+    for index in order:
+        source = graph.sources[index]
         rels = _source_relations(graph, index)
         if source.kind == "table":
             cols = [c for c in source.columns if c in rels] + [c for c in rels if c not in

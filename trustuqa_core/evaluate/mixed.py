@@ -1,0 +1,262 @@
+"""The *mixed* benchmark (issue 13; the paper's appendix D.1): questions of five benchmarks
+over one graph holding all their data, the source of each question not said.
+
+Questions: the first ``per`` (default 100) answerable questions of WikiSQL (dev), WTQ
+(random-split-1-dev), MetaQA-1hop (dev), WebQSP (dev) and CronQuestions (valid, those with
+time answers: the others are Wikidata ids with no name map), all from train/dev/valid data.
+Data: every question's own table / subgraph, for MetaQA the one-hop neighbourhood of the
+topic entities in the KB, for CronQuestions its TKG sample; in the *mix* settings all of it is
+one graph (sources named ``<benchmark>/<file>``).
+
+Settings (``--setting``):
+
+- ``unmix-known``: each question over its own data, demos from its own benchmark's pool
+  (what ``--mode answer`` does);
+- ``unmix-unknown``: its own data, demos from the union of the five pools;
+- ``mix-known``: the mixed graph restricted to the question's own sources, its own pool;
+- ``mix-unknown``: the mixed graph, routed by :func:`~trustuqa_core.routing.route`, the union
+  pool.
+
+Every setting also records the routing decision over the mixed graph (``flags.routed``: the
+decision is exactly the question's own source(s); ``flags.routed_kept``: they are among the
+routed ones); ``routing_accuracy`` and per-source accuracy (``groups.source``) are in the
+summary. Demo hygiene is each benchmark's own (``benchmark_pool``: questions of the scored
+split are excluded, WikiSQL dev halves answer each other).
+"""
+
+from __future__ import annotations
+
+import gzip
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..answer import answer
+from ..demos import DemoPool
+from ..errors import SourceError
+from ..graph import ConditionGraph, build_graph
+from ..mapping.dense import HashingEncoder, default_encoder
+from ..mapping.mapper import Mapper
+from ..routing import route
+from ..sources import SourceFacts
+from ..subgraph import restrict, source_indices
+from ..translate import load_source
+from .answer_eval import DEFAULT_ANSWER_SPLITS, AnswerEvaluation
+from .datasets import Example, Source, load
+from .demo_pools import benchmark_pool
+from .outcome import Outcome, Unavailable
+
+__all__ = ["MIXED_BENCHMARKS", "SETTINGS", "MixedEvaluation", "mixed_examples", "source_name",
+           "routing_summary"]
+
+MIXED_BENCHMARKS = ("wikisql", "wtq", "metaqa-1hop", "webqsp", "cronquestions")
+SETTINGS = ("mix-unknown", "mix-known", "unmix-unknown", "unmix-known")
+_MAX_DROPPED = 100
+
+
+def source_name(benchmark: str, source: Source) -> str:
+    """The name a question's source gets in the mixed graph.
+
+    >>> source_name("wtq", Source(Path("/d/wtq/csv/204-csv/772.csv"), "table"))
+    'wtq/204-csv/772.csv'
+    """
+    return f"{benchmark}/{source.path.parent.name}/{source.path.name}" if benchmark == "wtq" \
+        else f"{benchmark}/{source.path.name}"
+
+
+def mixed_examples(per: int = 100, root: Path | str | None = None) -> list[Example]:
+    """``per`` answerable questions of each benchmark, interleaved (a ``--limit`` keeps the
+    five in balance)."""
+    chosen: list[list[Example]] = []
+    for b in MIXED_BENCHMARKS:
+        picked = [e for e in load(b, DEFAULT_ANSWER_SPLITS[b], root=root)
+                  if e.sources and e.answers and e.metadata.get("answer_format") != "wikidata_id"]
+        chosen.append(picked[:per])
+    return [e for row in zip(*chosen, strict=False) for e in row]
+
+
+def _metaqa_neighbourhood(examples: Sequence[Example]) -> SourceFacts | None:
+    """The KB facts touching a MetaQA question's topic entity (one hop)."""
+    metaqa = [e for e in examples if e.benchmark == "metaqa-1hop"]
+    if not metaqa:
+        return None
+    topics = {str(e.metadata["topic_entity"]) for e in metaqa}
+    path = metaqa[0].sources[0].path
+    opener = gzip.open if path.suffix == ".gz" else open
+    keep = []
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("|")
+            if len(parts) == 3 and (parts[0] in topics or parts[2] in topics):
+                keep.append(line if line.endswith("\n") else line + "\n")
+    return load_source("".join(keep).encode("utf-8"), "kg", name=_KB_NAME)
+
+
+_KB_NAME = "metaqa-1hop/kb-neighbourhood.txt"
+
+
+def _tkg(source: Source, name: str) -> SourceFacts:
+    """The CronQuestions TKG sample with the lines the reader rejects blanked (as the
+    ``--mode answer`` run does)."""
+    lines = source.path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for _ in range(_MAX_DROPPED):
+        try:
+            return load_source("".join(lines).encode("utf-8"), "tkg", name=name)
+        except SourceError as exc:
+            if exc.line is None or not 0 < exc.line <= len(lines) or not lines[exc.line - 1]:
+                raise
+            lines[exc.line - 1] = "\n"
+    raise SourceError(source.path.name, f"more than {_MAX_DROPPED} malformed lines")
+
+
+def own_sources(e: Example) -> tuple[str, ...]:
+    """The names of a question's own sources in the mixed graph."""
+    if e.benchmark == "metaqa-1hop":
+        return (_KB_NAME,)
+    return tuple(source_name(e.benchmark, s) for s in e.sources)
+
+
+def topic_entities(e: Example) -> tuple[str, ...]:
+    """The topic entities a benchmark gives with a question (MetaQA's bracketed entity,
+    WebQSP's linked Freebase ids and names); none for tables and CronQuestions."""
+    if e.benchmark == "metaqa-1hop":
+        return (str(e.metadata["topic_entity"]),)
+    if e.benchmark == "webqsp":
+        pairs = e.metadata.get("topic_entities") or ()
+        return tuple(str(x) for pair in pairs for x in pair)  # type: ignore[attr-defined]
+    return ()
+
+
+def build_mixed_graph(examples: Sequence[Example]) -> ConditionGraph:
+    """One graph over every question's data (each file once)."""
+    facts: list[SourceFacts] = []
+    seen: set[str] = set()
+    kb = _metaqa_neighbourhood(examples)
+    if kb is not None:
+        facts.append(kb)
+    for e in examples:
+        if e.benchmark == "metaqa-1hop":
+            continue
+        for s in e.sources:
+            name = source_name(e.benchmark, s)
+            if name in seen:
+                continue
+            seen.add(name)
+            facts.append(_tkg(s, name) if s.kind == "tkg" else load_source(s.path, s.kind,
+                                                                            name=name))
+    return build_graph(facts)
+
+
+def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """Routing accuracy overall and per source (benchmark), from the outcomes' flags."""
+    def part(items: Sequence[Outcome]) -> dict[str, Any]:
+        n = len(items)
+        exact = sum(1 for o in items if o.flags.get("routed"))
+        kept = sum(1 for o in items if o.flags.get("routed_kept"))
+        return {"n": n, "exact": exact, "kept": kept,
+                "accuracy": exact / n if n else None, "kept_rate": kept / n if n else None}
+    by = {b: part([o for o in outcomes if o.groups.get("source") == b])
+          for b in sorted({o.groups.get("source", "") for o in outcomes})}
+    return {"all": part(list(outcomes)), "source": by}
+
+
+class MixedEvaluation:
+    """The mixed benchmark in one setting (see the module docstring)."""
+
+    mode, concurrent = "answer", True
+
+    def __init__(self, setting: str, writer: str = "offline", settings: Any = None,
+                 root: Path | str | None = None, encoder: str = "minilm", per: int = 100,
+                 answer_fn: Callable[..., Any] | None = None) -> None:
+        if setting not in SETTINGS:
+            raise Unavailable(f"unknown setting {setting!r}; valid: {', '.join(SETTINGS)}")
+        self.setting, self.writer, self.root, self.per = setting, writer, root, per
+        self.benchmark, self.split = "mixed", setting
+        self.encoder = encoder
+        self._examples: list[Example] | None = None
+        self._graph: ConditionGraph | None = None
+        self._mapper: Mapper | None = None
+        self._pools: dict[str, tuple[DemoPool, Callable[[Example], Any]]] = {}
+        self._union: DemoPool | None = None
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._answer = answer_fn or answer
+        self._inner = {b: AnswerEvaluation(b, None, writer, settings, root,
+                                           answer_fn=self._answer_one, encoder=encoder)
+                       for b in MIXED_BENCHMARKS}
+
+    # -- data --------------------------------------------------------------------------
+    def examples(self) -> list[Example]:
+        with self._lock:
+            if self._examples is None:
+                self._examples = mixed_examples(self.per, self.root)
+            return self._examples
+
+    def graph(self) -> tuple[ConditionGraph, Mapper]:
+        """The mixed graph over all chosen questions' data, built once."""
+        examples = self.examples()
+        with self._lock:
+            if self._graph is None:
+                self._graph = build_mixed_graph(examples)
+                self._mapper = Mapper(self._graph, None)
+            assert self._mapper is not None
+            return self._graph, self._mapper
+
+    def _encoder(self) -> Any:
+        return HashingEncoder() if self.encoder == "hashing" else default_encoder()
+
+    def pool(self, benchmark: str) -> tuple[DemoPool, Callable[[Example], Any]]:
+        with self._lock:
+            if benchmark not in self._pools:
+                self._pools[benchmark] = benchmark_pool(benchmark, DEFAULT_ANSWER_SPLITS[benchmark],
+                                                        self._encoder(), root=self.root)
+            return self._pools[benchmark]
+
+    def union_pool(self) -> DemoPool:
+        """The five benchmarks' pools as one (each demo once)."""
+        pools = [self.pool(b)[0] for b in MIXED_BENCHMARKS]
+        with self._lock:
+            if self._union is None:
+                seen, demos = set(), []
+                for p in pools:
+                    for d in p.demos:
+                        key = (d.question, d.query, d.origin)
+                        if key not in seen:
+                            seen.add(key)
+                            demos.append(d)
+                self._union = DemoPool(demos, pools[0].encoder)
+            return self._union
+
+    # -- runner protocol ---------------------------------------------------------------
+    def items(self, limit: int | None = None) -> list[tuple[str, Any]]:
+        chosen = self.examples()[:limit] if limit is not None else self.examples()
+        return [(f"{e.benchmark}:{e.id}", e) for e in chosen]
+
+    def evaluate(self, e: Example) -> Outcome:
+        graph, _ = self.graph()
+        own = own_sources(e)
+        decision = route(e.question, graph, entities=topic_entities(e))
+        self._local.example = e
+        outcome = self._inner[e.benchmark].evaluate(e)
+        outcome.id = f"{e.benchmark}:{e.id}"
+        outcome.groups = {**outcome.groups, "source": e.benchmark}
+        outcome.flags = {**outcome.flags, "routed": decision.sources == own,
+                         "routed_kept": set(own) <= set(decision.sources)}
+        return outcome
+
+    def _answer_one(self, question: str, own_graph: ConditionGraph, **kwargs: Any) -> Any:
+        """``answer()`` for the example being evaluated, in this run's setting."""
+        e: Example = self._local.example
+        pool, exclude_for = self.pool(e.benchmark)
+        known = self.setting.endswith("-known")
+        kwargs.update(demos=pool if known else self.union_pool(), exclude_origins=exclude_for(e))
+        if self.setting.startswith("unmix"):
+            return self._answer(question, own_graph, **kwargs)
+        graph, mapper = self.graph()
+        if known:
+            sub = restrict(graph, source_indices(graph, own_sources(e)))
+            kwargs["mapper"] = Mapper(sub, None)
+            return self._answer(question, sub, route_sources=False, **kwargs)
+        kwargs["mapper"] = mapper
+        return self._answer(question, graph, entities=topic_entities(e), **kwargs)

@@ -1,0 +1,250 @@
+"""Source routing: which loaded source(s) a question relies on, from evidence that can be shown.
+
+With several sources in one graph (a table, a KG and a TKG, say), :func:`route` scores each
+source by
+
+- **names**: the question's word spans that equal (after :func:`~trustuqa_core.text.normalize`)
+  a node of the source, longest spans first; a span found in fewer sources weighs more;
+- **relation words**: question words that are words of the source's relation / column names
+  (with the ``kg_relation_words`` synonyms of the lexicon: ``wrote`` -> ``written``);
+- **time**: a year of the question inside a dated fact of a temporal KG (``when`` questions
+  lean to a TKG a little);
+- **demos**: the similarity of the best demonstration of the source's kind (given by the caller,
+  who owns the demo pool: ``answer()`` passes it).
+
+Every point of score comes with a line of evidence. The router picks the best source; when
+another scores within :data:`UNSURE_RATIO` of it, it is *unsure* and keeps all the close ones;
+with no evidence at all it keeps every source.
+
+>>> from trustuqa_core import load_graph
+>>> g = load_graph(tables=[b"Name,Department\\nChen Wei,Marketing\\n"],
+...                kgs=[b"Dune|written_by|Frank Herbert\\n"])
+>>> d = route("who wrote Dune?", g)
+>>> d.sources, d.unsure, d.evidence["kg1"][0]
+(('kg1',), False, "'dune' names a node of kg1 (1 word)")
+>>> route("Which department is Chen Wei in?", g).sources
+('table1',)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .graph import ConditionGraph
+from .lexicon import word_map, word_set
+from .text import normalize, stem, table_words
+from .trace import ALL_SOURCES, Routing
+
+__all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words"]
+
+#: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
+#: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
+UNSURE_RATIO = 0.9
+#: points per kind of evidence (a name counts per word of the span)
+WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
+                                "year_in_interval": 1.5, "when": 0.4, "demo": 0.5}
+_MAX_SPAN = 10
+_STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
+_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_WHEN = re.compile(r"^\s*(when\b|in (what|which) year|what year)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RouteDecision:
+    """The sources a question is routed to, every source's score and the evidence for it."""
+
+    sources: tuple[str, ...]
+    how: str
+    scores: Mapping[str, float] = field(default_factory=dict)
+    evidence: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    unsure: bool = False
+    all_sources: tuple[str, ...] = ()
+
+    @property
+    def narrowed(self) -> bool:
+        """True when the decision leaves out some loaded source."""
+        return len(self.sources) < len(self.all_sources)
+
+    def routing(self) -> Routing:
+        """The decision as the trace records it."""
+        return Routing(self.sources, self.how, (), dict(self.scores), dict(self.evidence))
+
+    def fallback(self, reason: str) -> Routing:
+        """All sources, after the routed attempt failed (the decision's scores kept)."""
+        return Routing(self.all_sources, f"{ALL_SOURCES} ({reason})", (), dict(self.scores),
+                       dict(self.evidence))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"sources": list(self.sources), "how": self.how, "unsure": self.unsure,
+                "scores": {k: round(v, 4) for k, v in self.scores.items()},
+                "evidence": {k: list(v) for k, v in self.evidence.items()}}
+
+
+@dataclass(frozen=True)
+class _Index:
+    names: dict[str, frozenset[int]]  # normalised node label -> sources holding it
+    words: tuple[frozenset[str], ...]  # per source: stems of its relation / column words
+    temporal: tuple[bool, ...]
+
+
+_INDEXES: weakref.WeakKeyDictionary[ConditionGraph, _Index] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def source_words(names: Sequence[str]) -> frozenset[str]:
+    """Stems of the words of relation / column names (function words left out).
+
+    >>> sorted(source_words(["written_by", "Start year", "release_year"]))
+    ['releas', 'start', 'written']
+    """
+    return frozenset(stem(w) for n in names for w in table_words(n) if w not in _STOP)
+
+
+def _index(graph: ConditionGraph) -> _Index:
+    with _LOCK:
+        found = _INDEXES.get(graph)
+    if found is not None:
+        return found
+    names: dict[str, set[int]] = {}
+    labels: dict[int, str] = {}
+    words, temporal = [], []
+    for i, info in enumerate(graph.sources):
+        facts = np.flatnonzero(graph.fact_source == i)
+        nodes = np.unique(np.concatenate([graph.head[facts], graph.tail[facts]]))
+        for node in nodes.tolist():
+            if graph.is_row(node):
+                continue
+            label = labels.get(node)
+            if label is None:
+                label = labels[node] = normalize(graph.label(node))
+            if label and label.count(" ") < _MAX_SPAN:
+                names.setdefault(label, set()).add(i)
+        rels = {graph.relation_names[int(r)] for r in np.unique(graph.rel[facts]).tolist()}
+        words.append(source_words(sorted(rels | set(info.columns))))
+        temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.start[facts]).any()))
+    index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal))
+    with _LOCK:
+        _INDEXES[graph] = index
+    return index
+
+
+def _synonyms() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for keys, values in word_map("kg_relation_words").items():
+        for k in keys.split():
+            out.setdefault(k, set()).update(stem(v) for v in values.replace("_", " ").split())
+    return out
+
+
+_SYNONYMS = _synonyms()
+
+
+def _name_spans(tokens: list[str], index: _Index) -> list[tuple[int, int, str, frozenset[int]]]:
+    """Maximal spans ``(start, end, text, sources)`` of the question naming a node."""
+    found = []
+    for i in range(len(tokens)):
+        for j in range(min(len(tokens), i + _MAX_SPAN), i, -1):
+            text = " ".join(tokens[i:j])
+            if j - i == 1 and (text in _STOP or len(text) < 2):
+                continue
+            where = index.names.get(text)
+            if where:
+                found.append((i, j, text, where))
+                break
+    return [s for s in found
+            if not any(o[0] <= s[0] and s[1] <= o[1] and o[1] - o[0] > s[1] - s[0]
+                       for o in found)]
+
+
+def route(question: str, graph: ConditionGraph,
+          demo_similarity: Mapping[str, float] | None = None,
+          entities: Sequence[str] = ()) -> RouteDecision:
+    """Score every source of ``graph`` for ``question`` and decide (see the module docstring).
+
+    ``demo_similarity`` maps a source kind (``table``/``kg``/``tkg``) to the cosine similarity
+    of the best demonstration of that kind; ``entities`` are entity texts or ids known to be
+    in the question (a benchmark's topic entity), counted like a named span of one word.
+    """
+    names = tuple(s.name for s in graph.sources)
+    if len(names) < 2:
+        return RouteDecision(names, ALL_SOURCES, {}, {}, False, names)
+    index = _index(graph)
+    n = len(names)
+    scores = [0.0] * n
+    evidence: list[list[str]] = [[] for _ in range(n)]
+    tokens = normalize(question).split()
+    spans = {text: where for _, _, text, where in _name_spans(tokens, index)}
+    for text, where in spans.items():
+        words = text.count(" ") + 1
+        number = text.replace(" ", "").isdigit()
+        idf = 1.0 + math.log(n / len(where))
+        points = (WEIGHTS["number"] if number else WEIGHTS["name_word"] * words) * idf
+        for i in where:
+            scores[i] += points
+            evidence[i].append(f"'{text}' names a node of {names[i]} ({words} word"
+                               f"{'s' if words > 1 else ''})")
+    for entity in dict.fromkeys(normalize(x) for x in entities):
+        where = index.names.get(entity, frozenset())
+        for i in where:
+            scores[i] += WEIGHTS["name_word"] * (1.0 + math.log(n / len(where)))
+            evidence[i].append(f"the given entity '{entity}' is a node of {names[i]}")
+    content = [w for w in re.findall(r"[a-z]+", question.casefold()) if w not in _STOP]
+    for w in dict.fromkeys(content):
+        stems = {stem(w)} | _SYNONYMS.get(w, set())
+        holders = [i for i in range(n) if stems & index.words[i]]
+        for i in holders:
+            scores[i] += WEIGHTS["relation_word"] * (1.0 + math.log(n / len(holders)))
+            evidence[i].append(f"'{w}' is a word of a relation of {names[i]}")
+    years = [int(y) for y in _YEAR.findall(question)]
+    when = bool(_WHEN.search(question))
+    for i in range(n):
+        if not index.temporal[i]:
+            continue
+        for y in years:
+            if _year_in_source(graph, i, y):
+                scores[i] += WEIGHTS["year_in_interval"]
+                evidence[i].append(f"the year {y} falls in a dated fact of {names[i]}")
+        if when:
+            scores[i] += WEIGHTS["when"]
+            evidence[i].append(f"the question asks when; {names[i]} holds dated facts")
+    for i, info in enumerate(graph.sources):
+        sim = (demo_similarity or {}).get(info.kind)
+        if sim is not None and sim > 0:
+            scores[i] += WEIGHTS["demo"] * sim
+            evidence[i].append(f"best {info.kind} demonstration similarity {sim:.2f}")
+    return _decide(names, scores, evidence)
+
+
+def _year_in_source(graph: ConditionGraph, source: int, year: int) -> bool:
+    mask = graph.fact_source == source
+    start, end = graph.start[mask], graph.end[mask]
+    lo = np.where(np.isnan(start), -np.inf, start)
+    hi = np.where(np.isnan(end), np.where(np.isnan(start), -np.inf, np.inf), end)
+    return bool(((lo <= year) & (year <= hi)).any())
+
+
+def _decide(names: tuple[str, ...], scores: list[float],
+            evidence: list[list[str]]) -> RouteDecision:
+    by_name = {names[i]: round(scores[i], 4) for i in range(len(names))}
+    shown = {names[i]: tuple(evidence[i]) for i in range(len(names)) if evidence[i]}
+    top = max(scores)
+    if top <= 0:
+        return RouteDecision(names, f"{ALL_SOURCES} (no evidence for any source)", by_name,
+                             shown, True, names)
+    close = tuple(names[i] for i in sorted(range(len(names)), key=lambda i: -scores[i])
+                  if scores[i] >= UNSURE_RATIO * top)
+    if len(close) == 1:
+        rest = sorted(scores, reverse=True)[1]
+        how = f"routed to {close[0]} (score {top:.2f}, next {rest:.2f})"
+        return RouteDecision(close, how, by_name, shown, False, names)
+    how = f"unsure between {', '.join(close)} (scores within {UNSURE_RATIO:.0%} of {top:.2f})"
+    if len(close) == len(names):
+        how = f"{ALL_SOURCES} ({how})"
+    return RouteDecision(close, how, by_name, shown, True, names)
