@@ -32,7 +32,8 @@ from .explain_views import show_html
 __all__ = ["sample_picker", "uploader", "loaded_overview", "show_errors"]
 
 _ERRORS = "tq_upload_errors"
-_TYPES = ["csv", "tsv", "txt", "xlsx", "json", "gz"]
+_TYPES = ["csv", "tsv", "txt", "xlsx", "json", "gz", "sqlite", "sqlite3", "db", "duckdb",
+          "parquet", "nt", "ttl"]
 
 
 def show_errors(errors: list[SourceError]) -> None:
@@ -69,7 +70,8 @@ def sample_picker() -> None:
 
 def uploader() -> None:
     """Upload several files, choose how to read each, load the readable ones."""
-    files = st.file_uploader("Tables (CSV, TSV, XLSX, JSON), KG triples or TKG quintuples",
+    files = st.file_uploader("Tables (CSV, TSV, XLSX, JSON, SQLite, DuckDB, Parquet), KG triples "
+                             "or RDF (N-Triples, Turtle), TKG quintuples",
                              type=_TYPES, accept_multiple_files=True, key="tq_upload")
     if files:
         choices = []

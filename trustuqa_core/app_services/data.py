@@ -27,7 +27,7 @@ from ..export import SourceStamp, fingerprint
 from ..graph import ConditionGraph, build_graph
 from ..limits import current_limits, over_limit
 from ..sources import SourceFacts
-from ..translate import load_source
+from ..translate import load_sources, source_kind
 from ..translate.table import ROW_NUMBER
 from .samples import SAMPLE_DIR, SampleSet
 
@@ -36,7 +36,8 @@ __all__ = ["OVERVIEW_FACTS", "overview_source", "Upload", "unique_names", "LoadR
            "relation_stats", "preview_frame", "source_frame"]
 
 log = logging.getLogger(__name__)
-KIND_LABELS = {"table": "table (CSV/TSV/XLSX/JSON)", "kg": "KG triples (head, relation, tail)",
+KIND_LABELS = {"table": "table (CSV/TSV/XLSX/JSON; every table of a SQLite/DuckDB file; Parquet)",
+               "kg": "KG triples (head, relation, tail; or RDF: N-Triples, Turtle)",
                "tkg": "temporal KG quintuples (head, relation, tail, start, end)"}
 
 
@@ -91,7 +92,12 @@ def guess_kind(name: str, data: bytes = b"") -> str:
     ('table', 'kg')
     >>> guess_kind("t.tsv", b"a\\tr\\tb\\t1\\t2")
     'tkg'
+    >>> guess_kind("shop.sqlite"), guess_kind("films.ttl"), guess_kind("sales.parquet")
+    ('table', 'kg', 'table')
     """
+    implied = source_kind(name)
+    if implied is not None:
+        return implied
     suffix = Path(name.lower().removesuffix(".gz")).suffix
     if suffix in (".xlsx", ".xlsm", ".json", ".csv"):
         return "table"
@@ -111,6 +117,7 @@ def load_all(uploads: Sequence[Upload]) -> LoadReport:
 
     Each file is read on its own: one that fails, for whatever reason, is reported and the
     others still load. A file that would take the graph past the ``facts`` limit is refused.
+    A database file (SQLite, DuckDB) gives one source per table.
     """
     limits = current_limits()
     facts: list[SourceFacts] = []
@@ -118,7 +125,7 @@ def load_all(uploads: Sequence[Upload]) -> LoadReport:
     total = 0
     for up in uploads:
         try:
-            loaded = load_source(up.data, up.kind, name=up.name, max_bytes=limits.upload_bytes)
+            parts = load_sources(up.data, up.kind, name=up.name, max_bytes=limits.upload_bytes)
         except SourceError as err:
             errors.append(err)
             continue
@@ -131,13 +138,14 @@ def load_all(uploads: Sequence[Upload]) -> LoadReport:
             errors.append(SourceError(up.name, f"could not be read ({type(exc).__name__}: "
                                                f"{detail}); the other files were loaded"))
             continue
-        if total + len(loaded) > limits.facts:
-            found = f"{total + len(loaded):,} facts together with the files before it"
+        size = sum(len(part) for part in parts)
+        if total + size > limits.facts:
+            found = f"{total + size:,} facts together with the files before it"
             errors.append(SourceLimitError(up.name, over_limit(found, "facts", limits.facts,
                                                                "facts")))
             continue
-        total += len(loaded)
-        facts.append(loaded)
+        total += size
+        facts.extend(parts)
     return LoadReport(facts, errors, build_graph(facts))
 
 
