@@ -9,6 +9,7 @@ import duckdb
 
 from trustuqa_core.answer import answer
 from trustuqa_core.app_services.data import Upload, guess_kind, load_all
+from trustuqa_core.app_services.run_tables import routing_lines
 
 TURTLE = b"""@prefix ex: <http://example.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -53,3 +54,13 @@ def test_a_parquet_upload_is_a_table_that_answers(tmp_path) -> None:
     assert not report.errors
     assert answer("How many units did South sell?", report.graph,
                   writer="offline").answer == ["30"]
+
+
+def test_the_ask_page_says_which_source_a_question_was_asked_of(tmp_path) -> None:
+    report = load_all([Upload("shop.sqlite", "table", _sqlite_bytes(tmp_path)),
+                       Upload("books.ttl", "kg", TURTLE)])
+    got = answer("who wrote Dune?", report.graph, writer="offline")
+    assert got.answer == ["Frank Herbert"] and got.trace is not None
+    line, evidence = routing_lines(got.trace)
+    assert line.startswith("Asked of: books.ttl (") and "facts read from: books.ttl" in line
+    assert any(e.startswith("books.ttl: ") for e in evidence)

@@ -18,6 +18,7 @@ from trustuqa_core.app_services.run_tables import (
     mapping_rows,
     provenance_rows,
     query_label,
+    routing_lines,
     run_verdict,
 )
 from trustuqa_core.app_services.runs import Run, writer_label
@@ -68,6 +69,13 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
                                           s.output.all_witnesses()}))
     st.caption(f"Query written by: {md_escape(writer_label(run.origin, run.model))}. "
                + md_escape(run.note))
+    routed = routing_lines(trace)
+    if routed is not None:
+        line, evidence = routed
+        st.caption(md_escape(line))
+        if evidence:
+            with st.expander("Why these sources"):
+                st.markdown("\n".join(f"- {md_escape(e)}" for e in evidence))
 
 
 def _reason_text(r: Reason) -> str:
