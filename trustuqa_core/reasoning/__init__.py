@@ -19,6 +19,7 @@ from ..ops.base import Context
 from ..results import Result
 from ..rewrite import Op
 from .arith import (
+    fn_absolute,
     fn_add,
     fn_calculate,
     fn_difference,
@@ -54,6 +55,7 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "multiply": fn_multiply,
     "divide": fn_divide,
     "percentage": fn_percentage,
+    "absolute": fn_absolute,
     "calculate": fn_calculate,
     "duration": fn_duration,
     "year_difference": fn_year_difference,
