@@ -223,6 +223,20 @@ def test_several_rows(medals) -> None:  # noqa: ANN001
     assert len(kg.answer) == 2 and "several_rows" not in codes(kg.verdict)
 
 
+def test_aggregate_of_one(medals) -> None:  # noqa: ANN001
+    one = run_query(q("get_information(relation='Nation', tail_entity='Italy')",
+                      "get_information(relation='Gold', head_entity='output_of_query1')",
+                      "sum(set='output_of_query2')"), medals,
+                    question="what is the total gold of Italy?")
+    r = next(r for r in one.verdict.reasons if r.code == "aggregate_of_one")
+    assert one.answer == ["4"] and r.step == 3 and "aggregate_of_one" in one.verdict.blocking
+    two = run_query(q("get_information(relation='Gold', tail_entity<'3')",
+                      "get_information(relation='Total', head_entity='output_of_query1')",
+                      "sum(set='output_of_query2')"), medals,
+                    question="what is the total of the nations with fewer than 3 gold?")
+    assert two.answer == ["8"] and "aggregate_of_one" not in codes(two.verdict)
+
+
 def test_vote_tie_names_both_answers(medals) -> None:  # noqa: ANN001
     t = run_query(q("get_information(relation='Gold', tail_entity='4')", target="Nation"),
                   medals, question="which nation won 4 gold?")

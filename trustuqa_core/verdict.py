@@ -77,6 +77,7 @@ REASON_CODES = {
     "type_mismatch": "the answer is not of the type the question asks for",
     "comparison_unbound": "the question bounds a number (more than, before, at least ...) "
                           "and the query compares nothing",
+    "aggregate_of_one": "a sum or mean over a single value (the aggregate does nothing)",
     "several_rows": "the answer holds several values of a table's rows: the conditions did not "
                     "single out one row",
     "vote_tie": "the samples' vote was a tie between different answers",
@@ -90,6 +91,7 @@ _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _COMPARING = {"compare", "keep", "if_then_else", "if", "calculate"}
 _STRONG_METHODS = ("exact", "normalized", "numeric", "override", "time_key")
 _AGGREGATES = {"sum", "mean", "average", "avg", "max", "min", "argmax", "argmin"}
+_SUMS = {"sum", "mean", "average", "avg"}
 _ID_COLUMN = re.compile(r"(^|[\s_])(id|ids|no|nr|num|code|zip|phone|key)$|^#|id$|^number$",
                         re.IGNORECASE)
 
@@ -120,7 +122,7 @@ class Thresholds:
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
         "count_unclear", "whole_column_aggregate", "echoes_question", "comparison_unbound",
-        "several_rows"})
+        "several_rows", "aggregate_of_one"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound"})
@@ -246,6 +248,26 @@ def _step_reasons(trace: Trace) -> list[Reason]:
     for r in trace.recovery:
         out.append(Reason("recovered", r.message(), r.step, r.key))
     out += _id_aggregates(trace)
+    out += _aggregates_of_one(trace)
+    return out
+
+
+def _aggregates_of_one(trace: Trace) -> list[Reason]:
+    """A ``sum``/``mean`` over a single value: the aggregate does nothing, so the question's
+    "total" / "average" may well ask for something else (a count, a value of several rows)."""
+    if trace.program is None:
+        return []
+    steps = {s.number: s for s in trace.steps}
+    out = []
+    for q in trace.program.queries:
+        if q.call.func not in _SUMS:
+            continue
+        for ref in q.call.refs():
+            src = steps.get(ref)
+            if src is not None and src.output is not None and len(src.output) == 1:
+                out.append(Reason("aggregate_of_one", f"Query{q.number} computes "
+                                  f"{q.call.func} over one value: check whether the question "
+                                  "asks for a count or for more rows", q.number, None))
     return out
 
 
