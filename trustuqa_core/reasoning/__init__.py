@@ -8,7 +8,7 @@ witnesses of their operands. The names LLMs use for them (``calculate_difference
 :data:`trustuqa_core.function_names.FUNCTION_ALIASES`.
 
 >>> sorted(REASONING)[:4]
-['add', 'calculate', 'compare', 'contains']
+['absolute', 'add', 'calculate', 'compare']
 """
 
 from __future__ import annotations
