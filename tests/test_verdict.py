@@ -196,6 +196,47 @@ def test_whole_column_aggregate(medals) -> None:  # noqa: ANN001
     assert {"whole_column_aggregate", "type_mismatch"} <= set(t.verdict.blocking)
 
 
+def test_comparison_unbound(medals) -> None:  # noqa: ANN001
+    asked = "which nation won more than 2 gold?"
+    t = run_query(q("get_information(relation='Gold', tail_entity='2')", target="Nation"),
+                  medals, question=asked)
+    r = next(r for r in t.verdict.reasons if r.code == "comparison_unbound")
+    assert r.arg == "more than" and "comparison_unbound" in t.verdict.blocking
+    assert "comparison_unbound" not in judge(t, asked, writer="llm").blocking  # LLM-exempt
+    bound = run_query(q("get_information(relation='Gold', tail_entity>'2')", target="Nation"),
+                      medals, question=asked)
+    assert bound.answer == ["Italy"] and "comparison_unbound" not in codes(bound.verdict)
+
+
+def test_several_rows(medals) -> None:  # noqa: ANN001
+    t = run_query(q("get_information(relation='Gold', tail_entity<'3')", target="Nation"),
+                  medals, question="which nation won fewer than 3 gold?")
+    assert sorted(t.answer) == ["Austria", "Spain"]
+    assert "several_rows" in t.verdict.blocking
+    assert "several_rows" in judge(t, t.question, writer="llm").blocking  # not exempt
+    one = run_query(q("get_information(relation='Gold', tail_entity<'1')", target="Nation"),
+                    medals, question="which nation won fewer than 1 gold?")
+    assert one.answer == ["Spain"] and "several_rows" not in codes(one.verdict)
+    g = load_graph(kgs=[MOVIES])  # a KG relation is many-valued by nature
+    kg = run_query(q("get_information(relation='directed_by', tail_entity='Christopher Nolan')"),
+                   g, question="which films did [Christopher Nolan] direct?")
+    assert len(kg.answer) == 2 and "several_rows" not in codes(kg.verdict)
+
+
+def test_aggregate_of_one(medals) -> None:  # noqa: ANN001
+    one = run_query(q("get_information(relation='Nation', tail_entity='Italy')",
+                      "get_information(relation='Gold', head_entity='output_of_query1')",
+                      "sum(set='output_of_query2')"), medals,
+                    question="what is the total gold of Italy?")
+    r = next(r for r in one.verdict.reasons if r.code == "aggregate_of_one")
+    assert one.answer == ["4"] and r.step == 3 and "aggregate_of_one" in one.verdict.blocking
+    two = run_query(q("get_information(relation='Gold', tail_entity<'3')",
+                      "get_information(relation='Total', head_entity='output_of_query1')",
+                      "sum(set='output_of_query2')"), medals,
+                    question="what is the total of the nations with fewer than 3 gold?")
+    assert two.answer == ["8"] and "aggregate_of_one" not in codes(two.verdict)
+
+
 def test_vote_tie_names_both_answers(medals) -> None:  # noqa: ANN001
     t = run_query(q("get_information(relation='Gold', tail_entity='4')", target="Nation"),
                   medals, question="which nation won 4 gold?")

@@ -21,6 +21,7 @@ from .numbers import parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
 from .query.ast import Text
 from .reasoning import REASONING
+from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
 
@@ -158,8 +159,12 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     if all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in s.elems):
         return _extreme_rows(ctx, op, s, pick)
     unreadable = [e for e in s.elems if quantity(ctx.graph, e) is None]
-    if unreadable and len(unreadable) == len(s) and ctx.fallback is not None:
-        return _llm_extreme(ctx, op, s)
+    if unreadable and len(unreadable) == len(s):
+        read = extreme_without_numbers(ctx, op.name, s)
+        if read is not None:
+            return read
+        if ctx.fallback is not None:
+            return _llm_extreme(ctx, op, s)
     items = _numbers(ctx, s, f"{op.name}()")
     ends = [
         (e.high if isinstance(e, Scalar) and op.name == "max" and e.high is not None else x, e, w)

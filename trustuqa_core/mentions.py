@@ -28,7 +28,7 @@ from .text import normalize
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
-           "unexplained_words", "CUES", "names_any"]
+           "unexplained_words", "CUES", "names_any", "bounds"]
 
 MentionKind = Literal["entity", "number", "date"]
 AnswerType = Literal["number", "quantity", "time", "entity", "any"]
@@ -50,6 +50,16 @@ _WH_ENTITY = re.compile(r"^\s*(who|whom|whose)\b")
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z]+)")
 # heads of "which/what <noun>" questions whose answer may well be a bare number
 _NUMERIC_HEADS = word_set("numeric_heads")
+
+# a comparison cue followed (within two words: "before the year 2000") by a number
+_BOUND_CUES = [c for name in ("at_least_cues", "at_most_cues", "greater_cues", "less_cues")
+               for c in words(name) if " " in c or c in ("over", "under", "above", "below",
+                                                         "before", "after", "since", "exceeds",
+                                                         "exceeding")]
+_BOUND = re.compile(r"\b(" + "|".join(re.escape(c) for c in
+                                      sorted(set(_BOUND_CUES), key=len, reverse=True))
+                    + r")\s+(?:[a-z]+\s+){0,2}?[$£€]?\d", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class Mention:
@@ -292,3 +302,15 @@ def _prefix_match(word: str, token: str) -> bool:
     """The first three or four letters agree (``act`` / ``actors``, ``writ`` / ``written``)."""
     n = min(4, len(word), len(token))
     return n >= 3 and word[:n] == token[:n]
+
+
+def bounds(question: str) -> list[str]:
+    """The comparison cues of a question that bound a number (``more than 5``, ``before the
+    year 2000``, ``at least 3``): a query answering it should compare, not test equality.
+
+    >>> bounds("What were the results before the year 2000?")
+    ['before']
+    >>> bounds("How many more medals did Italy win than France?")
+    []
+    """
+    return [m.group(1).lower() for m in _BOUND.finditer(question)]

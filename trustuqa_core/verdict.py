@@ -33,6 +33,7 @@ from .lexicon import country_of
 from .mapping.mapper import Mapping
 from .mentions import (
     Mention,
+    bounds,
     expected_type,
     find_mentions,
     names_any,
@@ -74,6 +75,11 @@ REASON_CODES = {
     "count_unclear": "the question asks 'how many' but the query reads a value instead of "
                      "counting (or counts where a value is asked)",
     "type_mismatch": "the answer is not of the type the question asks for",
+    "comparison_unbound": "the question bounds a number (more than, before, at least ...) "
+                          "and the query compares nothing",
+    "aggregate_of_one": "a sum or mean over a single value (the aggregate does nothing)",
+    "several_rows": "the answer holds several values of a table's rows: the conditions did not "
+                    "single out one row",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -81,8 +87,11 @@ REASON_CODES = {
     "user_demo": "a demonstration confirmed by a user shaped the query (shown, not a proof)",
 }
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+#: functions (besides a comparison inside get_information) that compare with a bound
+_COMPARING = {"compare", "keep", "if_then_else", "if", "calculate"}
 _STRONG_METHODS = ("exact", "normalized", "numeric", "override", "time_key")
 _AGGREGATES = {"sum", "mean", "average", "avg", "max", "min", "argmax", "argmin"}
+_SUMS = {"sum", "mean", "average", "avg"}
 _ID_COLUMN = re.compile(r"(^|[\s_])(id|ids|no|nr|num|code|zip|phone|key)$|^#|id$|^number$",
                         re.IGNORECASE)
 
@@ -112,9 +121,11 @@ class Thresholds:
         "weak_mapping", "llm_inferred", "unbound_mention", "no_condition", "id_aggregate",
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
-        "count_unclear", "whole_column_aggregate", "echoes_question"})
+        "count_unclear", "whole_column_aggregate", "echoes_question", "comparison_unbound",
+        "several_rows", "aggregate_of_one"})
     llm_exempt: frozenset[str] = frozenset({
-        "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear"})
+        "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
+        "comparison_unbound"})
 
 
 THRESHOLDS = Thresholds()
@@ -237,6 +248,26 @@ def _step_reasons(trace: Trace) -> list[Reason]:
     for r in trace.recovery:
         out.append(Reason("recovered", r.message(), r.step, r.key))
     out += _id_aggregates(trace)
+    out += _aggregates_of_one(trace)
+    return out
+
+
+def _aggregates_of_one(trace: Trace) -> list[Reason]:
+    """A ``sum``/``mean`` over a single value: the aggregate does nothing, so the question's
+    "total" / "average" may well ask for something else (a count, a value of several rows)."""
+    if trace.program is None:
+        return []
+    steps = {s.number: s for s in trace.steps}
+    out = []
+    for q in trace.program.queries:
+        if q.call.func not in _SUMS:
+            continue
+        for ref in q.call.refs():
+            src = steps.get(ref)
+            if src is not None and src.output is not None and len(src.output) == 1:
+                out.append(Reason("aggregate_of_one", f"Query{q.number} computes "
+                                  f"{q.call.func} over one value: check whether the question "
+                                  "asks for a count or for more rows", q.number, None))
     return out
 
 
@@ -372,6 +403,17 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
+    cues = bounds(question)
+    if cues and not funcs & _COMPARING:
+        out.append(Reason("comparison_unbound", f"the question says {cues[0]!r} before a "
+                          "number, and no step of the query compares with it", None, cues[0]))
+    distinct = list(dict.fromkeys(answer))
+    if len(distinct) > 1 and trace.graph.sources \
+            and all(x.kind == "table" for x in trace.graph.sources):
+        out.append(Reason("several_rows", f"the answer holds {len(distinct)} values "
+                          f"({_clip(', '.join(distinct[:3]), 60)}): check that the question "
+                          "asks for all of them",
+                          trace.target_step.number if trace.target_step else None, None))
     named = {normalize(m.text) for m in mentions if m.kind == "entity"}
     echoed = [a for a in answer if normalize(a) in named]
     if echoed:

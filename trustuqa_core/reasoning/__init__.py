@@ -8,7 +8,7 @@ witnesses of their operands. The names LLMs use for them (``calculate_difference
 :data:`trustuqa_core.function_names.FUNCTION_ALIASES`.
 
 >>> sorted(REASONING)[:4]
-['add', 'calculate', 'compare', 'contains']
+['absolute', 'add', 'calculate', 'compare']
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ..ops.base import Context
 from ..results import Result
 from ..rewrite import Op
 from .arith import (
+    fn_absolute,
     fn_add,
     fn_calculate,
     fn_difference,
@@ -54,6 +55,7 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "multiply": fn_multiply,
     "divide": fn_divide,
     "percentage": fn_percentage,
+    "absolute": fn_absolute,
     "calculate": fn_calculate,
     "duration": fn_duration,
     "year_difference": fn_year_difference,

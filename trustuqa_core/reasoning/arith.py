@@ -44,6 +44,7 @@ __all__ = [
     "fn_calculate",
     "fn_duration",
     "fn_year_difference",
+    "fn_absolute",
 ]
 
 _SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷", "%": "as a percentage of", "|-|": "−"}
@@ -243,3 +244,20 @@ def fn_year_difference(ctx: Context, op: Op) -> Result:
     n = abs(end - start)
     ctx.notes.append(f"|{end} − {start}| = {n} years ({describe_witnesses(ctx, wits, limit=4)})")
     return Result((Scalar.number(n),), (wits,))
+
+
+def fn_absolute(ctx: Context, op: Op) -> Result:
+    """The size of one value (``abs(output_of_query6)``): a non-negative value is kept as it
+    is written (with its unit and witnesses), a negative one loses its sign."""
+    args = split_args(ctx, op)
+    if len(args.operands) != 1:
+        raise not_applicable(ctx, f"absolute() needs one value; it got {len(args.operands)}")
+    a = read_number(ctx, args.operands[0], "absolute()")
+    r = operand_result(ctx, args.operands[0])
+    where = describe_witnesses(ctx, a.witnesses, limit=4)
+    if a.value >= 0 and len(r.distinct()) == 1:
+        ctx.notes.append(f"|{a.text}| = {a.text}" + (f" ({where})" if where else ""))
+        return r.distinct()
+    value = abs(a.value)
+    ctx.notes.append(f"|{a.text}| = {format_number(value)}" + (f" ({where})" if where else ""))
+    return Result((Scalar.number(value),), (a.witnesses,))

@@ -313,6 +313,12 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
     """
     args = split_args(ctx, op)
     if not args.has_then:
+        only = args.operands[0] if len(args.operands) == 1 else None
+        if args.condition is None and isinstance(only, Ref) and only.step in ctx.verdicts:
+            ctx.verdicts[ctx.step] = ctx.verdicts[only.step]
+            ctx.notes.append(f"if_then_else() of the comparison in output_of_query{only.step}, "
+                             "without branches: that comparison's answer")
+            return operand_result(ctx, only)
         return _compare_args(ctx, args, "if_then_else()")
     if args.condition is not None:
         truth = _condition(ctx, args.condition)

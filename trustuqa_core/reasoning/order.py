@@ -1,0 +1,73 @@
+"""``max``/``min`` over values that are not numbers, read without an LLM where the reading is
+unambiguous.
+
+Two readings, each stated in the step's notes:
+
+* **one value**: the largest (or smallest) of a single distinct value is that value, whatever
+  the order;
+* **table order**: when the step's own description asks for the row number ("Get the max
+  row_number of output_of_query1"), ``max`` is the value of the last row and ``min`` the value
+  of the first row, in table order (rows read from the values' witnesses).
+
+Anything else returns ``None`` and the caller hands the step to the LLM fallback, marked
+unverified, as before.
+
+>>> asks_row_order("Get the max row_number of output_of_query1")
+True
+>>> asks_row_order("Find the team with the most wins")
+False
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..ops.base import Context, elem_text
+from ..results import Result, Scalar
+
+__all__ = ["asks_row_order", "extreme_without_numbers"]
+
+_ROW_ORDER = re.compile(r"\brow[_ ]?(?:number|num|index|id)s?\b", re.I)
+
+
+def asks_row_order(description: str) -> bool:
+    """True when a step description asks for the row number (``row_number``, ``row index``)."""
+    return bool(_ROW_ORDER.search(description or ""))
+
+
+def _row_of(ctx: Context, witnesses: tuple[int, ...]) -> tuple[int, int] | None:
+    """``(source, row)`` of the last witness fact whose head is a table row."""
+    g = ctx.graph
+    for fact in reversed(witnesses):
+        pos = g.row_position(g.head_of(fact))
+        if pos is not None:
+            return pos
+    return None
+
+
+def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None:
+    """``max``/``min`` (``name``) of a non-empty bag whose values read as no number, or
+    ``None`` when neither reading of this module applies."""
+    d = s.distinct()
+    if len(d) == 1:
+        ctx.notes.append(
+            f"{name}(): the values are not numbers, but there is only one "
+            f"({elem_text(ctx.graph, d.elems[0])!r}), so it is the {name}imum"
+        )
+        return d
+    if not asks_row_order(ctx.description):
+        return None
+    rows = [_row_of(ctx, w) for w in s.witnesses]
+    if any(r is None for r in rows) or any(isinstance(e, Scalar) for e in s.elems):
+        return None
+    positions = [r for r in rows if r is not None]
+    if len({src for src, _ in positions}) != 1:
+        return None  # rows of several tables have no common order
+    pick = max(positions) if name == "max" else min(positions)
+    keep = [i for i, r in enumerate(rows) if r == pick]
+    ctx.notes.append(
+        f"{name}(): the values are not numbers and the step asks for the row number: the "
+        f"value of the {'last' if name == 'max' else 'first'} row in table order "
+        f"(row {pick[1]} of {len(set(positions))})"
+    )
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
