@@ -11,7 +11,8 @@ between steps) followed by ``WITH DISTINCT`` (no path blow-up). Other shapes rai
 text (not mapped labels): ERR maps them.
 
 >>> from trustuqa_core.query.parse import parse
->>> print(chain_cypher(parse('''Query1: "get_information(relation='directed_by', head_entity='Kismet')"
+>>> print(chain_cypher(parse('''
+... Query1: "get_information(relation='directed_by', head_entity='Kismet')"
 ... Query2: "get_information(relation='directed_by', tail_entity='output_of_query1')"
 ... Query3: "set_difference(set1='output_of_query2', set2='Kismet')"''')))
 MATCH (e1:Node)-[f1:Fact]->(n1:Node) WHERE e1.label = 'Kismet' AND f1.rel = 'directed_by'

@@ -3,7 +3,8 @@
 UniOQA's translator writes Cypher whose names may not be the KG's (a misspelled film, a
 relation paraphrased). ERR rebuilds the query with KG names: each distinct entity literal is
 bound to its best ``k_entity`` candidates from our mapper (``Mapper.map_entity``), the *first*
-relation literal to its ``k_relation`` most similar relation names (``Mapper.map_relation``),
+relation literal to its ``k_relation`` most similar relation names (``Mapper.map_relation``'s
+candidates, filled up by fuzzy similarity among all relation names when it matched exactly),
 every other relation literal to its best candidate. Each combination (at most ``max_variants``,
 best-scored first) runs read-only on the Ladybug store; the kept variant is the first
 non-empty one by mapping score (the mean of its candidates' scores), else the best-scored
@@ -34,6 +35,7 @@ from typing import Any
 from ..cypher.literals import SlotKind, parameterise
 from ..cypher.store import CypherRunError, CypherStore
 from ..cypher.validate import validate_cypher
+from ..mapping.lexical import LexicalPool
 from ..mapping.mapper import Mapper
 from ..numbers import format_number
 
@@ -142,6 +144,11 @@ def _options(kind: SlotKind, text: str, first_relation: bool, mapper: Mapper, k_
             found.append((c.label, float(c.score)))
         if len(found) == k:
             break
+    if kind == "relation" and len(found) < k:  # the first relation: top-k similar names,
+        names = mapper.graph.relation_names     # even when one matched exactly
+        for _, label, score in LexicalPool(range(len(names)), names).fuzzy(text, limit=k + 1):
+            if len(found) < k and label not in (f for f, _ in found):
+                found.append((label, min(float(score), found[-1][1] if found else 1.0)))
     return found or [(text, 0.0)]
 
 
