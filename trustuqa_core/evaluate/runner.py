@@ -31,6 +31,7 @@ from typing import Any
 from ..errors import TrustUQAError
 from .answer_eval import AnswerEvaluation
 from .ceilings import MetaQACeiling, WikiSQLCeiling
+from .cypher_engine import ENGINES, CypherEngine
 from .datasets import BENCHMARKS
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .replay import MetaQAReplay, WTQReplay
@@ -62,8 +63,15 @@ _NO_REPLAY = {
 
 def build_evaluation(benchmark: str, mode: str, split: str | None = None,
                      writer: str = "offline", settings: Any = None,
-                     root: Path | str | None = None, encoder: str = "minilm") -> Evaluation:
-    """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not."""
+                     root: Path | str | None = None, encoder: str = "minilm",
+                     engine: str = "executor") -> Evaluation:
+    """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not.
+    ``engine="cypher"`` runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`)."""
+    if engine not in ENGINES:
+        raise Unavailable(f"unknown engine {engine!r}; valid: {', '.join(ENGINES)}")
+    if engine == "cypher":
+        return CypherEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
+                                             encoder))
     if benchmark not in BENCHMARKS:
         raise Unavailable(f"unknown benchmark {benchmark!r}; valid: {', '.join(BENCHMARKS)}")
     hops = int(benchmark[7]) if benchmark.startswith("metaqa-") else 0
