@@ -51,3 +51,14 @@ def test_bench_ceiling_through_cypher_agrees(data_dir: Path) -> None:
     assert all(o.flags["engine_agrees"] for o in outcomes)
     assert sum(o.correct for o in outcomes) >= 10
     assert all(o.query.startswith("// Query1") for o in outcomes if o.answer)
+
+
+@pytest.mark.data
+def test_grag_coverage_and_offline_translator_on_a_metaqa_slice(data_dir: Path) -> None:
+    from trustuqa_core.evaluate.unioqa_eval import grag_coverage
+
+    cov = grag_coverage(1, "dev", 40, root=data_dir).summary()
+    assert cov["answerable"] >= 35 and cov["covered"] == cov["answerable"]
+    assert cov["p50_triples"] <= 60 and cov["max_triples"] <= 60
+    small = grag_coverage(1, "dev", 40, budget=1, root=data_dir)
+    assert max(small.kept) == 1  # the budget caps what is kept
