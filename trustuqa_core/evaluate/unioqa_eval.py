@@ -43,6 +43,8 @@ class CoverageReport:
     covered: int = 0
     kept: list[int] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
+    capped: int = 0
+    capped_covered: int = 0
 
     def summary(self) -> dict[str, Any]:
         kept = sorted(self.kept) or [0]
@@ -50,6 +52,7 @@ class CoverageReport:
                 "coverage": self.covered / self.answerable if self.answerable else None,
                 "p50_triples": statistics.median(kept),
                 "p90_triples": kept[int(0.9 * (len(kept) - 1))], "max_triples": kept[-1],
+                "over_budget": self.capped, "over_budget_covered": self.capped_covered,
                 "first_misses": self.misses[:10]}
 
 
@@ -73,9 +76,12 @@ def grag_coverage(hops: int = 1, split: str = "dev", limit: int | None = None,
         r = retrieve(e.question, graph, mapper, budget=budget)
         report.kept.append(len(r.triples))
         named = {normalize(x) for t in r.triples for x in (t.head, t.tail)}
-        if gold & named:
-            report.covered += 1
-        else:
+        hit = bool(gold & named)
+        report.covered += hit
+        if r.candidates > budget:  # only here does the ranking decide what is seen
+            report.capped += 1
+            report.capped_covered += hit
+        if not hit:
             report.misses.append(e.id)
     return report
 
