@@ -40,7 +40,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "llm",
     "demos",
     "writers",
-    "answer",
+    "answer unioqa",
     "__init__",
     "evaluate",
     "app_services",

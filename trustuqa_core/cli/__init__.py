@@ -102,6 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="privacy off: the LLM may see example values and the fallback may send the "
         "values a step needs (default: schema only, no data values)",
     )
+    a.add_argument(
+        "--system",
+        choices=["trustuqa", "unioqa"],
+        default="trustuqa",
+        help="unioqa: Cypher translator with entity/relation replacement, GRAG searcher (with "
+        "an LLM) and the label-free merge (docs/UNIOQA.md)",
+    )
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=cmd_ask)
 
@@ -122,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="demo retrieval encoder for --mode answer (hashing: no model)")
     run.add_argument("--setting", choices=list(SETTINGS), default=None,
                      help="--benchmark mixed: data mixed or not, source known or not")
+    run.add_argument("--engine", choices=["executor", "cypher"], default="executor",
+                     help="cypher: MetaQA ceiling/replay programs run on Ladybug")
     run.add_argument("--json", action="store_true")
     run.add_argument("--no-progress", action="store_true")
     run.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")

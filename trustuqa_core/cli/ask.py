@@ -11,15 +11,16 @@ import argparse
 import json
 import sys
 
-from ..answer import answer
+from ..answer import answer, resolve_writer
 from ..errors import TrustUQAError, UsageError
 from ..graph import ConditionGraph
 from ..mapping import Mapper, default_encoder
 from ..mapping.dense import Encoder, HashingEncoder
+from ..unioqa import UniOQAAnswer, unioqa_answer
 from ..verdict import judge, render_verdict
 from .common import graph_from_args
 
-__all__ = ["cmd_ask", "ask_cli", "check_question"]
+__all__ = ["cmd_ask", "ask_cli", "check_question", "print_unioqa"]
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -60,6 +61,12 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
             encoder = mapper.encoder
     except TrustUQAError as err:
         sys.stderr.write(f"note: demonstrations retrieved with character trigrams ({err})\n")
+    if getattr(args, "system", "trustuqa") == "unioqa":
+        writer, client = resolve_writer(args.writer)
+        uni = unioqa_answer(args.question, graph, "offline" if client is None else "openai",
+                            client=client, mapper=mapper, privacy=privacy, encoder=encoder)
+        print_unioqa(uni, args.json)
+        return 0 if uni.ok else 1
     result = answer(args.question, graph, writer=args.writer, mapper=mapper, privacy=privacy,
                     encoder=encoder)
     out = sys.stdout
@@ -79,3 +86,34 @@ def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
     else:
         out.write(f"no answer: {result.error}\n")
     return 0 if result.ok else 1
+
+
+def print_unioqa(result: UniOQAAnswer, as_json: bool) -> None:
+    """Print a UniOQA answer: the Cypher as written and after ERR, the searcher's triples and
+    answer (unverified), the merge decision with its reason (one JSON object with ``--json``)."""
+    out = sys.stdout
+    if as_json:
+        out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
+        return
+    tr = result.translator
+    out.write(f"translator ({tr.writer}), Cypher as written:\n{tr.cypher or tr.compiled}\n")
+    if tr.err is not None and tr.err.chosen is not None:
+        swaps = ", ".join(f"{b.original!r} -> {b.chosen!r} ({b.score:.2f})"
+                          for b in tr.err.chosen.bindings)
+        out.write(f"ERR: {len(tr.err.variants)} rebuilt queries run; kept: {swaps}\n"
+                  f"{tr.err.rebuilt_cypher}\n")
+    if tr.error:
+        out.write(f"translator note: {tr.error}\n")
+    out.write(f"executed answer: {' | '.join(tr.answer) or '(none)'}\n")
+    if result.searcher is None:
+        out.write("searcher: not run (it needs an LLM)\n")
+    else:
+        s = result.searcher
+        out.write(f"searcher: {len(s.retrieval.triples)} triples of "
+                  f"{', '.join(s.retrieval.entities) or 'no linked entity'}; answer (LLM-read, "
+                  f"not executed): {' | '.join(s.answer) or '(none)'}\n")
+    d = result.decision
+    out.write(f"decision: {d.source} ({d.reason}: {d.message})\n")
+    label = " [unverified: LLM-read, not executed]" if d.unverified else ""
+    out.write(f"answer: {' | '.join(result.answer)}{label}\n" if result.ok
+              else f"no answer: {result.error}\n")

@@ -64,7 +64,8 @@ def run_cli(args: argparse.Namespace) -> int:
         settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
         evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
                                       encoder=getattr(args, "encoder", "minilm"),
-                                      setting=getattr(args, "setting", None))
+                                      setting=getattr(args, "setting", None),
+                                      engine=getattr(args, "engine", "executor"))
     except (Unavailable, DatasetError) as exc:
         if args.json:
             out.write(json.dumps({"benchmark": args.benchmark, "split": split,
@@ -98,6 +99,8 @@ def _command(args: argparse.Namespace) -> str:
     parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
     encoder = getattr(args, "encoder", "minilm")
     parts += [f"--encoder {encoder}"] if args.mode == "answer" and encoder != "minilm" else []
+    engine = getattr(args, "engine", "executor")
+    parts += [f"--engine {engine}"] if engine != "executor" else []
     parts += [f"--limit {args.limit}"] if args.limit is not None else []
     parts += [f"--out {args.out}"] if args.out else []
     return " ".join(parts)

@@ -28,8 +28,8 @@ import re
 
 from ..errors import TrustUQAError
 
-__all__ = ["CypherValidationError", "validate_cypher", "ALLOWED_CLAUSES", "FORBIDDEN_WORDS",
-           "MAX_CHARS"]
+__all__ = ["CypherValidationError", "validate_cypher", "code_only", "ALLOWED_CLAUSES",
+           "FORBIDDEN_WORDS", "MAX_CHARS"]
 
 MAX_CHARS = 20_000
 ALLOWED_CLAUSES = frozenset({"MATCH", "OPTIONAL", "WHERE", "WITH", "RETURN", "ORDER", "BY",
@@ -61,7 +61,7 @@ class CypherValidationError(TrustUQAError):
         super().__init__(f"Cypher rejected{where}: {problem}")
 
 
-def _code_only(text: str) -> str:
+def code_only(text: str) -> str:
     """``text`` with literals, backquoted names and comments blanked (same length)."""
     out = list(text)
     i, n = 0, len(text)
@@ -102,7 +102,7 @@ def validate_cypher(text: str) -> str:
         raise CypherValidationError(f"query longer than {MAX_CHARS} characters")
     if "\x00" in text:
         raise CypherValidationError("NUL character in the query", text.index("\x00"))
-    code = _code_only(text)
+    code = code_only(text)
     body = code.rstrip()
     if body.endswith(";"):
         body = body[:-1]

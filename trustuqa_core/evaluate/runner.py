@@ -31,6 +31,7 @@ from typing import Any
 from ..errors import TrustUQAError
 from .answer_eval import AnswerEvaluation
 from .ceilings import MetaQACeiling, WikiSQLCeiling
+from .cypher_engine import ENGINES, CypherEngine
 from .datasets import BENCHMARKS
 from .mixed import MixedEvaluation, routing_summary
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
@@ -64,12 +65,18 @@ _NO_REPLAY = {
 def build_evaluation(benchmark: str, mode: str, split: str | None = None,
                      writer: str = "offline", settings: Any = None,
                      root: Path | str | None = None, encoder: str = "minilm",
-                     setting: str | None = None) -> Evaluation:
+                     setting: str | None = None, engine: str = "executor") -> Evaluation:
     """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not.
 
     ``benchmark="mixed"`` (five benchmarks over one graph, :mod:`.mixed`) runs in ``answer``
-    mode, in one of :data:`~.mixed.SETTINGS` (default ``mix-unknown``).
+    mode, in one of :data:`~.mixed.SETTINGS` (default ``mix-unknown``). ``engine="cypher"``
+    runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`).
     """
+    if engine not in ENGINES:
+        raise Unavailable(f"unknown engine {engine!r}; valid: {', '.join(ENGINES)}")
+    if engine == "cypher":
+        return CypherEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
+                                             encoder, setting=setting))
     if benchmark == "mixed":
         if mode != "answer":
             raise Unavailable("mixed runs with --mode answer only (gold-program ceilings on the "
