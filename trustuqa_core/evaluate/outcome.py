@@ -60,6 +60,10 @@ CATEGORY_HELP = {
     "no_program": "no gold program or recorded query exists for this question",
     "llm_error": "the LLM call failed (connection, authentication, rate limit, bad reply)",
     "error": "the evaluator itself failed on this question (a bug: see the message)",
+    "no_cypher": "--engine cypher: the program has no Cypher form (an op the compiler does not "
+    "cover), so Ladybug could not run it",
+    "engine_differs": "--engine cypher: Ladybug's answer differs from our executor's on the same "
+    "program (a compiler or executor bug: see the message)",
 }
 CATEGORIES = tuple(CATEGORY_HELP)
 
