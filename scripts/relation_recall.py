@@ -13,6 +13,9 @@ Usage:
     python scripts/relation_recall.py [--benchmark webqsp|cronquestions|both]
         [--half tune|check|all] [--encoder none|hashing|minilm] [--limit 40]
         [--questions N] [--missed]
+
+``--missed`` prints each gold relation not shown and why: not in graph (unreachable), no
+entity linked, beyond 3 hops, or ranked below the cut (with its tier and place).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from trustuqa_core.evaluate.relation_recall import (  # noqa: E402
     relation_recall,
     share_grid,
     webqsp_cases,
+    why_missed,
 )
 from trustuqa_core.llm.relations import SHARES  # noqa: E402
 from trustuqa_core.mapping import HashingEncoder, default_encoder  # noqa: E402
@@ -76,6 +80,11 @@ def main() -> int:
         print(f"{label}: {r.hits}/{r.n} questions with every gold relation shown = "
               f"{100 * r.recall:.1f}% ({r.shown} of {r.relations} relations shown, shares "
               f"{tuple(SHARES)}, encoder {args.encoder}, {time.perf_counter() - t0:.1f} s)")
+        print(f"  schema block: {r.mean_tokens:.0f} tokens on average, at most "
+              f"{max(r.schema_tokens, default=0)} (llm/budget.py estimate)")
+        if r.n_in_graph < r.n:
+            print(f"  unreachable (a gold relation not in the graph): {r.n - r.n_in_graph}; over "
+                  f"the others: {r.hits_in_graph}/{r.n_in_graph} = {100 * r.recall_in_graph:.1f}%")
         if r.n_in_data < r.n:
             print(f"  questions whose gold relations all occur in their own data: "
                   f"{r.hits_in_data}/{r.n_in_data} = {100 * r.recall_in_data:.1f}%")
@@ -85,8 +94,13 @@ def main() -> int:
                 ok = sum(c.id not in r.missed for c in part)
                 print(f"  {half} half: {ok}/{len(part)} = {100 * ok / max(len(part), 1):.1f}%")
         if args.missed:
-            for qid, lost in r.missed.items():
-                print(f"  missed {qid}: {', '.join(lost)}")
+            text = {c.id: c.question for c in cases}
+            for miss in why_missed(rankings([c for c in cases if c.id in r.missed], graph,
+                                            encoder), SHARES, args.limit):
+                where = f" (tier {miss.tier}, {miss.rank} places in)" if miss.tier is not None \
+                    else ""
+                print(f"  missed {miss.case} {text[miss.case]!r}: {miss.relation}: "
+                      f"{miss.reason}{where}")
     return 0
 
 

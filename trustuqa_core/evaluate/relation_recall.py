@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..graph import ConditionGraph, build_graph
+from ..llm.budget import estimate_tokens
 from ..llm.prompts import MAX_RELATIONS, describe_schema
 from ..llm.relations import SHARES, Ranking, Shares, fill, linked_entities, rank_relations
 from ..mapping.dense import EmbeddingIndex, Encoder
@@ -45,7 +46,7 @@ from .replay import table_half
 
 __all__ = ["WIKIDATA_RELATIONS", "Case", "RecallResult", "webqsp_cases", "cron_cases",
            "merged_webqsp_graph", "cron_graph", "relation_recall", "question_half", "in_half",
-           "rankings", "recall_of", "share_grid", "GRID"]
+           "rankings", "recall_of", "share_grid", "GRID", "Miss", "why_missed"]
 
 #: the shares tried on the tune half: (1-hop, 2-hop, largest relations)
 GRID = tuple(Shares(a, b, c) for a in (0.4, 0.5, 0.6, 0.7, 0.8) for b in (0.1, 0.2, 0.3)
@@ -83,10 +84,25 @@ class RecallResult:
     missed: dict[str, tuple[str, ...]]
     n_in_data: int = 0
     hits_in_data: int = 0
+    n_in_graph: int = 0
+    hits_in_graph: int = 0
+    schema_tokens: tuple[int, ...] = ()
 
     @property
     def recall(self) -> float:
         return self.hits / self.n if self.n else 0.0
+
+    @property
+    def recall_in_graph(self) -> float:
+        """Recall over the questions whose gold relations are all in the graph (the others
+        are unreachable: no choice of relations can show a relation the graph lacks)."""
+        return self.hits_in_graph / self.n_in_graph if self.n_in_graph else 0.0
+
+    @property
+    def mean_tokens(self) -> float:
+        """Mean estimated tokens of the schema block (:func:`~trustuqa_core.llm.budget.
+        estimate_tokens`), over the questions."""
+        return float(np.mean(self.schema_tokens)) if self.schema_tokens else 0.0
 
     @property
     def recall_in_data(self) -> float:
@@ -139,28 +155,73 @@ def cron_graph(root: Path | str | None = None) -> ConditionGraph:
 
 
 def _each(cases: Sequence[Case], graph: ConditionGraph, mapper: Mapper,
-          encoder: Encoder | None, limit: int) -> Iterator[tuple[Case, tuple[str, ...]]]:
+          encoder: Encoder | None, limit: int
+          ) -> Iterator[tuple[Case, tuple[str, ...], int]]:
     for case in cases:
         schema = describe_schema(graph, case.question, examples=False, encoder=encoder,
                                  max_relations=limit, mapper=mapper, entities=case.entities)
-        yield case, schema.relations
+        yield case, schema.relations, estimate_tokens(schema.text)
 
 
 def relation_recall(benchmark: str, cases: Sequence[Case], graph: ConditionGraph,
                     encoder: Encoder | None = None, limit: int = MAX_RELATIONS) -> RecallResult:
     """Share of ``cases`` whose gold relations are all among the relations shown."""
     mapper = Mapper(graph, None)
-    hits, hits_in_data, shown, missed = 0, 0, 0, {}
-    for case, rels in _each(cases, graph, mapper, encoder, limit):
+    hits, hits_in_data, hits_in_graph, shown, missed = 0, 0, 0, 0, {}
+    tokens: list[int] = []
+    for case, rels, size in _each(cases, graph, mapper, encoder, limit):
         shown = max(shown, len(rels))
+        tokens.append(size)
         lost = tuple(g for g in case.gold if g not in rels)
         if lost:
             missed[case.id] = lost
         else:
             hits += 1
             hits_in_data += case.in_data
+            hits_in_graph += 1
+    n_in_graph = sum(all(graph.relation(g) is not None for g in c.gold) for c in cases)
     return RecallResult(benchmark, len(cases), hits, len(graph.relation_names), shown, missed,
-                        sum(c.in_data for c in cases), hits_in_data)
+                        sum(c.in_data for c in cases), hits_in_data, n_in_graph, hits_in_graph,
+                        tuple(tokens))
+
+
+@dataclass(frozen=True)
+class Miss:
+    """Why one gold relation of a question was not shown: ``not in graph`` (unreachable),
+    ``no entity linked`` (no anchors, so no hop tiers), ``beyond 3 hops`` (tier 3), or
+    ``ranked below the cut`` (in tier ``tier``, ``rank`` places into that tier)."""
+
+    case: str
+    relation: str
+    reason: str
+    tier: int | None = None
+    rank: int | None = None
+
+
+def why_missed(ranked: Sequence[tuple[Case, list[str], Ranking]], shares: Shares = SHARES,
+               limit: int = MAX_RELATIONS) -> list[Miss]:
+    """One :class:`Miss` per gold relation not shown, for the cases of :func:`rankings`.
+
+    >>> why_missed([])
+    []
+    """
+    out = []
+    for case, rels, ranking in ranked:
+        shown = set(fill(ranking, limit, shares)) if len(rels) > limit else set(range(len(rels)))
+        place = {j: p for p, j in enumerate(ranking.order)}
+        for gold in case.gold:
+            if gold not in rels:
+                out.append(Miss(case.id, gold, "not in graph"))
+                continue
+            j = rels.index(gold)
+            if j in shown:
+                continue
+            tier = ranking.tier[j]
+            rank = sum(ranking.tier[k] == tier for k in ranking.order[:place[j]])
+            reason = ("no entity linked" if all(t == 3 for t in ranking.tier) else
+                      "beyond 3 hops" if tier == 3 else "ranked below the cut")
+            out.append(Miss(case.id, gold, reason, tier, rank))
+    return out
 
 
 def question_half(question_id: str) -> str:
