@@ -131,6 +131,8 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
             question = ("In which year did the director of the film ranked 6th in the comedy "
                         "ranking receive the Grammy Award for Best Music Film?")
             box = page.locator(".st-key-tq_question input")
+            # the Ask page's first draw builds the demo pool: slow on a loaded machine
+            expect(box).to_be_visible(timeout=3 * ANSWER_TIMEOUT_MS)
             box.fill(question)
             page.locator(".st-key-tq_ask button").click()  # no Enter: the click commits it
             answer = page.locator("[data-testid='stAlertContentSuccess']").first

@@ -359,14 +359,14 @@ def test_tables_with_clashing_headers_load(header: bytes) -> None:
 def test_one_unreadable_file_does_not_lose_the_batch(monkeypatch) -> None:
     import trustuqa_core.app_services.data as data
 
-    real = data.load_source
+    real = data.load_sources
 
     def flaky(source, kind, name=None, **kw):  # noqa: ANN001, ANN202
         if name == "bad.csv":
             raise AttributeError("'DataFrame' object has no attribute 'tolist'")
         return real(source, kind, name=name, **kw)
 
-    monkeypatch.setattr(data, "load_source", flaky)
+    monkeypatch.setattr(data, "load_sources", flaky)
     report = load_all([Upload("a.csv", "table", b"X\n1\n"), Upload("bad.csv", "table", b"Y\n2\n"),
                        Upload("c.csv", "table", b"Z\n3\n")])
     assert [f.name for f in report.facts] == ["a.csv", "c.csv"]

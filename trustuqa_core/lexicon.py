@@ -81,7 +81,7 @@ def word_lists() -> tuple[WordList, ...]:
     """Every list of ``lexicon.txt``, in file order.
 
     >>> len(word_lists()) > 20, word_lists()[0].name
-    (True, 'aggregate_cues')
+    (True, 'superlative_max')
     """
     return tuple(_lists().values())
 
