@@ -17,7 +17,6 @@ called only through ``answer()`` with the writer set to ``"llm"``.
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,14 +31,9 @@ from .runs import Run, execute_text
 from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
 
 __all__ = ["ask", "verified_run", "reference_run", "attach_reference", "written_run",
-           "writer_available", "bundled_demos", "Progress"]
+           "bundled_demos", "Progress"]
 
 Progress = Callable[[str], None]
-
-
-def writer_available() -> bool:
-    """True when the LLM layer (``trustuqa_core.answer``) is installed."""
-    return importlib.util.find_spec("trustuqa_core.answer") is not None
 
 
 def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
@@ -167,13 +161,10 @@ def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *, loaded: 
     if not force_writer:
         progress("Looking for a query you confirmed for this exact question")
         run = verified_run(question, graph, mapper, loaded=loaded, confirmed=confirmed,
-                           reference=reference_first or not writer_available())
+                           reference=reference_first)
         if run is not None:
             run.stage_seconds = {"lookup": time.perf_counter() - t0, **run.stage_seconds}
             return run, ""
-    if not writer_available():
-        return None, ("No query writer is installed and this is not one of the bundled example "
-                      "questions: write the query by hand below.")
     who = "the LLM" if writer == "llm" else "the offline writer"
     if callable(demos):
         demos = demos()

@@ -11,10 +11,10 @@ True
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..demos import normalize_question
 
 __all__ = ["SAMPLE_DIR", "SampleFile", "SampleSet", "ExampleQuestion", "sample_sets",
            "example_questions", "questions_for", "find_example", "question_match_key"]
@@ -22,16 +22,9 @@ __all__ = ["SAMPLE_DIR", "SampleFile", "SampleSet", "ExampleQuestion", "sample_s
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
 
 
-def question_match_key(text: str) -> str:
-    """The key two questions are matched on (a typed question against a bundled example or a
-    confirmed answer): accents, case, punctuation and spacing removed.
-
-    >>> question_match_key("Who directed  [Kismet]?")
-    'who directed kismet'
-    """
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+#: the key two questions are matched on (a typed question against a bundled example or a
+#: confirmed answer): accents, case, punctuation and spacing removed — the demos' own key
+question_match_key = normalize_question
 
 
 @dataclass(frozen=True)
