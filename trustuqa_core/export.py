@@ -41,7 +41,7 @@ from .translate.text import load_json
 
 __all__ = ["FORMAT", "VERSION", "ExportError", "SourceStamp", "build_record", "to_json",
            "to_markdown", "to_csv", "load_record", "compare_sources", "md_escape", "defuse_cell",
-           "fingerprint", "rerun_record"]
+           "fingerprint", "rerun_record", "routing_text"]
 
 FORMAT = "trustuqa-run"
 VERSION = 1
@@ -263,7 +263,7 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
              f"- **Confidence:** {'n/a' if conf is None else f'{conf:.0%}'}",
              f"- **Query written by:** {md_escape(record.get('origin', ''))}",
              f"- **Writer:** {md_escape(_writer_text(record.get('writer')))}",
-             f"- **Sources:** {md_escape(_routing_text(record.get('routing')))}",
+             f"- **Sources:** {md_escape(routing_text(record.get('routing')))}",
              f"- **Created:** {md_escape(record.get('created', ''))}", ""]
     for r in record.get("reasons") or []:
         where = ", ".join(x for x in (f"Query{r['step']}" if r.get("step") else "",
@@ -326,10 +326,11 @@ def _writer_text(writer: object) -> str:
     return WRITERS[kind or ""] + (f" ({model})" if model else "")
 
 
-def _routing_text(routing: object) -> str:
-    """The sources of an exported trace and how they were chosen, in one line.
+def routing_text(routing: object) -> str:
+    """The sources of a trace (its ``routing`` as a dict, e.g. from an export) and how they were
+    chosen, in one line (the Markdown export and the app's "Asked of" line).
 
-    >>> _routing_text({"sources": ["a.csv", "b.csv"], "how": "all loaded sources",
+    >>> routing_text({"sources": ["a.csv", "b.csv"], "how": "all loaded sources",
     ...                "used": ["b.csv"]})
     'a.csv, b.csv (all loaded sources); facts read from: b.csv'
     """

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..export import routing_text
 from ..ops import elem_text
 from ..results import Scalar
 from ..trace import ALL_SOURCES, StepTrace, Trace
@@ -190,8 +191,5 @@ def routing_lines(trace: Trace) -> tuple[str, list[str]] | None:
     r = trace.routing
     if r is None or (r.how == ALL_SOURCES and len(r.sources) < 2):
         return None
-    line = f"Asked of: {', '.join(r.sources) or 'no source'} ({r.how})"
-    if r.used:
-        line += f"; facts read from: {', '.join(r.used)}"
     evidence = [f"{src}: {item}" for src, items in r.evidence.items() for item in items]
-    return line, evidence
+    return f"Asked of: {routing_text(r.to_dict())}", evidence
