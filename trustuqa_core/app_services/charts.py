@@ -14,28 +14,20 @@ as the literal text.
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
 
-__all__ = ["plain", "vote_figure", "timing_figure", "values_figure", "timeline_figure",
+from ..evaluate.report import plain
+
+__all__ = ["vote_figure", "timing_figure", "values_figure", "timeline_figure",
            "relations_figure", "metric_figure", "risk_coverage_figure"]
 
 _LAYOUT: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10},
                            "template": "plotly_white", "height": 300}
 _STATUS_COLORS = {"kept": "#2b8a3e", "excluded": "#adb5bd"}
-
-
-def plain(text: object) -> str:
-    """Data text made inert for plotly's pseudo-HTML: ``& < >`` escaped once.
-
-    >>> plain('<a href="http://x">AT&T</a>')
-    '&lt;a href="http://x"&gt;AT&amp;T&lt;/a&gt;'
-    """
-    return html.escape(str(text), quote=False)
 
 
 def _short(text: str, limit: int = 48) -> str:

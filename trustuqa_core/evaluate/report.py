@@ -20,7 +20,7 @@ from typing import Any
 
 from .outcome import CATEGORY_HELP, Outcome
 
-__all__ = ["report_figure", "render_markdown", "write_html", "write_report", "percent"]
+__all__ = ["report_figure", "plain", "render_markdown", "write_html", "write_report", "percent"]
 
 
 def percent(x: float | None) -> str:
@@ -136,14 +136,14 @@ def write_html(summary: Mapping[str, Any], outcomes: Sequence[Outcome], run: Map
     return path
 
 
-def _plain(text: object) -> str:
-    """Data text for a plotly label: plotly reads a subset of HTML in labels (``<a href>``,
-    ``<br>``), so ``<``, ``>`` and ``&`` are written as entities (shown as typed).
+def plain(text: object) -> str:
+    """Data text made inert for plotly's pseudo-HTML labels (``<a href>``, ``<br>``): ``& < >``
+    escaped once (also used by the app's charts).
 
-    >>> _plain("<a href='javascript:x'>t</a> & co")
-    '&lt;a href=&#x27;javascript:x&#x27;&gt;t&lt;/a&gt; &amp; co'
+    >>> plain('<a href="http://x">AT&T</a>')
+    '&lt;a href="http://x"&gt;AT&amp;T&lt;/a&gt;'
     """
-    return html.escape(str(text))
+    return html.escape(str(text), quote=False)
 
 
 def report_figure(summary: Mapping[str, Any], outcomes: Sequence[Outcome],
@@ -154,24 +154,24 @@ def report_figure(summary: Mapping[str, Any], outcomes: Sequence[Outcome],
 
     dim = next(iter(summary["groups"]), None)
     groups = summary["groups"].get(dim, {}) if dim else {}
-    title = f"accuracy by {_plain(dim)}" if dim else "accuracy"
+    title = f"accuracy by {plain(dim)}" if dim else "accuracy"
     p99 = 1000 * summary["latency"].get("p99", 0.0)
     fig = make_subplots(rows=3, cols=1, subplot_titles=(title, "failure categories",
                                                         f"latency per question (ms, up to "
                                                         f"p99 = {p99:.1f} ms)"),
                         vertical_spacing=0.12)
-    names = [_plain(g) for g in groups] or [_plain(run["benchmark"])]
+    names = [plain(g) for g in groups] or [plain(run["benchmark"])]
     values = [groups[g]["accuracy"] or 0 for g in groups] or [summary["accuracy"] or 0]
     counts = [groups[g]["n"] for g in groups] or [summary["n"]]
     fig.add_trace(go.Bar(x=names, y=values, text=[f"n={c}" for c in counts],
                          name="accuracy"), row=1, col=1)
-    fig.add_trace(go.Bar(x=[_plain(c) for c in summary["failures"]],
+    fig.add_trace(go.Bar(x=[plain(c) for c in summary["failures"]],
                          y=list(summary["failures"].values()), name="failures"), row=2, col=1)
     fig.add_trace(go.Histogram(x=[1000 * o.seconds for o in outcomes if 1000 * o.seconds <= p99],
                                nbinsx=60, name="latency"), row=3, col=1)
     fig.update_yaxes(range=[0, 1], row=1, col=1)
     fig.update_layout(height=1100, showlegend=False,
-                      title=_plain(f"{run['benchmark']} ({run['split']}, {run['mode']}): "
+                      title=plain(f"{run['benchmark']} ({run['split']}, {run['mode']}): "
                                    f"{percent(summary['accuracy'])} of {summary['n_evaluated']}"))
     return fig
 
