@@ -6,6 +6,7 @@ which case a missing browser fails the test. Screenshots go to ``tests/artifacts
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -59,31 +60,38 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float) -> No
     raise AssertionError(f"streamlit did not become healthy within {timeout} s")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, float]]:
-    """A running app: (base URL, monotonic start time). Always terminated."""
+@contextlib.contextmanager
+def running_app(tmp_path: Path) -> Iterator[tuple[str, float]]:
+    """``streamlit run app.py`` on a free port with no LLM configured: (base URL, monotonic
+    start time). Always terminated; its output goes to ``tmp_path/streamlit.log``."""
     _require_browser()
     port = _free_port()
     env = {**os.environ, "TRUSTUQA_CACHE": str(tmp_path / "cache"), "OPENAI_API_KEY": ""}
-    log = (tmp_path / "streamlit.log").open("wb")
-    started = time.monotonic()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, proc, START_TIMEOUT_S)
-        yield url, started
-    finally:
-        proc.terminate()
+    with (tmp_path / "streamlit.log").open("wb") as log:
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1",
+             "--browser.gatherUsageStats", "false"],
+            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
+            url = f"http://127.0.0.1:{port}"
+            _wait_healthy(url, proc, START_TIMEOUT_S)
+            yield url, started
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, float]]:
+    """A running app: (base URL, monotonic start time). Always terminated."""
+    with running_app(tmp_path) as running:
+        yield running
 
 
 def _shot(page: object, name: str) -> None:

@@ -9,22 +9,12 @@ pictures in ``docs/img/`` were taken from them. Skipped without ``/usr/bin/chrom
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import (
-    ARGS,
-    CHROMIUM,
-    START_TIMEOUT_S,
-    _free_port,
-    _require_browser,
-    _wait_healthy,
-)
+from test_browser import ARGS, CHROMIUM, running_app
 
 from trustuqa_core.app_services.samples import example_questions
 
@@ -38,26 +28,8 @@ TIMEOUT_MS = 30_000
 @pytest.fixture
 def app_url(tmp_path: Path) -> Iterator[str]:
     """``streamlit run app.py`` on a free port, no LLM configured; always terminated."""
-    _require_browser()
-    port = _free_port()
-    env = {**os.environ, "TRUSTUQA_CACHE": str(tmp_path / "cache"), "OPENAI_API_KEY": ""}
-    with (tmp_path / "streamlit.log").open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false"],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_healthy(url, proc, START_TIMEOUT_S)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    with running_app(tmp_path) as (url, _started):
+        yield url
 
 
 @pytest.fixture
