@@ -31,9 +31,10 @@ ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
 #: ("__init__" is the package root, which re-exports the public API and so sits above answer).
 #: A module may import from its own layer or any layer below it, never from a layer above.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "errors limits numbers sources function_names text lexicon answer_match verdict_record",
+    "errors limits numbers sources function_names text lexicon lexical_pool answer_match"
+    " verdict_record",
     "query",
-    "translate graph subgraph",
+    "translate graph subgraph store engines duckstore",
     "mapping",
     "rewrite results ops reasoning functions fallback",
     "trace execute mentions verdict recovery vote explain export cypher routing",

@@ -12,9 +12,9 @@ import dataclasses
 import pytest
 
 from trustuqa_core import build_graph, load_source
+from trustuqa_core.lexical_pool import LexicalPool
 from trustuqa_core.mapping import HashingEncoder, Mapper
 from trustuqa_core.mapping import mapper as mapper_module
-from trustuqa_core.mapping.lexical import LexicalPool
 from trustuqa_core.mapping.stages import (
     ENTITY_STAGES,
     RELATION_STAGES,

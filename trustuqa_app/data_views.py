@@ -23,7 +23,7 @@ from trustuqa_core.app_services.samples import sample_sets
 from trustuqa_core.errors import SourceError
 from trustuqa_core.explain import overview_graph, render_html
 from trustuqa_core.export import md_escape
-from trustuqa_core.graph import ConditionGraph, build_graph
+from trustuqa_core.graph import GraphStore, build_graph
 from trustuqa_core.sources import SourceFacts
 
 from . import state
@@ -96,7 +96,7 @@ _OVERVIEW_HEIGHT = 620
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _overview(key: tuple[tuple[str, str, str], ...], source: str, _graph: ConditionGraph,
+def _overview(key: tuple[tuple[str, str, str], ...], source: str, _graph: GraphStore,
               _facts: SourceFacts | None) -> tuple[str, str]:
     """One source's overview (its own small graph, so the picture is one connected piece
     that fills the frame), or the whole graph's when the source is too large to rebuild."""
@@ -106,7 +106,7 @@ def _overview(key: tuple[tuple[str, str, str], ...], source: str, _graph: Condit
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _stats(key: tuple[tuple[str, str, str], ...], _graph: ConditionGraph) -> pd.DataFrame:
+def _stats(key: tuple[tuple[str, str, str], ...], _graph: GraphStore) -> pd.DataFrame:
     return relation_stats(_graph)
 
 

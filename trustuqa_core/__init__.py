@@ -28,11 +28,12 @@ from .errors import (
 )
 from .execute import execute, run_program, run_query
 from .fallback import Fallback, FallbackAnswer, FallbackRequest
-from .graph import ConditionGraph, build_graph
+from .graph import build_graph
 from .mapping import Mapper, Mapping, default_encoder
 from .query import Program, parse, render_program
 from .rewrite import rewrite
 from .sources import SourceFacts
+from .store import GraphStore
 from .trace import Trace
 from .translate import load_source
 from .verdict import Verdict, judge  # also installs the judge behind Trace.verdict
@@ -45,7 +46,7 @@ __all__ = [
     "load_graph",
     "load_source",
     "build_graph",
-    "ConditionGraph",
+    "GraphStore",
     "SourceFacts",
     "parse",
     "render_program",
@@ -77,7 +78,7 @@ def load_graph(
     tables: Iterable[PathLike] = (),
     kgs: Iterable[PathLike] = (),
     tkgs: Iterable[PathLike] = (),
-) -> ConditionGraph:
+) -> GraphStore:
     """Read files of each kind and build one graph over all of them.
 
     Bytes are accepted for in-memory files (they are named ``table``, ``kg``, ``tkg``).

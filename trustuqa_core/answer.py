@@ -30,7 +30,6 @@ from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
 from .errors import ParseError
-from .graph import ConditionGraph
 from .llm.cache import ResponseCache
 from .llm.client import LLMClient, LLMError, LLMNotConfigured, llm_budget
 from .llm.fallback import FallbackCall, LLMFallback
@@ -41,6 +40,7 @@ from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
 from .routing import RouteDecision, route
+from .store import GraphStore
 from .subgraph import restrict, source_indices
 from .text import normalize
 from .trace import Routing, Trace, writer_kind
@@ -201,7 +201,7 @@ def resolve_writer(writer: Writer | str | None, settings: LLMSettings | None = N
 
 def answer(
     question: str,
-    graph: ConditionGraph,
+    graph: GraphStore,
     writer: Writer | str | None = None,
     settings: LLMSettings | None = None,
     mapper: Mapper | None = None,
@@ -271,7 +271,7 @@ def answer(
     return result
 
 
-def _demo_similarity(pool: DemoPool, question: str, graph: ConditionGraph,
+def _demo_similarity(pool: DemoPool, question: str, graph: GraphStore,
                      exclude_origins: Sequence[str]) -> dict[str, float]:
     """Per source kind loaded, the similarity of the best demo of that kind."""
     if len(graph.sources) < 2:
@@ -288,7 +288,7 @@ _SUB_MAPPERS: OrderedDict[tuple[int, int], Mapper] = OrderedDict()  # a few rece
 _SUB_LOCK = threading.Lock()
 
 
-def _sub_mapper(sub: ConditionGraph, like: Mapper) -> Mapper:
+def _sub_mapper(sub: GraphStore, like: Mapper) -> Mapper:
     """A mapper over ``sub`` configured as ``like`` (reused while ``sub`` is recent)."""
     key = (id(sub), id(like))
     with _SUB_LOCK:
@@ -306,7 +306,7 @@ def _sub_mapper(sub: ConditionGraph, like: Mapper) -> Mapper:
 
 def _answer_over(
     question: str,
-    graph: ConditionGraph,
+    graph: GraphStore,
     mapper: Mapper,
     routing: Routing | None,
     first: Sequence[str],

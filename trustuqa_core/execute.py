@@ -33,7 +33,6 @@ from .errors import ExecutionError, MappingError, NotApplicableError, ParseError
 from .fallback import Fallback, FallbackRequest, with_context
 from .function_names import is_defined
 from .functions import FUNCTIONS
-from .graph import ConditionGraph
 from .mapping.mapper import MappedProgram, Mapper
 from .numbers import parse_number
 from .ops import GRAPH_OPS, Context, elem_text, project, resolve_set
@@ -42,6 +41,7 @@ from .query.parse import parse
 from .query.render import render_call, render_program
 from .results import Elem, Result, Scalar
 from .rewrite import Op, rewrite
+from .store import GraphStore
 from .trace import ErrorInfo, Routing, StepTrace, Trace, writer_kind
 from .verdict import judge_alone
 
@@ -50,7 +50,7 @@ __all__ = ["execute", "run_query", "run_program"]
 
 def run_query(
     text: str,
-    graph: ConditionGraph,
+    graph: GraphStore,
     mapper: Mapper | None = None,
     *,
     overrides: MappingType[str, str] | None = None,
@@ -87,7 +87,7 @@ def run_query(
 
 def run_program(
     program: Program,
-    graph: ConditionGraph,
+    graph: GraphStore,
     mapper: Mapper | None = None,
     *,
     overrides: MappingType[str, str] | None = None,
@@ -115,7 +115,7 @@ def run_program(
 
 def execute(
     mapped: MappedProgram,
-    graph: ConditionGraph,
+    graph: GraphStore,
     *,
     fallback: Fallback | None = None,
     question: str | None = None,
@@ -169,7 +169,7 @@ def execute(
     return trace
 
 
-def _new_trace(text: str, graph: ConditionGraph, question: str | None, writer: str | None,
+def _new_trace(text: str, graph: GraphStore, question: str | None, writer: str | None,
                routing: Routing | None) -> Trace:
     writer_kind(writer)  # an unknown writer name is an error here, not a silent label
     return Trace(text, graph, question=question, writer=writer, judge_with=judge_alone,

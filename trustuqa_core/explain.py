@@ -24,9 +24,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .graph import ConditionGraph
 from .query.ast import Bound, Ref
 from .results import Scalar
+from .store import FactRow, GraphStore
 from .trace import StepTrace, Trace
 
 __all__ = ["EvidenceNode", "EvidenceEdge", "EvidenceGraph", "evidence_graph", "overview_graph",
@@ -124,16 +124,17 @@ def evidence_graph(trace: Trace, max_nodes: int = MAX_NODES) -> EvidenceGraph:
     if trace.final is not None:
         for f in trace.final.all_witnesses():
             fact_steps.setdefault(int(f), set())
+    rows = {r.fact: r for r in g.fact_rows(sorted(fact_steps))}
     for f in fact_steps:
-        for n in (int(g.head[f]), int(g.tail[f])):
+        for n in (rows[f].head, rows[f].tail):
             roles.setdefault(n, "context")
             node_steps.setdefault(n, set())
     order = sorted(roles, key=lambda n: (_ROLE_RANK[roles[n]], n))
     kept = set(order[:max_nodes])
     nodes = [EvidenceNode(n, g.label(n), roles[n], node_steps.get(n, set()), g.is_row(n))
              for n in order[:max_nodes]]
-    edges = [_edge(g, f, fact_steps[f]) for f in sorted(fact_steps)
-             if int(g.head[f]) in kept and int(g.tail[f]) in kept]
+    edges = [_edge(g, rows[f], fact_steps[f]) for f in sorted(fact_steps)
+             if rows[f].head in kept and rows[f].tail in kept]
     last = steps[-1].number if steps else 0
     for node, edge in _computed_answers(trace, kept, last):
         nodes.append(node)
@@ -159,8 +160,8 @@ def _computed_answers(trace: Trace, kept: set[int],
         node = EvidenceNode(-i, e.text, "answer", {step})
         sources: list[int] = []
         own = [f for f in w if f not in earlier] or list(w)
-        for f in reversed(own):  # newest facts first: the ones the value was computed from
-            n = int(g.head[f]) if int(g.head[f]) in kept else int(g.tail[f])
+        for row in reversed(g.fact_rows(own)):  # newest facts first: what it was computed from
+            n = row.head if row.head in kept else row.tail
             if n in kept and n not in sources:
                 sources.append(n)
             if len(sources) >= 8:
@@ -171,7 +172,7 @@ def _computed_answers(trace: Trace, kept: set[int],
     return out
 
 
-def overview_graph(graph: ConditionGraph, max_facts: int = 90) -> EvidenceGraph:
+def overview_graph(graph: GraphStore, max_facts: int = 90) -> EvidenceGraph:
     """A small, connected picture of the loaded data: for each source, the neighbourhood of
     its most connected node (breadth-first, ``row_number`` facts left out).
 
@@ -181,28 +182,29 @@ def overview_graph(graph: ConditionGraph, max_facts: int = 90) -> EvidenceGraph:
     facts: list[int] = []
     skip = graph.relation("row_number")
     for i in range(len(graph.sources)):
-        idx = np.flatnonzero(graph.fact_source == i)
+        idx = graph.facts_of_source(i)
         if skip is not None:
-            idx = idx[graph.rel[idx] != skip]
+            idx = idx[graph.rels_of(idx) != skip]
         facts += _neighbourhood(graph, idx, per)
+    rows = graph.fact_rows(facts)
     roles: dict[int, Role] = {}
-    for f in facts:
-        roles.setdefault(int(graph.tail[f]), "context")
-    for f in facts:
-        roles[int(graph.head[f])] = "mapped"
+    for r in rows:
+        roles.setdefault(r.tail, "context")
+    for r in rows:
+        roles[r.head] = "mapped"
     nodes = [EvidenceNode(n, graph.label(n), r, set(), graph.is_row(n)) for n, r in roles.items()]
-    edges = [_edge(graph, f, set()) for f in facts]
+    edges = [_edge(graph, r, set()) for r in rows]
     return EvidenceGraph(nodes, edges, graph.n_nodes, graph.n_facts, [])
 
 
-def _neighbourhood(graph: ConditionGraph, idx: np.ndarray, budget: int) -> list[int]:
+def _neighbourhood(graph: GraphStore, idx: np.ndarray, budget: int) -> list[int]:
     """Up to ``budget`` of the facts ``idx``, breadth-first from the best-connected node (and
     from the next best-connected unseen node when a component is exhausted)."""
     if len(idx) == 0:
         return []
-    heads, tails = graph.head[idx], graph.tail[idx]
-    degree = np.bincount(np.concatenate([heads, tails]))
-    seeds = [int(n) for n in np.argsort(-degree, kind="stable")[:50] if degree[n] > 0]
+    heads, tails = graph.heads_of(idx), graph.tails_of(idx)
+    nodes, degree = np.unique(np.concatenate([heads, tails]), return_counts=True)
+    seeds = [int(nodes[i]) for i in np.argsort(-degree, kind="stable")[:50]]
     seen: set[int] = set()
     taken: dict[int, None] = {}
     for seed in seeds:
@@ -222,10 +224,9 @@ def _neighbourhood(graph: ConditionGraph, idx: np.ndarray, budget: int) -> list[
     return list(taken)
 
 
-def _edge(g: ConditionGraph, fact: int, steps: set[int]) -> EvidenceEdge:
-    prov = g.provenance(fact)
-    return EvidenceEdge(fact, int(g.head[fact]), int(g.tail[fact]),
-                        g.relation_names[int(g.rel[fact])], str(prov), g.interval(fact), steps)
+def _edge(g: GraphStore, row: FactRow, steps: set[int]) -> EvidenceEdge:
+    return EvidenceEdge(row.fact, row.head, row.tail, row.relation, str(g.provenance(row.fact)),
+                        row.interval, steps)
 
 
 # ------------------------------------------------------------------------------ rendering
@@ -426,7 +427,7 @@ def _time_candidates(trace: Trace, number: int) -> list[int]:
     if heads:
         facts = g.facts_heads_rel(np.asarray(sorted(heads), dtype=np.int64), rel[0])
         if tails:
-            facts = facts[np.isin(g.tail[facts], sorted(tails))]
+            facts = facts[np.isin(g.tails_of(facts), sorted(tails))]
     elif tails:
         facts = g.facts_rel_tails(rel[0], np.asarray(sorted(tails), dtype=np.int64))
     else:

@@ -33,9 +33,9 @@ from typing import Any
 
 from .errors import LimitError, TrustUQAError
 from .fallback import Fallback
-from .graph import ConditionGraph
 from .mapping.mapper import Mapper
 from .recovery import run_with_recovery
+from .store import GraphStore
 from .trace import ALL_SOURCES, WRITERS, Routing, Trace, writer_kind
 from .translate.text import load_json
 
@@ -398,7 +398,7 @@ def compare_sources(exported: Sequence[Mapping[str, Any]],
     return out
 
 
-def rerun_record(record: Mapping[str, Any], graph: ConditionGraph, mapper: Mapper | None = None,
+def rerun_record(record: Mapping[str, Any], graph: GraphStore, mapper: Mapper | None = None,
                  *, fallback: Fallback | None = None) -> Trace:
     """Run an exported query again on ``graph`` (no LLM writes anything): with its overrides,
     its question, its writer and its routing (routing over all loaded sources is decided

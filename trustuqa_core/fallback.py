@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .graph import ConditionGraph
 from .results import Scalar
+from .store import GraphStore
 
 __all__ = ["FallbackRequest", "FallbackAnswer", "Fallback", "with_context", "MAX_PATH_VALUES",
            "MAX_ROWS"]
@@ -73,11 +73,11 @@ class FallbackAnswer:
 Fallback = Callable[[FallbackRequest], FallbackAnswer]
 
 
-def _text(graph: ConditionGraph, e: Any) -> str:
+def _text(graph: GraphStore, e: Any) -> str:
     return e.text if isinstance(e, Scalar) else graph.label(e)
 
 
-def with_context(fallback: Fallback, graph: ConditionGraph, steps: Sequence[Any]) -> Fallback:
+def with_context(fallback: Fallback, graph: GraphStore, steps: Sequence[Any]) -> Fallback:
     """``fallback``, with each request given the path of the steps run so far (``steps``: the
     trace's growing list of step records) and the cells of the table rows they reached, as
     the paper's fallback sees them. Whether any of it is sent is the fallback's decision

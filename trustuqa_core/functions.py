@@ -16,7 +16,6 @@ from collections.abc import Callable
 import numpy as np
 
 from .fallback import FallbackRequest
-from .graph import EMPTY
 from .numbers import parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
 from .query.ast import Text
@@ -24,6 +23,7 @@ from .reasoning import REASONING
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
+from .store import EMPTY
 
 __all__ = ["FUNCTIONS"]
 

@@ -3,9 +3,9 @@
 Every fact ``(head, relation, tail)`` stands for the condition triples of the paper
 (``(head, relation, ())`` and ``(relation, tail, (head,))``); table rows are heads, cells are
 tails. Temporal facts also carry a validity interval; time lookups are answered from the
-interval, never from one stored entry per year. The executor talks to the graph only through
-the small read API below (fact ids in, fact ids out), so another store (e.g. DuckDB) can serve
-the same API later.
+interval, never from one stored entry per year. Everything above reads it only through the
+:class:`~trustuqa_core.store.GraphStore` API (fact ids in, fact ids out), which the DuckDB
+store serves too.
 
 >>> from trustuqa_core.sources import SourceFacts
 >>> g = build_graph([SourceFacts("kg", "kg", ["Kismet", "Kismet"], ["directed_by", "release_year"],
@@ -22,77 +22,27 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 import pandas as pd
 
 from .errors import LimitError
+from .lexical_pool import LexicalPool
 from .limits import current_limits, over_limit
 from .numbers import parse_number, parse_quantity
-from .sources import SourceFacts, SourceKind, parse_row_key, row_key
+from .sources import SourceFacts, parse_row_key, row_key
+from .store import EMPTY, FactRow, GraphStore, Provenance, SourceInfo
 
-__all__ = ["ConditionGraph", "GraphReader", "SourceInfo", "Provenance", "build_graph", "EMPTY"]
+__all__ = ["ConditionGraph", "SourceInfo", "Provenance", "build_graph", "EMPTY"]
 
-EMPTY = np.zeros(0, dtype=np.int64)
 _CMP = {">", "<", ">=", "<=", "="}
 
 
-@dataclass(frozen=True)
-class SourceInfo:
-    """What the graph keeps about one loaded source."""
-
-    name: str
-    kind: SourceKind
-    n_facts: int
-    n_rows: int
-    columns: tuple[str, ...]
-    path: str | None
-    warnings: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """Where a fact came from: ``source`` name, ``unit`` ("row" or "line") and its number."""
-
-    source: str
-    unit: str
-    number: int
-
-    def __str__(self) -> str:
-        return f"{self.source} {self.unit} {self.number}"
-
-
-class GraphReader(Protocol):
-    """The read API the mapper and executor use; another store (DuckDB, Spark SQL) serves the
-    same calls. Fact and node ids are integers; lookups return numpy arrays of fact ids."""
-
-    sources: tuple[SourceInfo, ...]
-    relation_names: tuple[str, ...]
-    is_temporal: bool
-
-    def entity(self, text: str) -> int | None: ...
-    def relation(self, name: str) -> int | None: ...
-    def label(self, node: int) -> str: ...
-    def is_row(self, node: int) -> bool: ...
-    def numeric(self, node: int) -> float | None: ...
-    def facts_head_rel(self, head: int, rel: int) -> np.ndarray: ...
-    def facts_heads_rel(self, heads: np.ndarray, rel: int) -> np.ndarray: ...
-    def facts_rel_tail(self, rel: int, tail: int) -> np.ndarray: ...
-    def facts_rel_tails(self, rel: int, tails: np.ndarray) -> np.ndarray: ...
-    def facts_rel(self, rel: int) -> np.ndarray: ...
-    def facts_heads(self, heads: np.ndarray) -> np.ndarray: ...
-    def facts_tail(self, tail: int) -> np.ndarray: ...
-    def facts_rel_cmp(self, rel: int, cmp: str, value: float) -> np.ndarray: ...
-    def heads_of(self, facts: np.ndarray) -> np.ndarray: ...
-    def tails_of(self, facts: np.ndarray) -> np.ndarray: ...
-    def interval(self, fact: int) -> tuple[float, float] | None: ...
-    def provenance(self, fact: int) -> Provenance: ...
-
-
 class ConditionGraph:
-    """Read-only fact store with the indexes the executor needs. Build with :func:`build_graph`."""
+    """Read-only in-memory fact store (numpy indexes) serving the
+    :class:`~trustuqa_core.store.GraphStore` API. Build with :func:`build_graph`."""
+
+    engine = "memory"
 
     def __init__(
         self,
@@ -130,6 +80,8 @@ class ConditionGraph:
         self._rel_tails: dict[int, np.ndarray] = {}
         self._rel_quantity: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._source_heads: dict[int, np.ndarray] = {}
+        self._entity_pool: LexicalPool | None = None
+        self._value_pools: dict[int, LexicalPool] = {}
         self.is_temporal = bool(np.isfinite(start).any() or np.isfinite(end).any())
 
     # ----------------------------------------------------------------- nodes
@@ -159,6 +111,10 @@ class ConditionGraph:
         if pos is None:
             return self._text[int(node)]
         return f"{self.sources[pos[0]].name} row {pos[1]}"
+
+    def labels(self, nodes: Sequence[int] | np.ndarray) -> list[str]:
+        """Display texts of several nodes."""
+        return [self.label(n) for n in np.asarray(nodes, dtype=np.int64).tolist()]
 
     def entity_ids(self) -> np.ndarray:
         """Ids of all non-row nodes (the pool for mapping entity arguments)."""
@@ -218,6 +174,10 @@ class ConditionGraph:
     def facts_tail(self, tail: int) -> np.ndarray:
         """All facts whose tail is ``tail`` (any relation)."""
         return _lookup(self._t_order, self._t_sorted, int(tail))
+
+    def facts_of_source(self, source_index: int) -> np.ndarray:
+        """All facts of one source (sorted ids)."""
+        return np.flatnonzero(self.fact_source == int(source_index)).astype(np.int64)
 
     def facts_rel_cmp(self, rel: int, cmp: str, value: float) -> np.ndarray:
         """Facts of ``rel`` whose tail is a number with ``tail <cmp> value``.
@@ -280,6 +240,12 @@ class ConditionGraph:
                 self._rel_tails[rel] = tails
         return tails
 
+    def tail_counts(self, rel: int) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct tails of a relation (sorted ids) and how many facts have each."""
+        facts = self.facts_rel(rel)
+        values, counts = np.unique(self.tail[facts], return_counts=True)
+        return values, counts.astype(np.int64)
+
     def relations_of_heads(self, heads: np.ndarray) -> np.ndarray:
         """Distinct relation ids used by facts whose head is in ``heads``."""
         return np.unique(self.rel[self.facts_heads(heads)])
@@ -291,6 +257,10 @@ class ConditionGraph:
     def tails_of(self, facts: np.ndarray) -> np.ndarray:
         """Tail node of each fact."""
         return self.tail[facts]
+
+    def intervals_of(self, facts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end years of each fact (NaN where unknown)."""
+        return self.start[facts], self.end[facts]
 
     def head_of(self, fact: int) -> int:
         """Head node of one fact."""
@@ -339,6 +309,62 @@ class ConditionGraph:
             self.label(self.tail[f]),
         )
 
+    def fact_rows(self, facts: Sequence[int] | np.ndarray) -> list[FactRow]:
+        """Each fact read whole (ids, relation name, source, line, interval)."""
+        return [
+            FactRow(f, int(self.head[f]), int(self.rel[f]), int(self.tail[f]),
+                    self.relation_names[int(self.rel[f])], int(self.fact_source[f]),
+                    int(self.fact_line[f]), self.interval(f))
+            for f in np.asarray(facts, dtype=np.int64).tolist()
+        ]
+
+    # ------------------------------------------------------------ candidates
+    def entity_pool(self) -> LexicalPool:
+        """All entities (non-row nodes) as a label pool, built on first use."""
+        if self._entity_pool is None:
+            ids = self.entity_ids()
+            pool = LexicalPool(ids, [self._text[i] for i in ids.tolist()])
+            with self._lock:
+                if self._entity_pool is None:
+                    self._entity_pool = pool
+        return self._entity_pool
+
+    def value_pool(self, rel: int) -> LexicalPool:
+        """The distinct values of one relation as a label pool, cached."""
+        pool = self._value_pools.get(int(rel))
+        if pool is None:
+            tails = self.relation_tails(int(rel))
+            pool = LexicalPool(tails, self.labels(tails))
+            with self._lock:
+                self._value_pools[int(rel)] = pool
+        return pool
+
+    def restrict(self, indices: Sequence[int]) -> ConditionGraph:
+        """A new graph of the sources at (sorted, distinct) ``indices`` only: their facts,
+        nodes, relations, intervals and provenance; row nodes re-keyed to the new positions."""
+        keep = tuple(sorted({int(i) for i in indices}))
+        facts = np.flatnonzero(np.isin(self.fact_source, np.asarray(keep, dtype=np.int32)))
+        new_index = {old: new for new, old in enumerate(keep)}
+        heads, tails = self.head[facts], self.tail[facts]
+        nodes, codes = np.unique(np.concatenate([heads, tails]), return_inverse=True)
+        texts = []
+        for node in nodes.tolist():
+            pos = self.row_position(node)
+            texts.append(self.label(node) if pos is None else row_key(new_index[pos[0]], pos[1]))
+        rel_codes, rel_ids = pd.factorize(self.rel[facts], sort=True)
+        relations = [self.relation_names[int(r)] for r in rel_ids]
+        remap = np.zeros(len(self.sources), dtype=np.int32)
+        for old, new in new_index.items():
+            remap[old] = new
+        n = len(facts)
+        return ConditionGraph(
+            tuple(self.sources[i] for i in keep), texts, relations,
+            head=np.asarray(codes[:n], dtype=np.int64), rel=np.asarray(rel_codes, dtype=np.int64),
+            tail=np.asarray(codes[n:], dtype=np.int64),
+            fact_source=remap[self.fact_source[facts]],
+            fact_line=self.fact_line[facts].copy(), start=self.start[facts].copy(),
+            end=self.end[facts].copy())
+
     def content_hash(self) -> str:
         """A stable hash of all node and relation texts (keys on-disk caches such as embeddings)."""
         h = hashlib.sha256()
@@ -352,6 +378,10 @@ class ConditionGraph:
     def __repr__(self) -> str:
         names = ", ".join(s.name for s in self.sources)
         return f"<ConditionGraph {self.n_facts} facts, {self.n_nodes} nodes, sources: {names}>"
+
+
+def _check_protocol(g: ConditionGraph) -> GraphStore:
+    return g  # mypy checks here that ConditionGraph serves the whole GraphStore API
 
 
 def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:

@@ -24,9 +24,9 @@ from collections.abc import Mapping as MappingType
 
 from .execute import run_query
 from .fallback import Fallback
-from .graph import ConditionGraph
 from .mapping.mapper import Mapper, Mapping
 from .mentions import type_consistent
+from .store import GraphStore
 from .trace import Recovery, Routing, Trace
 
 __all__ = ["run_with_recovery", "recover", "PER_ARG", "MAX_BINDINGS"]
@@ -36,7 +36,7 @@ MAX_BINDINGS = 9
 _FIXED = ("exact", "normalized", "numeric", "override", "time_key")
 
 
-def run_with_recovery(text: str, graph: ConditionGraph, mapper: Mapper | None = None, *,
+def run_with_recovery(text: str, graph: GraphStore, mapper: Mapper | None = None, *,
                       overrides: MappingType[str, str] | None = None,
                       fallback: Fallback | None = None, question: str | None = None,
                       writer: str | None = None, routing: Routing | None = None) -> Trace:

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graph import ConditionGraph
 from .lexicon import word_map, word_set
+from .store import GraphStore
 from .text import normalize, stem, table_words
 from .trace import ALL_SOURCES, Routing
 
@@ -94,7 +94,7 @@ class _Index:
     temporal: tuple[bool, ...]
 
 
-_INDEXES: weakref.WeakKeyDictionary[ConditionGraph, _Index] = weakref.WeakKeyDictionary()
+_INDEXES: weakref.WeakKeyDictionary[GraphStore, _Index] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
@@ -107,7 +107,7 @@ def source_words(names: Sequence[str]) -> frozenset[str]:
     return frozenset(stem(w) for n in names for w in table_words(n) if w not in _STOP)
 
 
-def _index(graph: ConditionGraph) -> _Index:
+def _index(graph: GraphStore) -> _Index:
     with _LOCK:
         found = _INDEXES.get(graph)
     if found is not None:
@@ -116,8 +116,8 @@ def _index(graph: ConditionGraph) -> _Index:
     labels: dict[int, str] = {}
     words, temporal = [], []
     for i, info in enumerate(graph.sources):
-        facts = np.flatnonzero(graph.fact_source == i)
-        nodes = np.unique(np.concatenate([graph.head[facts], graph.tail[facts]]))
+        facts = graph.facts_of_source(i)
+        nodes = np.unique(np.concatenate([graph.heads_of(facts), graph.tails_of(facts)]))
         for node in nodes.tolist():
             if graph.is_row(node):
                 continue
@@ -126,9 +126,9 @@ def _index(graph: ConditionGraph) -> _Index:
                 label = labels[node] = normalize(graph.label(node))
             if label and label.count(" ") < _MAX_SPAN:
                 names.setdefault(label, set()).add(i)
-        rels = {graph.relation_names[int(r)] for r in np.unique(graph.rel[facts]).tolist()}
+        rels = {graph.relation_names[int(r)] for r in np.unique(graph.rels_of(facts)).tolist()}
         words.append(source_words(sorted(rels | set(info.columns))))
-        temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.start[facts]).any()))
+        temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.intervals_of(facts)[0]).any()))
     index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal))
     with _LOCK:
         _INDEXES[graph] = index
@@ -163,7 +163,7 @@ def _name_spans(tokens: list[str], index: _Index) -> list[tuple[int, int, str, f
                        for o in found)]
 
 
-def route(question: str, graph: ConditionGraph,
+def route(question: str, graph: GraphStore,
           demo_similarity: Mapping[str, float] | None = None,
           entities: Sequence[str] = ()) -> RouteDecision:
     """Score every source of ``graph`` for ``question`` and decide (see the module docstring).
@@ -222,9 +222,8 @@ def route(question: str, graph: ConditionGraph,
     return _decide(names, scores, evidence)
 
 
-def _year_in_source(graph: ConditionGraph, source: int, year: int) -> bool:
-    mask = graph.fact_source == source
-    start, end = graph.start[mask], graph.end[mask]
+def _year_in_source(graph: GraphStore, source: int, year: int) -> bool:
+    start, end = graph.intervals_of(graph.facts_of_source(source))
     lo = np.where(np.isnan(start), -np.inf, start)
     hi = np.where(np.isnan(end), np.where(np.isnan(start), -np.inf, np.inf), end)
     return bool(((lo <= year) & (year <= hi)).any())

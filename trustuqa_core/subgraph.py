@@ -3,8 +3,8 @@
 :func:`restrict` keeps the facts of the chosen sources only, with their nodes, relations,
 intervals and provenance; row nodes are re-keyed to the sources' new positions, so labels
 (``"<source> row <n>"``) and ``previous_row`` / ``next_row`` work as in the full graph. The
-result is a plain :class:`~trustuqa_core.graph.ConditionGraph`: mapping, writers and the
-executor need nothing new. Results are cached per (graph, sources) while the graph lives.
+result is a store of the same kind (its ``restrict``): mapping, writers and the executor need
+nothing new. Results are cached per (graph, sources) while the graph lives.
 
 >>> from trustuqa_core.graph import build_graph
 >>> from trustuqa_core.sources import SourceFacts
@@ -27,20 +27,16 @@ import threading
 import weakref
 from collections.abc import Sequence
 
-import numpy as np
-import pandas as pd
-
-from .graph import ConditionGraph
-from .sources import row_key
+from .store import GraphStore
 
 __all__ = ["restrict", "source_indices"]
 
-_CACHE: weakref.WeakKeyDictionary[ConditionGraph, dict[tuple[int, ...], ConditionGraph]] = (
+_CACHE: weakref.WeakKeyDictionary[GraphStore, dict[tuple[int, ...], GraphStore]] = (
     weakref.WeakKeyDictionary())
 _LOCK = threading.Lock()
 
 
-def source_indices(graph: ConditionGraph, names: Sequence[str]) -> tuple[int, ...]:
+def source_indices(graph: GraphStore, names: Sequence[str]) -> tuple[int, ...]:
     """Positions of the named sources in ``graph`` (a ``ValueError`` names an unknown one).
 
     >>> from trustuqa_core.graph import build_graph
@@ -56,7 +52,7 @@ def source_indices(graph: ConditionGraph, names: Sequence[str]) -> tuple[int, ..
     return tuple(sorted(known[n] for n in names))
 
 
-def restrict(graph: ConditionGraph, indices: Sequence[int]) -> ConditionGraph:
+def restrict(graph: GraphStore, indices: Sequence[int]) -> GraphStore:
     """The graph of the sources at ``indices`` only (``graph`` itself when that is all)."""
     keep = tuple(sorted(set(int(i) for i in indices)))
     if not keep or any(i < 0 or i >= len(graph.sources) for i in keep):
@@ -67,32 +63,7 @@ def restrict(graph: ConditionGraph, indices: Sequence[int]) -> ConditionGraph:
         cached = _CACHE.setdefault(graph, {}).get(keep)
     if cached is not None:
         return cached
-    sub = _build(graph, keep)
+    sub = graph.restrict(keep)
     with _LOCK:
         _CACHE.setdefault(graph, {})[keep] = sub
     return sub
-
-
-def _build(graph: ConditionGraph, keep: tuple[int, ...]) -> ConditionGraph:
-    mask = np.isin(graph.fact_source, np.asarray(keep, dtype=np.int32))
-    facts = np.flatnonzero(mask)
-    new_index = {old: new for new, old in enumerate(keep)}
-    heads, tails = graph.head[facts], graph.tail[facts]
-    nodes, codes = np.unique(np.concatenate([heads, tails]), return_inverse=True)
-    texts = []
-    for node in nodes.tolist():
-        pos = graph.row_position(node)
-        texts.append(graph.label(node) if pos is None else row_key(new_index[pos[0]], pos[1]))
-    rel_codes, rel_ids = pd.factorize(graph.rel[facts], sort=True)
-    relations = [graph.relation_names[int(r)] for r in rel_ids]
-    remap = np.zeros(len(graph.sources), dtype=np.int32)
-    for old, new in new_index.items():
-        remap[old] = new
-    n = len(facts)
-    return ConditionGraph(
-        tuple(graph.sources[i] for i in keep), texts, relations,
-        head=np.asarray(codes[:n], dtype=np.int64), rel=np.asarray(rel_codes, dtype=np.int64),
-        tail=np.asarray(codes[n:], dtype=np.int64),
-        fact_source=remap[graph.fact_source[facts]],
-        fact_line=graph.fact_line[facts].copy(), start=graph.start[facts].copy(),
-        end=graph.end[facts].copy())

@@ -14,11 +14,11 @@ from collections.abc import Mapping as MappingType
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .graph import ConditionGraph
 from .mapping.mapper import MappedProgram, Mapping
 from .ops import elem_text
 from .query.ast import Program
 from .results import Result, Scalar
+from .store import GraphStore
 from .verdict_record import Verdict
 
 __all__ = ["StepTrace", "Trace", "ErrorInfo", "Status", "MAX_EVIDENCE", "Recovery", "Routing",
@@ -93,7 +93,7 @@ class Routing:
     evidence: MappingType[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
-    def all_of(cls, graph: ConditionGraph) -> Routing:
+    def all_of(cls, graph: GraphStore) -> Routing:
         """Every source loaded in ``graph``."""
         return cls(tuple(s.name for s in graph.sources))
 
@@ -190,7 +190,7 @@ class Trace:
     """Everything a person needs to check an answer."""
 
     query_text: str
-    graph: ConditionGraph
+    graph: GraphStore
     program: Program | None = None
     mapped: MappedProgram | None = None
     steps: list[StepTrace] = field(default_factory=list)

@@ -28,7 +28,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .graph import ConditionGraph
 from .lexicon import country_of
 from .mapping.mapper import Mapping
 from .mentions import (
@@ -42,6 +41,7 @@ from .mentions import (
     unexplained_words,
 )
 from .query.ast import Bound, ListValue, Program, Text, Value
+from .store import GraphStore
 from .text import normalize
 from .trace import Trace
 from .verdict_record import LABELS, Label, Reason, Verdict
@@ -144,7 +144,7 @@ class VoteEvidence:
 
 def judge(trace: Trace | None, question: str | None = None, *,
           vote: VoteEvidence | None = None, demo_origins: Iterable[str] = (),
-          note: str = "", error: str | None = None, graph: ConditionGraph | None = None,
+          note: str = "", error: str | None = None, graph: GraphStore | None = None,
           writer: str | None = None, thresholds: Thresholds = THRESHOLDS) -> Verdict:
     """The verdict on ``trace`` as the answer to ``question`` (see the module docstring).
 
@@ -211,7 +211,7 @@ def _blocks(r: Reason, th: Thresholds) -> bool:
 
 # -- no answer ------------------------------------------------------------------------------
 def _no_answer(trace: Trace | None, mentions: Sequence[Mention], error: str | None,
-               graph: ConditionGraph | None) -> Verdict:
+               graph: GraphStore | None) -> Verdict:
     reasons: list[Reason] = []
     if trace is None:
         reasons.append(Reason("no_query", error or "no query could be written"))
@@ -230,7 +230,7 @@ def _no_answer(trace: Trace | None, mentions: Sequence[Mention], error: str | No
     return Verdict("no answer", tuple(reasons), tuple(r.code for r in reasons[:1]))
 
 
-def _in_graph(graph: ConditionGraph, text: str) -> bool:
+def _in_graph(graph: GraphStore, text: str) -> bool:
     if graph.entity(text) is not None or graph.relation(text) is not None:
         return True
     country = country_of(text)  # "German" is in the data when "Germany" is

@@ -29,8 +29,8 @@ from typing import Literal
 
 from .execute import run_query
 from .fallback import Fallback
-from .graph import ConditionGraph
 from .mapping.mapper import Mapper
+from .store import GraphStore
 from .text import normalize
 from .trace import Trace
 
@@ -109,7 +109,7 @@ def answer_key(answer: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted({normalize(a) or a.strip() for a in answer}))
 
 
-def run(text: str, graph: ConditionGraph, mapper: Mapper | None = None, *,
+def run(text: str, graph: GraphStore, mapper: Mapper | None = None, *,
         fallback: Fallback | None = None, question: str | None = None,
         writer: str | None = None) -> Trace:
     """Execute one query text (a thin wrapper over ``run_query``; ``writer`` names who wrote

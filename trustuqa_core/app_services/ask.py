@@ -23,8 +23,8 @@ from typing import Any
 
 from ..answer import Answer, answer
 from ..demos import Demo, DemoSource
-from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
+from ..store import GraphStore
 from ..trace import ErrorInfo, Trace
 from ..verdict import judge_alone
 from .runs import Run, execute_text
@@ -36,7 +36,7 @@ __all__ = ["ask", "verified_run", "reference_run", "attach_reference", "written_
 Progress = Callable[[str], None]
 
 
-def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
+def verified_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
                  loaded: set[str], confirmed: Sequence[dict[str, Any]] = (),
                  reference: bool = True) -> Run | None:
     """Run the verified query of this exact question, if there is one: one the user confirmed
@@ -51,7 +51,7 @@ def verified_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
     return reference_run(question, graph, mapper, loaded=loaded) if reference else None
 
 
-def reference_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
+def reference_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
                   loaded: set[str]) -> Run | None:
     """A bundled example's hand-written reference query, run on its own (no writer)."""
     example = find_example(question, loaded)
@@ -64,7 +64,7 @@ def reference_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *
     return run
 
 
-def attach_reference(run: Run, graph: ConditionGraph, mapper: Mapper | None, *,
+def attach_reference(run: Run, graph: GraphStore, mapper: Mapper | None, *,
                      loaded: set[str]) -> Run:
     """When ``run``'s question is a bundled example, execute its reference query too and keep
     it with its answer on ``run`` (shown beside the writer's query). Returns ``run``."""
@@ -112,7 +112,7 @@ def _data_sent(result: Answer, llm: bool) -> str:
     return text
 
 
-def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
+def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
                 writer: str, settings: Any, demos: Any, n: int, k: int, m: int,
                 privacy: bool) -> Run:
     """Call ``answer()`` and turn its :class:`~trustuqa_core.answer.Answer` into a Run."""
@@ -148,7 +148,7 @@ def written_run(question: str, graph: ConditionGraph, mapper: Mapper | None, *,
     return run
 
 
-def ask(question: str, graph: ConditionGraph, mapper: Mapper | None, *, loaded: set[str],
+def ask(question: str, graph: GraphStore, mapper: Mapper | None, *, loaded: set[str],
         confirmed: Sequence[dict[str, Any]] = (), writer: str = "offline",
         settings: Any = None, demos: Any = None, n: int = 5, k: int = 8, m: int = 15,
         privacy: bool = True, force_writer: bool = False, reference_first: bool = False,

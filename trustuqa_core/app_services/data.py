@@ -24,9 +24,10 @@ import pandas as pd
 
 from ..errors import SourceError, SourceLimitError, TrustUQAError
 from ..export import SourceStamp, fingerprint
-from ..graph import ConditionGraph, build_graph
+from ..graph import build_graph
 from ..limits import current_limits, over_limit
 from ..sources import SourceFacts
+from ..store import GraphStore
 from ..translate import load_sources, source_kind
 from ..translate.table import ROW_NUMBER
 from .samples import SAMPLE_DIR, SampleSet
@@ -77,7 +78,7 @@ class LoadReport:
 
     facts: list[SourceFacts]
     errors: list[SourceError]
-    graph: ConditionGraph
+    graph: GraphStore
 
     @property
     def warnings(self) -> list[str]:
@@ -160,7 +161,7 @@ def data_key(uploads: Sequence[Upload]) -> tuple[tuple[str, str, str], ...]:
 
 
 # ------------------------------------------------------------------------------ statistics
-def source_frame(graph: ConditionGraph) -> pd.DataFrame:
+def source_frame(graph: GraphStore) -> pd.DataFrame:
     """One row per loaded source: kind, facts, rows, columns, warnings."""
     kinds = {"table": "table", "kg": "KG", "tkg": "temporal KG"}
     return pd.DataFrame([{"source": s.name, "kind": kinds.get(s.kind, s.kind),
@@ -173,7 +174,7 @@ def source_frame(graph: ConditionGraph) -> pd.DataFrame:
 ROW_POSITION = "row position (1 = first row)"
 
 
-def relation_stats(graph: ConditionGraph) -> pd.DataFrame:
+def relation_stats(graph: GraphStore) -> pd.DataFrame:
     """Per relation (column): facts, distinct values, share of numeric values, an example.
 
     The added ``row_number`` column is described (:data:`ROW_POSITION`) rather than given
@@ -183,8 +184,8 @@ def relation_stats(graph: ConditionGraph) -> pd.DataFrame:
         facts = graph.facts_rel(rid)
         if len(facts) == 0:
             continue
-        tails = graph.tail[facts]
-        srcs = sorted({graph.sources[int(i)].name for i in np.unique(graph.fact_source[facts])})
+        tails = graph.tails_of(facts)
+        srcs = sorted({graph.sources[int(i)].name for i in np.unique(graph.sources_of(facts))})
         rows.append({"relation / column": name, "facts": len(facts),
                      "distinct values": len(np.unique(tails)),
                      "numeric": f"{graph.numeric_fact_count(rid) / len(facts):.0%}",

@@ -87,7 +87,7 @@ def aggregate_values(trace: Trace, step: StepTrace) -> list[tuple[str, float]]:
                 else g.numeric(e)
             if x is None:
                 continue
-            owner = g.label(int(g.head[w[-1]])) if w else ""
+            owner = g.label(g.head_of(w[-1])) if w else ""
             out.append((f"{owner}: {elem_text(g, e)}" if owner else elem_text(g, e), x))
     return out
 
@@ -124,7 +124,7 @@ def _witness_text(trace: Trace, fact: int) -> str:
     g = trace.graph
     head, rel, tail = g.fact_text(fact)
     where = str(g.provenance(fact))
-    if g.is_row(int(g.head[fact])):
+    if g.is_row(g.head_of(fact)):
         return f"{rel} = {tail} ({where})"
     return f"{head} —{rel}→ {tail} ({where})"
 

@@ -24,9 +24,9 @@ from typing import Any
 
 from ..export import SourceStamp, build_record
 from ..fallback import Fallback
-from ..graph import ConditionGraph
 from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
+from ..store import GraphStore
 from ..trace import WRITERS, ErrorInfo, Trace
 from ..verdict import judge_alone
 
@@ -94,7 +94,7 @@ class Run:
         return self.trace.answer
 
 
-def execute_text(text: str, graph: ConditionGraph, mapper: Mapper | None, *,
+def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
                  origin: str, question: str | None = None,
                  overrides: Mapping[str, str] | None = None,
                  fallback: Fallback | None = None) -> Run:
@@ -113,7 +113,7 @@ def execute_text(text: str, graph: ConditionGraph, mapper: Mapper | None, *,
     return Run(question, text, trace, origin, dict(over), stage_seconds={"execute": seconds})
 
 
-def rerun(run: Run, graph: ConditionGraph, mapper: Mapper | None, *, query: str | None = None,
+def rerun(run: Run, graph: GraphStore, mapper: Mapper | None, *, query: str | None = None,
           overrides: Mapping[str, str] | None = None, origin: str | None = None) -> Run:
     """Execute an edited query and/or new overrides; keeps the question, prompt and samples."""
     new = execute_text(run.query if query is None else query, graph, mapper,
@@ -124,7 +124,7 @@ def rerun(run: Run, graph: ConditionGraph, mapper: Mapper | None, *, query: str 
                    feedback=None, confirmed=set(), rid=new.rid, warnings=list(run.warnings))
 
 
-def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: ConditionGraph,
+def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphStore,
                  mapper: Mapper | None) -> Run:
     """An exported run's query and overrides executed again on ``graph`` (no LLM), with a note
     comparing the answers and a warning listing ``diffs`` (how the data differs from the

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from ..evaluate.datasets import data_root
 from ..execute import run_query
-from ..graph import ConditionGraph, build_graph
+from ..graph import build_graph
 from ..mapping import Mapper, default_encoder
+from ..store import GraphStore
 from ..translate import load_source
 from .demo_perf import demo_retrieval_ms
 
@@ -52,7 +53,7 @@ def _median_ms(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def _build(path: Path) -> ConditionGraph:
+def _build(path: Path) -> GraphStore:
     return build_graph([load_source(path, "kg")])
 
 

@@ -13,9 +13,9 @@ import sys
 
 from ..answer import answer, resolve_writer
 from ..errors import TrustUQAError, UsageError
-from ..graph import ConditionGraph
 from ..mapping import Mapper, default_encoder
 from ..mapping.dense import Encoder, HashingEncoder
+from ..store import GraphStore
 from ..unioqa import UniOQAAnswer, unioqa_answer
 from ..verdict import judge, render_verdict
 from .common import graph_from_args
@@ -46,7 +46,7 @@ def check_question(text: str) -> str:
     return text
 
 
-def ask_cli(args: argparse.Namespace, graph: ConditionGraph) -> int:
+def ask_cli(args: argparse.Namespace, graph: GraphStore) -> int:
     """``python -m trustuqa_core ask``: print the answer (or one JSON object with ``--json``).
 
     Exit status 0 when answered, 1 otherwise; an empty question raises :class:`UsageError`.

@@ -14,7 +14,7 @@ import sys
 
 from .. import load_graph
 from ..errors import UsageError
-from ..graph import ConditionGraph
+from ..store import GraphStore
 
 __all__ = ["add_sources", "positive_int", "graph_from_args", "print_line"]
 
@@ -55,7 +55,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-def graph_from_args(args: argparse.Namespace) -> ConditionGraph:
+def graph_from_args(args: argparse.Namespace) -> GraphStore:
     """One graph over the files given with ``--table`` / ``--kg`` / ``--tkg`` (warnings go to
     standard error); :class:`UsageError` when there are none."""
     if not (args.table or args.kg or args.tkg):

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from ..cypher import run_cypher_query
 from ..errors import TrustUQAError, UsageError
-from ..graph import ConditionGraph
 from ..limits import current_limits, over_limit
 from ..mapping import Mapper, default_encoder
 from ..recovery import run_with_recovery
+from ..store import GraphStore
 from ..trace import Trace
 from ..verdict import render_verdict
 from .common import graph_from_args, print_line
@@ -90,7 +90,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def _query_cypher(args: argparse.Namespace, text: str, overrides: dict[str, str],
-                  graph: ConditionGraph, mapper: Mapper) -> int:
+                  graph: GraphStore, mapper: Mapper) -> int:
     try:
         run = run_cypher_query(text, graph, mapper, overrides=overrides)
     except TrustUQAError as exc:

@@ -44,11 +44,11 @@ from typing import Any
 
 from ..errors import RewriteError, TrustUQAError
 from ..function_names import canonical_function
-from ..graph import ConditionGraph
 from ..mapping.mapper import MappedProgram
 from ..numbers import parse_number
 from ..query.ast import Bound, Ref, Text
 from ..rewrite import Op, rewrite
+from ..store import GraphStore
 
 __all__ = ["CompiledCypher", "CypherStatement", "CypherCompileError", "compile_program",
            "SUPPORTED_OPS"]
@@ -200,7 +200,7 @@ def _statements(clauses: list[str | _With | _Split], params: dict[str, Any],
 
 @dataclass
 class _Builder:
-    graph: ConditionGraph
+    graph: GraphStore
     clauses: list[str | _With | _Split] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
     carried: list[str] = field(default_factory=list)
@@ -245,7 +245,7 @@ class _Builder:
         return var
 
 
-def compile_program(mapped: MappedProgram, graph: ConditionGraph) -> CompiledCypher:
+def compile_program(mapped: MappedProgram, graph: GraphStore) -> CompiledCypher:
     """The Cypher statements of a mapped program over ``graph`` (see the module doc)."""
     if any(s.kind == "table" for s in graph.sources):
         raise CypherCompileError("cannot compile to Cypher: table sources are not supported yet "

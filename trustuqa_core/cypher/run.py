@@ -17,11 +17,11 @@ from collections.abc import Mapping as MappingType
 from dataclasses import dataclass
 from typing import Any
 
-from ..graph import ConditionGraph
 from ..mapping.mapper import MappedProgram, Mapper
 from ..numbers import format_number
 from ..query.parse import parse
 from ..results import Scalar
+from ..store import GraphStore
 from .compile import CompiledCypher, compile_program
 from .store import CypherStore
 
@@ -39,7 +39,7 @@ class CypherRun:
     seconds: float
 
 
-def store_for(graph: ConditionGraph) -> CypherStore:
+def store_for(graph: GraphStore) -> CypherStore:
     """The (process-wide, cached) Ladybug store of a graph."""
     store = _stores.get(id(graph))
     if store is None or store.graph is not graph:
@@ -84,7 +84,7 @@ def _time_text(pair: list[float | None], key: str) -> str:
     return Scalar.interval(start, end).text
 
 
-def run_mapped(mapped: MappedProgram, graph: ConditionGraph,
+def run_mapped(mapped: MappedProgram, graph: GraphStore,
                store: CypherStore | None = None) -> CypherRun:
     """Compile a mapped program and run it on the graph's store."""
     compiled = compile_program(mapped, graph)
@@ -94,7 +94,7 @@ def run_mapped(mapped: MappedProgram, graph: ConditionGraph,
     return CypherRun(answer, compiled, time.perf_counter() - t0)
 
 
-def run_cypher_query(text: str, graph: ConditionGraph, mapper: Mapper | None = None, *,
+def run_cypher_query(text: str, graph: GraphStore, mapper: Mapper | None = None, *,
                      overrides: MappingType[str, str] | None = None,
                      store: CypherStore | None = None) -> CypherRun:
     """Parse and map an LLM-style query, then run it through Ladybug.

@@ -1,4 +1,4 @@
-"""Write a :class:`~trustuqa_core.graph.ConditionGraph` into an embedded Ladybug database.
+"""Write a :class:`~trustuqa_core.graph.GraphStore` into an embedded Ladybug database.
 
 Schema (one node table, one relationship table)::
 
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import TrustUQAError
-from ..graph import ConditionGraph
+from ..store import GraphStore
 
 __all__ = ["CypherStore", "CypherRunError", "graph_key", "SCHEMA"]
 
@@ -50,12 +50,20 @@ class CypherRunError(TrustUQAError):
 _lock = threading.Lock()
 
 
-def graph_key(graph: ConditionGraph) -> str:
+def graph_key(graph: GraphStore) -> str:
     """A hash of the graph's texts and facts (the name of its database folder)."""
     h = hashlib.sha256(graph.content_hash().encode())
-    for arr in (graph.head, graph.rel, graph.tail, graph.start, graph.end):
+    facts = all_facts(graph)
+    for arr in (graph.heads_of(facts), graph.rels_of(facts), graph.tails_of(facts),
+                *graph.intervals_of(facts)):
         h.update(np.ascontiguousarray(arr).tobytes())
     return h.hexdigest()[:24]
+
+
+def all_facts(graph: GraphStore) -> np.ndarray:
+    """Every fact id of a store, source by source."""
+    parts = [graph.facts_of_source(i) for i in range(len(graph.sources))]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _cache_root() -> Path:
@@ -72,7 +80,7 @@ class CypherStore:
     Build with :meth:`open`; ``load_seconds`` is the bulk-load time (0 when reused from disk).
     """
 
-    def __init__(self, graph: ConditionGraph, path: Path, load_seconds: float) -> None:
+    def __init__(self, graph: GraphStore, path: Path, load_seconds: float) -> None:
         self.graph = graph
         self.path = path
         self.load_seconds = load_seconds
@@ -88,7 +96,7 @@ class CypherStore:
         self._conn_lock = threading.Lock()
 
     @staticmethod
-    def open(graph: ConditionGraph, cache_dir: Path | str | None = None) -> CypherStore:
+    def open(graph: GraphStore, cache_dir: Path | str | None = None) -> CypherStore:
         """The store of ``graph`` under ``cache_dir`` (default ``$TRUSTUQA_CACHE/ladybug``),
         bulk-loading it the first time."""
         root = Path(cache_dir) if cache_dir is not None else _cache_root()
@@ -121,7 +129,7 @@ class CypherStore:
         self._db.close()
 
 
-def _build(graph: ConditionGraph, path: Path) -> float:
+def _build(graph: GraphStore, path: Path) -> float:
     """Write CSVs and bulk-load them into a fresh database at ``path``; returns seconds."""
     import ladybug  # imported on first use (outside the timed load), as in CypherStore
 
@@ -147,21 +155,25 @@ def _build(graph: ConditionGraph, path: Path) -> float:
     return time.perf_counter() - t0
 
 
-def _write_nodes(graph: ConditionGraph, path: Path) -> None:
+def _write_nodes(graph: GraphStore, path: Path) -> None:
     with path.open("w", encoding="utf-8", newline="") as fh:
         out = csv.writer(fh)
-        for node in range(graph.n_nodes):
+        facts = all_facts(graph)
+        nodes = np.unique(np.concatenate([graph.heads_of(facts), graph.tails_of(facts)]))
+        for node in nodes.tolist():
             x = graph.numeric(node)
             out.writerow((node, graph.label(node), "" if x is None else repr(x)))
 
 
-def _write_facts(graph: ConditionGraph, path: Path) -> None:
+def _write_facts(graph: GraphStore, path: Path) -> None:
     names = graph.relation_names
     with path.open("w", encoding="utf-8", newline="") as fh:
         out = csv.writer(fh)
+        facts = all_facts(graph)
+        starts, ends = graph.intervals_of(facts)
         rows = zip(
-            graph.head.tolist(), graph.tail.tolist(), graph.rel.tolist(),
-            graph.start.tolist(), graph.end.tolist(), strict=True,
+            facts.tolist(), graph.heads_of(facts).tolist(), graph.tails_of(facts).tolist(),
+            graph.rels_of(facts).tolist(), starts.tolist(), ends.tolist(), strict=True,
         )
-        for fid, (h, t, r, s, e) in enumerate(rows):
+        for fid, h, t, r, s, e in rows:
             out.writerow((h, t, fid, names[r], _num(s), _num(e)))

@@ -17,7 +17,8 @@ from typing import Any
 from ..answer_match import denotation_match
 from ..errors import TrustUQAError
 from ..execute import run_query
-from ..graph import ConditionGraph, build_graph
+from ..graph import build_graph
+from ..store import GraphStore
 from .model import Demo, DemoSource
 
 __all__ = ["Verifier", "ExecutionVerifier", "DemoNotReproduced", "confirm_demo"]
@@ -39,7 +40,7 @@ class ExecutionVerifier:
 
     max_graphs: int = 16
     _memo: dict[str, bool | None] = field(default_factory=dict, repr=False)
-    _graphs: OrderedDict[tuple[DemoSource, ...], ConditionGraph] = field(
+    _graphs: OrderedDict[tuple[DemoSource, ...], GraphStore] = field(
         default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -64,7 +65,7 @@ class ExecutionVerifier:
             return trace.error is None and bool(trace.answer)
         return denotation_match(trace.answer, demo.answer)
 
-    def graph(self, sources: tuple[DemoSource, ...]) -> ConditionGraph:
+    def graph(self, sources: tuple[DemoSource, ...]) -> GraphStore:
         """The graph of a demo's sources (cached)."""
         with self._lock:
             graph = self._graphs.get(sources)
@@ -84,7 +85,7 @@ class DemoNotReproduced(TrustUQAError):
     """A confirmed answer whose query, re-executed on its data, does not give that answer."""
 
 
-def confirm_demo(question: str, query: str, answer: Sequence[str], graph: ConditionGraph,
+def confirm_demo(question: str, query: str, answer: Sequence[str], graph: GraphStore,
                  kind: str, *, mapper: Any = None, data: Sequence[str] = ()) -> Demo:
     """A user-confirmed answer as a demo (origin ``user``), once its query reproduces it.
 

@@ -17,8 +17,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from ..graph import ConditionGraph, build_graph
+from ..graph import build_graph
 from ..mapping import Mapper
+from ..store import GraphStore
 from ..translate import load_source
 from .datasets import Source
 
@@ -27,7 +28,7 @@ __all__ = ["source_graph", "sources_graph", "clear_graph_cache", "GRAPH_CACHE_SI
 GRAPH_CACHE_SIZE = 256
 _lock = threading.Lock()
 _building: dict[tuple, threading.Lock] = {}
-_cache: OrderedDict[tuple, tuple[ConditionGraph, Mapper]] = OrderedDict()
+_cache: OrderedDict[tuple, tuple[GraphStore, Mapper]] = OrderedDict()
 
 
 def _key(sources: Sequence[Source]) -> tuple:
@@ -36,7 +37,7 @@ def _key(sources: Sequence[Source]) -> tuple:
 
 def sources_graph(
     sources: Sequence[Source], data: Sequence[bytes | None] | None = None
-) -> tuple[ConditionGraph, Mapper]:
+) -> tuple[GraphStore, Mapper]:
     """The graph over ``sources`` (and a lexical Mapper, no encoder), built at most once.
 
     ``data`` optionally gives the file contents (tests); otherwise the paths are read. Two
@@ -67,7 +68,7 @@ def sources_graph(
     return hit
 
 
-def source_graph(source: Source, data: bytes | None = None) -> tuple[ConditionGraph, Mapper]:
+def source_graph(source: Source, data: bytes | None = None) -> tuple[GraphStore, Mapper]:
     """:func:`sources_graph` for a single source."""
     return sources_graph([source], None if data is None else [data])
 

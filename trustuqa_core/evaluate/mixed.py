@@ -35,11 +35,12 @@ from typing import Any
 from ..answer import answer
 from ..demos import DemoPool
 from ..errors import SourceError
-from ..graph import ConditionGraph, build_graph
+from ..graph import build_graph
 from ..mapping.dense import HashingEncoder, default_encoder
 from ..mapping.mapper import Mapper
 from ..routing import route
 from ..sources import SourceFacts
+from ..store import GraphStore
 from ..subgraph import restrict, source_indices
 from ..translate import load_source
 from .answer_eval import DEFAULT_ANSWER_SPLITS, AnswerEvaluation
@@ -128,7 +129,7 @@ def topic_entities(e: Example) -> tuple[str, ...]:
     return ()
 
 
-def build_mixed_graph(examples: Sequence[Example]) -> ConditionGraph:
+def build_mixed_graph(examples: Sequence[Example]) -> GraphStore:
     """One graph over every question's data (each file once)."""
     facts: list[SourceFacts] = []
     seen: set[str] = set()
@@ -175,7 +176,7 @@ class MixedEvaluation:
         self.benchmark, self.split = "mixed", setting
         self.encoder = encoder
         self._examples: list[Example] | None = None
-        self._graph: ConditionGraph | None = None
+        self._graph: GraphStore | None = None
         self._mapper: Mapper | None = None
         self._pools: dict[str, tuple[DemoPool, Callable[[Example], Any]]] = {}
         self._union: DemoPool | None = None
@@ -193,7 +194,7 @@ class MixedEvaluation:
                 self._examples = mixed_examples(self.per, self.root)
             return self._examples
 
-    def graph(self) -> tuple[ConditionGraph, Mapper]:
+    def graph(self) -> tuple[GraphStore, Mapper]:
         """The mixed graph over all chosen questions' data, built once."""
         examples = self.examples()
         with self._lock:
@@ -245,7 +246,7 @@ class MixedEvaluation:
                          "routed_kept": set(own) <= set(decision.sources)}
         return outcome
 
-    def _answer_one(self, question: str, own_graph: ConditionGraph, **kwargs: Any) -> Any:
+    def _answer_one(self, question: str, own_graph: GraphStore, **kwargs: Any) -> Any:
         """``answer()`` for the example being evaluated, in this run's setting."""
         e: Example = self._local.example
         pool, exclude_for = self.pool(e.benchmark)

@@ -33,12 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import ConditionGraph, build_graph
+from ..graph import build_graph
 from ..llm.budget import estimate_tokens
 from ..llm.prompts import MAX_RELATIONS, describe_schema
 from ..llm.relations import SHARES, Ranking, Shares, fill, linked_entities, rank_relations
 from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
+from ..store import GraphStore
 from ..translate import load_source
 from .answer_eval import cronquestions_graph
 from .datasets import load
@@ -130,7 +131,7 @@ def webqsp_cases(root: Path | str | None = None, limit: int | None = None) -> li
     return out
 
 
-def merged_webqsp_graph(root: Path | str | None = None) -> ConditionGraph:
+def merged_webqsp_graph(root: Path | str | None = None) -> GraphStore:
     """One KG of every WebQSP dev subgraph (the files of :func:`webqsp_cases`)."""
     paths = sorted({s.path for e in load("webqsp", "dev", root=root) for s in e.sources})
     data = b"".join(p.read_bytes().rstrip(b"\n") + b"\n" for p in paths)
@@ -148,13 +149,13 @@ def cron_cases(root: Path | str | None = None, limit: int | None = None) -> list
     return out
 
 
-def cron_graph(root: Path | str | None = None) -> ConditionGraph:
+def cron_graph(root: Path | str | None = None) -> GraphStore:
     """The CronQuestions TKG sample (malformed lines blanked, as the benchmark does)."""
     examples = load("cronquestions", "valid", 1, root=root)
     return cronquestions_graph(examples[0].sources[0])[0]
 
 
-def _each(cases: Sequence[Case], graph: ConditionGraph, mapper: Mapper,
+def _each(cases: Sequence[Case], graph: GraphStore, mapper: Mapper,
           encoder: Encoder | None, limit: int
           ) -> Iterator[tuple[Case, tuple[str, ...], int]]:
     for case in cases:
@@ -163,7 +164,7 @@ def _each(cases: Sequence[Case], graph: ConditionGraph, mapper: Mapper,
         yield case, schema.relations, estimate_tokens(schema.text)
 
 
-def relation_recall(benchmark: str, cases: Sequence[Case], graph: ConditionGraph,
+def relation_recall(benchmark: str, cases: Sequence[Case], graph: GraphStore,
                     encoder: Encoder | None = None, limit: int = MAX_RELATIONS) -> RecallResult:
     """Share of ``cases`` whose gold relations are all among the relations shown."""
     mapper = Mapper(graph, None)
@@ -236,11 +237,12 @@ def in_half(cases: Sequence[Case], half: str) -> list[Case]:
     return [c for c in cases if half == "all" or question_half(c.id) == half]
 
 
-def rankings(cases: Sequence[Case], graph: ConditionGraph, encoder: Encoder | None = None
+def rankings(cases: Sequence[Case], graph: GraphStore, encoder: Encoder | None = None
              ) -> list[tuple[Case, list[str], Ranking]]:
     """Each case with the graph's relations and their ranking for it, computed once so that
     many share settings can be scored cheaply (a one-source graph, as both benchmarks are)."""
-    used, first = np.unique(graph.rel, return_index=True)
+    facts = np.concatenate([graph.facts_of_source(i) for i in range(len(graph.sources))])
+    used, first = np.unique(graph.rels_of(np.sort(facts)), return_index=True)
     rels = [graph.relation_names[r] for r in used[np.argsort(first)]]  # first-use, as prompts
     index = EmbeddingIndex([re.sub(r"[._]+", " ", r) for r in rels], encoder) \
         if encoder is not None else None

@@ -32,9 +32,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..graph import ConditionGraph
 from ..numbers import parse_number
 from ..query.ast import Arg, Call, Cmp, ListValue, Program, Query, Ref, Text, Value
+from ..store import GraphStore
 
 __all__ = [
     "AGG_FUNCTIONS",
@@ -61,7 +61,7 @@ class TableInfo:
     has_empty: tuple[bool, ...]
 
     @staticmethod
-    def from_graph(graph: ConditionGraph) -> TableInfo:
+    def from_graph(graph: GraphStore) -> TableInfo:
         """The first source of ``graph`` (a table) as a :class:`TableInfo`."""
         info = graph.sources[0]
         values: list[tuple[str, ...]] = []
@@ -73,7 +73,7 @@ class TableInfo:
                 empty.append(True)
                 continue
             values.append(tuple(graph.label(t) for t in graph.relation_tails(rel)))
-            heads = set(graph.head[graph.facts_rel(rel)].tolist())
+            heads = set(graph.heads_of(graph.facts_rel(rel)).tolist())
             empty.append(len(heads) < info.n_rows)
         return TableInfo(tuple(info.columns), tuple(values), tuple(empty))
 

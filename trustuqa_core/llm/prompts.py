@@ -34,9 +34,9 @@ from typing import Literal
 
 import numpy as np
 
-from ..graph import ConditionGraph
 from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
+from ..store import GraphStore
 from .relations import choose_relations, linked_entities
 from .shapes import column_profile, example_triple, relation_signature
 
@@ -106,14 +106,14 @@ class PromptDemo:
     schema: str | None = None
 
 
-def graph_kind(graph: ConditionGraph) -> PromptKind:
+def graph_kind(graph: GraphStore) -> PromptKind:
     """``mixed`` when the sources are of different kinds, else the kind they share."""
     kinds = {s.kind for s in graph.sources}
     return "mixed" if len(kinds) != 1 else kinds.pop()
 
 
 def describe_schema(
-    graph: ConditionGraph,
+    graph: GraphStore,
     question: str = "",
     *,
     examples: bool = True,
@@ -168,7 +168,7 @@ def describe_schema(
     return Schema(kind, "\n".join(parts), tuple(dict.fromkeys(shown)), total, examples)
 
 
-def _relation_line(graph: ConditionGraph, index: int, name: str, examples: bool) -> str:
+def _relation_line(graph: GraphStore, index: int, name: str, examples: bool) -> str:
     """``- name: head kind -> tail kind`` (+ one example triple with privacy off), cached."""
     cache = _per_graph(graph)
     key = ("sig", index, name, examples)
@@ -184,7 +184,7 @@ def _relation_line(graph: ConditionGraph, index: int, name: str, examples: bool)
     return str(cache[key])
 
 
-def _table_block(graph: ConditionGraph, index: int, columns: Sequence[str], examples: bool) -> str:
+def _table_block(graph: GraphStore, index: int, columns: Sequence[str], examples: bool) -> str:
     """One table's schema line (cached per graph: it does not depend on the question)."""
     cache = _per_graph(graph)
     key = ("table", index, examples)
@@ -193,7 +193,7 @@ def _table_block(graph: ConditionGraph, index: int, columns: Sequence[str], exam
     return str(cache[key])
 
 
-def _table_text(graph: ConditionGraph, index: int, columns: Sequence[str], examples: bool) -> str:
+def _table_text(graph: GraphStore, index: int, columns: Sequence[str], examples: bool) -> str:
     name = graph.sources[index].name
     what = "example value" if examples else "format of values"
     cells = []
@@ -204,38 +204,38 @@ def _table_text(graph: ConditionGraph, index: int, columns: Sequence[str], examp
     return f"Table {name}. Columns (name: {what}): " + " | ".join(cells)
 
 
-def _facts(graph: ConditionGraph, index: int, rel: int | None) -> np.ndarray:
+def _facts(graph: GraphStore, index: int, rel: int | None) -> np.ndarray:
     if rel is None:
         return np.zeros(0, dtype=np.int64)
     facts = np.sort(graph.facts_rel(rel))
-    return facts[graph.fact_source[facts] == index]
+    return facts[graph.sources_of(facts) == index]
 
 
-def _example(graph: ConditionGraph, index: int, rel: int | None) -> str:
+def _example(graph: GraphStore, index: int, rel: int | None) -> str:
     """The first non-empty value of a column, in row order (deterministic)."""
     for fact in _facts(graph, index, rel)[:1000]:
-        text = " ".join(graph.label(graph.tail[fact]).split())
+        text = " ".join(graph.label(graph.tail_of(fact)).split())
         if text:
             return text if len(text) <= _MAX_EXAMPLE else text[: _MAX_EXAMPLE - 3] + "..."
     return "(empty)"
 
 
-_REL_CACHE: weakref.WeakKeyDictionary[ConditionGraph, dict[object, object]] = (
+_REL_CACHE: weakref.WeakKeyDictionary[GraphStore, dict[object, object]] = (
     weakref.WeakKeyDictionary())
 _REL_LOCK = threading.Lock()
 
 
-def _per_graph(graph: ConditionGraph) -> dict[object, object]:
+def _per_graph(graph: GraphStore) -> dict[object, object]:
     with _REL_LOCK:
         return _REL_CACHE.setdefault(graph, {})
 
 
-def _source_relations(graph: ConditionGraph, index: int) -> list[str]:
+def _source_relations(graph: GraphStore, index: int) -> list[str]:
     """Relation names used by one source, in first-use order (cached per graph)."""
     cache = _per_graph(graph)
     key = ("rels", index)
     if key not in cache:
-        rels = graph.rel[graph.fact_source == index]
+        rels = graph.rels_of(graph.facts_of_source(index))
         _, first = np.unique(rels, return_index=True)
         order = rels[np.sort(first)]
         names = [graph.relation_names[r] for r in order]
@@ -244,7 +244,7 @@ def _source_relations(graph: ConditionGraph, index: int) -> list[str]:
     return list(cache[key])  # type: ignore[call-overload]
 
 
-def _rank(graph: ConditionGraph, rels: list[str], question: str, encoder: Encoder | None,
+def _rank(graph: GraphStore, rels: list[str], question: str, encoder: Encoder | None,
           limit: int, anchors: Sequence[int]) -> list[str]:
     """All relations when they fit, else the ``limit`` chosen by
     :func:`~trustuqa_core.llm.relations.choose_relations`."""

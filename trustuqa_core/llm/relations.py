@@ -56,9 +56,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..graph import ConditionGraph
 from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
+from ..store import GraphStore
 
 __all__ = ["ONE_HOP_SHARE", "TWO_HOP_SHARE", "SIZE_SHARE", "SHARES", "Shares", "Ranking",
            "linked_entities", "relation_tiers", "rank_relations", "fill", "choose_relations"]
@@ -108,14 +108,14 @@ def linked_entities(question: str, mapper: Mapper, extra: Sequence[str] = ()) ->
     return list(dict.fromkeys(found))
 
 
-def relation_tiers(graph: ConditionGraph, anchors: Sequence[int]
+def relation_tiers(graph: GraphStore, anchors: Sequence[int]
                    ) -> tuple[set[int], set[int], set[int]]:
     """Relation ids 1 hop from the anchors, 2 hops (not 1), and 3 hops (not 1 or 2)."""
     one, two, three, _ = _paths(graph, anchors, {})
     return one, two, three
 
 
-def _paths(graph: ConditionGraph, anchors: Sequence[int], sim: dict[int, float]
+def _paths(graph: GraphStore, anchors: Sequence[int], sim: dict[int, float]
            ) -> tuple[set[int], set[int], set[int], dict[int, float]]:
     """1-, 2- and 3-hop relation ids, and for each 2-hop relation the best similarity of a
     1-hop relation leading to it (``sim``: relation id -> similarity to the question)."""
@@ -153,7 +153,7 @@ def _paths(graph: ConditionGraph, anchors: Sequence[int], sim: dict[int, float]
     return one, two, three, boost
 
 
-def _touching(graph: ConditionGraph, nodes: np.ndarray) -> np.ndarray:
+def _touching(graph: GraphStore, nodes: np.ndarray) -> np.ndarray:
     parts = [graph.facts_heads(nodes)] + [graph.facts_tail(int(n)) for n in nodes.tolist()]
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
 
@@ -192,7 +192,7 @@ class Ranking:
     size: tuple[float, ...]
 
 
-def rank_relations(graph: ConditionGraph, rels: Sequence[str], question: str, *,
+def rank_relations(graph: GraphStore, rels: Sequence[str], question: str, *,
                    anchors: Sequence[int] = (), encoder: Encoder | None = None,
                    index: EmbeddingIndex | None = None) -> Ranking:
     """Tier, similarity and size ranking of ``rels`` for ``question`` (module docstring)."""
@@ -210,7 +210,7 @@ def rank_relations(graph: ConditionGraph, rels: Sequence[str], question: str, *,
     return Ranking(tuple(order), tuple(tier), tuple(size))
 
 
-def _with_siblings(graph: ConditionGraph, ids: Sequence[int | None], tier: list[int]
+def _with_siblings(graph: GraphStore, ids: Sequence[int | None], tier: list[int]
                    ) -> list[int]:
     """Tiers after moving namespace siblings of 1- and 2-hop relations to the 2-hop tier (1).
 
@@ -255,7 +255,7 @@ def fill(ranking: Ranking, limit: int, shares: Shares = SHARES) -> list[int]:
     return sorted(chosen)
 
 
-def choose_relations(graph: ConditionGraph, rels: Sequence[str], question: str, limit: int,
+def choose_relations(graph: GraphStore, rels: Sequence[str], question: str, limit: int,
                      *, anchors: Sequence[int] = (), encoder: Encoder | None = None,
                      index: EmbeddingIndex | None = None) -> list[str]:
     """The ``limit`` relations of ``rels`` to show, in their original order (module docstring).

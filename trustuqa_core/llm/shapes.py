@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..graph import ConditionGraph
+from ..store import GraphStore
 
 __all__ = ["SAMPLE", "RelationSignature", "value_shape", "shape_kind", "column_profile",
            "relation_signature", "example_triple"]
@@ -99,7 +99,7 @@ def shape_kind(shape: str) -> str:
     return shape
 
 
-def _fact_ids(graph: ConditionGraph, rel: int | None, source: int | None) -> np.ndarray:
+def _fact_ids(graph: GraphStore, rel: int | None, source: int | None) -> np.ndarray:
     if rel is None:
         return np.zeros(0, dtype=np.int64)
     facts = np.sort(graph.facts_rel(rel))
@@ -108,7 +108,7 @@ def _fact_ids(graph: ConditionGraph, rel: int | None, source: int | None) -> np.
     return facts
 
 
-def column_profile(graph: ConditionGraph, source: int, column: str) -> str:
+def column_profile(graph: GraphStore, source: int, column: str) -> str:
     """A table column's formats and blanks, no values: ``d:dd.dd`` or ``number, blank in 3 of
     20 rows`` or ``text 90%, d 10%``."""
     facts = _fact_ids(graph, graph.relation(column), source)
@@ -159,7 +159,7 @@ def _literal_kind(labels: Sequence[str]) -> str | None:
     return None
 
 
-def _freebase_kind(graph: ConditionGraph, nodes: np.ndarray) -> str | None:
+def _freebase_kind(graph: GraphStore, nodes: np.ndarray) -> str | None:
     votes: Counter[str] = Counter()
     for node in nodes.tolist():
         types = {".".join(graph.relation_names[r].split(".")[:2])
@@ -174,7 +174,7 @@ def _freebase_kind(graph: ConditionGraph, nodes: np.ndarray) -> str | None:
     return kind.split(".")[-1].replace("_", " ")
 
 
-def _cover_kind(graph: ConditionGraph, nodes: np.ndarray, rel: int, side: str) -> str:
+def _cover_kind(graph: GraphStore, nodes: np.ndarray, rel: int, side: str) -> str:
     votes: Counter[tuple[str, int]] = Counter()
     for node in nodes.tolist():
         seen = {("head", int(r)) for r in graph.rels_of(graph.facts_head(node)).tolist()}
@@ -190,7 +190,7 @@ def _cover_kind(graph: ConditionGraph, nodes: np.ndarray, rel: int, side: str) -
     return f"{where} of '{graph.relation_names[other]}'"
 
 
-def _kind(graph: ConditionGraph, nodes: np.ndarray, rel: int, side: str) -> str:
+def _kind(graph: GraphStore, nodes: np.ndarray, rel: int, side: str) -> str:
     nodes = nodes[:SAMPLE]
     literal = _literal_kind([graph.label(n) for n in nodes.tolist()])
     if literal is not None:
@@ -198,7 +198,7 @@ def _kind(graph: ConditionGraph, nodes: np.ndarray, rel: int, side: str) -> str:
     return _freebase_kind(graph, nodes) or _cover_kind(graph, nodes, rel, side)
 
 
-def _time_kind(graph: ConditionGraph, facts: np.ndarray) -> str:
+def _time_kind(graph: GraphStore, facts: np.ndarray) -> str:
     spans = [s for f in facts[:SAMPLE].tolist() if (s := graph.interval(f)) is not None]
     if not spans:
         return ""
@@ -214,7 +214,7 @@ def _spread(nodes: np.ndarray) -> np.ndarray:
     return np.sort(np.random.default_rng(0).choice(nodes, SAMPLE, replace=False))
 
 
-def relation_signature(graph: ConditionGraph, rel: int, source: int | None = None
+def relation_signature(graph: GraphStore, rel: int, source: int | None = None
                        ) -> RelationSignature:
     """The direction of relation ``rel`` (within one source when ``source`` is given)."""
     facts = _fact_ids(graph, rel, source)
@@ -226,7 +226,7 @@ def relation_signature(graph: ConditionGraph, rel: int, source: int | None = Non
                              _time_kind(graph, facts))
 
 
-def example_triple(graph: ConditionGraph, rel: int, source: int | None = None) -> str:
+def example_triple(graph: GraphStore, rel: int, source: int | None = None) -> str:
     """One fact of ``rel`` as ``(head, relation, tail[, years])`` -- data values: only with
     privacy off."""
     facts = _fact_ids(graph, rel, source)

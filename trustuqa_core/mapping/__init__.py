@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..lexical_pool import LexicalPool
 from .dense import EmbeddingIndex, Encoder, HashingEncoder, MiniLMEncoder, default_encoder
-from .lexical import LexicalPool
 from .mapper import TIME_KEYS, MappedProgram, Mapper, Mapping, override_key
 from .stages import Candidate
 

@@ -36,14 +36,14 @@ import numpy as np
 
 from ..errors import MappingError
 from ..function_names import is_defined, is_reasoning
-from ..graph import ConditionGraph
+from ..lexical_pool import LexicalPool
 from ..limits import current_limits
 from ..numbers import parse_number
 from ..query.ast import Arg, Bound, Call, ListValue, Program, Query, Ref, Text, Value
+from ..store import GraphStore, LabelPool
 from ..text import normalize
 from ..translate.table import ROW_NUMBER
 from .dense import EmbeddingIndex, Encoder, default_cache_dir
-from .lexical import LexicalPool
 from .stages import (
     ENTITY_STAGES,
     RELATION_STAGES,
@@ -141,7 +141,7 @@ class Mapper:
 
     def __init__(
         self,
-        graph: ConditionGraph,
+        graph: GraphStore,
         encoder: Encoder | None = None,
         cache_dir: Path | None = None,
         top_k: int = 5,
@@ -153,9 +153,8 @@ class Mapper:
         self.top_k = top_k
         self.min_score = min_score
         self._lock = threading.Lock()
-        self._entities: LexicalPool | None = None
+        self._entities: LabelPool | None = None
         self._relations = LexicalPool(range(len(graph.relation_names)), graph.relation_names)
-        self._rel_pools: dict[int, LexicalPool] = {}
         self._entity_dense: EmbeddingIndex | None = None
         self._relation_dense: EmbeddingIndex | None = None
         self._value_dense: dict[int, EmbeddingIndex] = {}
@@ -163,27 +162,21 @@ class Mapper:
 
     # ------------------------------------------------------------------ pools
     @property
-    def entities(self) -> LexicalPool:
+    def entities(self) -> LabelPool:
         if self._entities is None:
             with self._lock:
                 if self._entities is None:
-                    ids = self.graph.entity_ids()
-                    self._entities = LexicalPool(ids, [self.graph.label(i) for i in ids])
+                    self._entities = self.graph.entity_pool()
         return self._entities
 
-    def relation_values(self, rel: int) -> LexicalPool:
-        pool = self._rel_pools.get(rel)
-        if pool is None:
-            tails = self.graph.relation_tails(rel)
-            pool = LexicalPool(tails, [self.graph.label(t) for t in tails])
-            with self._lock:
-                self._rel_pools[rel] = pool
-        return pool
+    def relation_values(self, rel: int) -> LabelPool:
+        """The distinct values of relation ``rel`` (the store caches the pool)."""
+        return self.graph.value_pool(rel)
 
     def entity_index(self) -> EmbeddingIndex | None:
         """Embeddings of all entity labels (computed once per graph, cached on disk); None
         without an encoder or when there are more entities than the ``dense_labels`` limit."""
-        if self.encoder is None or len(self.entities.labels) > self.dense_labels:
+        if self.encoder is None or len(self.entities) > self.dense_labels:
             return None
         if self._entity_dense is None:
             self._entity_dense = EmbeddingIndex(self.entities.labels, self.encoder, self.cache_dir)
@@ -229,7 +222,7 @@ class Mapper:
         return self._decide(VALUE_STAGES, probe, key, query, arg, text, "value", scope)
 
     def _value_index(
-        self, rel: int, pool: LexicalPool
+        self, rel: int, pool: LabelPool
     ) -> tuple[EmbeddingIndex | None, np.ndarray | None]:
         """The dense index for values of ``rel`` and the positions to search in it.
 
@@ -239,9 +232,9 @@ class Mapper:
         """
         if self.encoder is None or self.graph.relation_names[rel] == ROW_NUMBER:
             return None, None
-        if len(self.entities.labels) <= self.dense_labels:
+        if len(self.entities) <= self.dense_labels:
             return self.entity_index(), self._positions(pool.ids)
-        if len(pool.labels) > self.dense_labels:
+        if len(pool) > self.dense_labels:
             return None, None
         index = self._value_dense.get(rel)
         if index is None:
@@ -423,7 +416,7 @@ class Mapper:
 
     # -------------------------------------------------------------- helpers
     def _positions(self, ids: np.ndarray) -> np.ndarray:
-        return np.searchsorted(self.entities.ids, ids)
+        return self.entities.positions(ids)
 
     def _relations_label(self, rel: int) -> str:
         return self.graph.relation_names[rel]

@@ -8,6 +8,7 @@ is a tuple of stages (:data:`RELATION_STAGES`, :data:`ENTITY_STAGES`, :data:`VAL
 for the last stage, ``closest``, which ranks fuzzy and dense candidates together and reports
 the winner's method (``fuzzy`` or ``dense``; ``none`` when there is no candidate).
 
+>>> from trustuqa_core.lexical_pool import LexicalPool
 >>> pool = LexicalPool([10, 11, 12], ["Italy", "Spain", "Sweden"])
 >>> probe = Probe("spain", pool, lambda i: pool.labels[i - 10], top_k=3)
 >>> [s.name for s in ENTITY_STAGES]
@@ -27,8 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..numbers import parse_number
+from ..store import LabelPool
 from .dense import EmbeddingIndex
-from .lexical import LexicalPool
 
 __all__ = [
     "ACCEPT_FUZZY",
@@ -90,11 +91,11 @@ class Probe:
     """
 
     text: str
-    pool: LexicalPool
+    pool: LabelPool
     label: Callable[[int], str]
     top_k: int = 5
     dense: Callable[[], DenseSearch] = _no_dense
-    entities: Callable[[], LexicalPool] | None = None
+    entities: Callable[[], LabelPool] | None = None
     _fuzzy: list[tuple[int, str, float]] | None = field(default=None, repr=False)
 
     def fuzzy(self) -> list[tuple[int, str, float]]:
@@ -103,7 +104,7 @@ class Probe:
             self._fuzzy = self.pool.fuzzy(self.text, self.top_k, 0.0)
         return self._fuzzy
 
-    def all_entities(self) -> LexicalPool:
+    def all_entities(self) -> LabelPool:
         return self.entities() if self.entities is not None else self.pool
 
 
@@ -125,20 +126,18 @@ def run_stages(stages: Sequence[Stage], probe: Probe) -> Found | None:
 
 
 # ------------------------------------------------------------------------------ stages
-def numeric_equal(text: str, pool: LexicalPool, exclude: tuple[int, ...] = ()) -> list[Candidate]:
+def numeric_equal(text: str, pool: LabelPool, exclude: tuple[int, ...] = ()) -> list[Candidate]:
     """Labels of ``pool`` holding the same number as ``text`` (``'1,000'`` = ``'1000.0'``).
 
+    >>> from trustuqa_core.lexical_pool import LexicalPool
     >>> [c.label for c in numeric_equal("1,000", LexicalPool([1, 2], ["1000.0", "10"]))]
     ['1000.0']
     """
     number = parse_number(text)
     if number is None:
         return []
-    out = []
-    for i, label in zip(pool.ids, pool.labels, strict=True):
-        if int(i) not in exclude and parse_number(label) == number:
-            out.append(Candidate(int(i), label, _NUMERIC, "numeric"))
-    return out
+    return [Candidate(i, label, _NUMERIC, "numeric")
+            for i, label in pool.numeric_equal(number) if i not in exclude]
 
 
 def _match(method: str, score: float, *, numbers: bool = False,

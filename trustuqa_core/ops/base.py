@@ -9,17 +9,17 @@ import numpy as np
 
 from ..errors import ExecutionError
 from ..fallback import Fallback
-from ..graph import ConditionGraph
 from ..numbers import parse_number, parse_quantity
 from ..query.ast import Bound, ListValue, Ref, Text
 from ..results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
+from ..store import GraphStore
 
 
 @dataclass
 class Context:
     """Per-execution state (never stored on the graph)."""
 
-    graph: ConditionGraph
+    graph: GraphStore
     step: int = 0
     env: dict[int, Result] = field(default_factory=dict)
     local: dict[str, Result] = field(default_factory=dict)
@@ -40,19 +40,19 @@ class Context:
 
 
 # ------------------------------------------------------------------ helpers
-def elem_text(g: ConditionGraph, e: Elem) -> str:
+def elem_text(g: GraphStore, e: Elem) -> str:
     """Display text of an element."""
     return e.text if isinstance(e, Scalar) else g.label(e)
 
 
-def numeric(g: ConditionGraph, e: Elem) -> float | None:
+def numeric(g: GraphStore, e: Elem) -> float | None:
     """Numeric value of an element (intervals: their start)."""
     if isinstance(e, Scalar):
         return e.value if isinstance(e.value, float) else parse_number(e.value)
     return g.numeric(e)
 
 
-def quantity(g: ConditionGraph, e: Elem) -> tuple[float, str] | None:
+def quantity(g: GraphStore, e: Elem) -> tuple[float, str] | None:
     """Loose numeric reading (units, ordinals, durations, dates), for where plain numbers fail."""
     x = numeric(g, e)
     if x is not None:
@@ -100,7 +100,7 @@ def rel_name(ctx: Context, rel: int) -> str:
 
 
 def distinct_heads(
-    g: ConditionGraph,
+    g: GraphStore,
     nodes: np.ndarray,
     facts: np.ndarray,
     base: dict[int, tuple[int, ...]] | None = None,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..fallback import FallbackRequest
-from ..graph import EMPTY
 from ..numbers import parse_number, parse_quantity
 from ..query.ast import Bound, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
+from ..store import EMPTY
 from .base import (
     Context,
     distinct_heads,
@@ -207,13 +207,12 @@ def _llm_compare(ctx: Context, rel: int, cmp: str, value: object) -> Result:
 def op_select_frequent(ctx: Context, op: Op) -> Result:
     """Heads whose ``relation`` value is the most (or least) frequent value of that relation."""
     g, rel = ctx.graph, relation_param(ctx, op.param("relation"))
-    facts = np.sort(g.facts_rel(rel))
-    if len(facts) == 0:
+    values, counts = g.tail_counts(rel)
+    if len(values) == 0:
         return Result.empty()
-    values, counts = np.unique(g.tails_of(facts), return_counts=True)
     best = counts.max() if op.param("which") == "most" else counts.min()
     chosen = values[counts == best]
-    keep = facts[np.isin(g.tails_of(facts), chosen)]
+    keep = np.sort(g.facts_rel_tails(rel, chosen))
     ctx.notes.append(
         f"{op.param('which')} frequent value(s) of {rel_name(ctx, rel)!r}: "
         + ", ".join(repr(g.label(v)) for v in chosen[:5])

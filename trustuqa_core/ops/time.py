@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import ConditionGraph
 from ..numbers import parse_number
 from ..query.ast import Bound, Text
 from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
+from ..store import GraphStore
 from .base import Context, as_nodes, numeric, relation_param, resolve_set, witness_map
 
 
@@ -42,7 +42,7 @@ def _candidate_facts(ctx: Context, op: Op) -> tuple[np.ndarray, dict[int, tuple[
     return np.sort(facts), base
 
 
-def _inherited(g: ConditionGraph, base: dict[int, tuple[int, ...]], fact: int) -> tuple[int, ...]:
+def _inherited(g: GraphStore, base: dict[int, tuple[int, ...]], fact: int) -> tuple[int, ...]:
     """Earlier witnesses of a fact's head or tail, then the fact itself."""
     earlier = base.get(g.head_of(fact)) or base.get(g.tail_of(fact)) or ()
     return (*earlier[: MAX_WITNESSES - 1], fact)

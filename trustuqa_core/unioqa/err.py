@@ -35,7 +35,7 @@ from typing import Any
 from ..cypher.literals import SlotKind, parameterise
 from ..cypher.store import CypherRunError, CypherStore
 from ..cypher.validate import validate_cypher
-from ..mapping.lexical import LexicalPool
+from ..lexical_pool import LexicalPool
 from ..mapping.mapper import Mapper
 from ..numbers import format_number
 

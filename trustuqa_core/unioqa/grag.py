@@ -28,10 +28,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..graph import ConditionGraph
 from ..llm.client import LLMClient
 from ..llm.prompts import render
 from ..mapping.mapper import Mapper
+from ..store import GraphStore
 from ..text import normalize, stem
 
 __all__ = ["Triple", "Retrieval", "SearcherAnswer", "retrieve", "search", "supported",
@@ -102,7 +102,7 @@ def _stems(text: str) -> set[str]:
     return {stem(w) for w in _WORDS.findall(normalize(text).replace("_", " "))}
 
 
-def retrieve(question: str, graph: ConditionGraph, mapper: Mapper, *,
+def retrieve(question: str, graph: GraphStore, mapper: Mapper, *,
              extra_entities: Iterable[str] = (), relations: Sequence[str] = (),
              budget: int = 60, max_scan: int = 5_000) -> Retrieval:
     """The one-hop triples of the question's entities, ranked, at most ``budget``."""
@@ -117,7 +117,7 @@ def retrieve(question: str, graph: ConditionGraph, mapper: Mapper, *,
                 if fact in seen:
                     continue
                 seen.add(fact)
-                rel = graph.relation_names[int(graph.rel[fact])]
+                rel = graph.fact_text(fact)[1]
                 score = (2.0 if rel in hinted else 0.0) + len(_stems(rel) & q_stems)
                 scored.append((-score, len(scored), fact))
     scored.sort()

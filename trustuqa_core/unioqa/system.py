@@ -26,10 +26,10 @@ from ..cypher.run import run_cypher_query, store_for
 from ..cypher.store import CypherStore
 from ..demos import DemoPool
 from ..errors import TrustUQAError
-from ..graph import ConditionGraph
 from ..llm.client import LLMClient
 from ..mapping.dense import Encoder, HashingEncoder
 from ..mapping.mapper import Mapper
+from ..store import GraphStore
 from ..trace import Trace
 from ..verdict import Verdict
 from .err import ERRResult, replace_and_run
@@ -100,7 +100,7 @@ class UniOQAAnswer:
                 "error": self.error}
 
 
-def _offline_translator(question: str, graph: ConditionGraph, mapper: Mapper,
+def _offline_translator(question: str, graph: GraphStore, mapper: Mapper,
                         store: CypherStore, **kw: Any) -> TranslatorRun:
     run = TranslatorRun("offline")
     run.trustuqa = result = answer(question, graph, writer="offline", mapper=mapper, **kw)
@@ -123,7 +123,7 @@ def _offline_translator(question: str, graph: ConditionGraph, mapper: Mapper,
     return run
 
 
-def _llm_translator(question: str, graph: ConditionGraph, mapper: Mapper, store: CypherStore,
+def _llm_translator(question: str, graph: GraphStore, mapper: Mapper, store: CypherStore,
                     client: LLMClient, pool: DemoPool, exclude_origins: Sequence[str],
                     privacy: bool) -> TranslatorRun:
     writer = CypherWriter(client)
@@ -139,7 +139,7 @@ def _llm_translator(question: str, graph: ConditionGraph, mapper: Mapper, store:
     return run
 
 
-def unioqa_answer(question: str, graph: ConditionGraph, writer: str = "offline", *,
+def unioqa_answer(question: str, graph: GraphStore, writer: str = "offline", *,
                   client: LLMClient | None = None, mapper: Mapper | None = None,
                   demos: DemoPool | None = None, exclude_origins: Sequence[str] = (),
                   privacy: bool = True, encoder: Encoder | None = None,

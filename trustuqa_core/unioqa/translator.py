@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from ..cypher.chain import chain_cypher
 from ..demos import Retrieved
 from ..errors import TrustUQAError
-from ..graph import ConditionGraph
 from ..llm.client import LLMClient
 from ..llm.prompts import describe_schema, render
 from ..query import parse
+from ..store import GraphStore
 
 __all__ = ["CypherWriter", "extract_cypher", "demo_cypher", "program_cypher"]
 
@@ -64,7 +64,7 @@ class CypherWriter:
     def name(self) -> str:
         return f"llm:{self.client.settings.model}"
 
-    def messages(self, question: str, graph: ConditionGraph, demos: Sequence[Retrieved],
+    def messages(self, question: str, graph: GraphStore, demos: Sequence[Retrieved],
                  privacy: bool = True) -> list[dict[str, str]]:
         """The chat messages: instructions + schema + demos (system), question (user)."""
         schema = describe_schema(graph, question, examples=not privacy).text
@@ -74,7 +74,7 @@ class CypherWriter:
                         demos=f"Examples:\n\n{blocks}" if blocks else "")
         return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
-    def write(self, question: str, graph: ConditionGraph, demos: Sequence[Retrieved],
+    def write(self, question: str, graph: GraphStore, demos: Sequence[Retrieved],
               privacy: bool = True) -> tuple[str, list[dict[str, str]]]:
         """(the query text of the reply, the messages sent)."""
         messages = self.messages(question, graph, demos, privacy)

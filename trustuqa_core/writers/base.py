@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..demos import DemoPool, Retrieved
-from ..graph import ConditionGraph
 from ..llm.prompts import Schema
 from ..mapping.mapper import Mapper
+from ..store import GraphStore
 from ..trace import Trace
 
 __all__ = ["WriteRequest", "Written", "Writer"]
@@ -39,7 +39,7 @@ class WriteRequest:
     """
 
     question: str
-    graph: ConditionGraph
+    graph: GraphStore
     mapper: Mapper
     schema: Schema
     demos: Sequence[Retrieved]

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 
-from ..graph import ConditionGraph
 from ..lexicon import pairs, word_set
 from ..mapping.mapper import Mapper
 from ..query.ast import Program
 from ..query.build import arg, call, program, ref
+from ..store import GraphStore
 from ..text import letter_words, stem
 from .templates import mentions
 
@@ -38,7 +38,7 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _STOP = word_set("kg_stop_words")
 
 
-def relation_scores(question: str, graph: ConditionGraph,
+def relation_scores(question: str, graph: GraphStore,
                     skip: frozenset[str] | set[str] = frozenset()) -> list[tuple[float, str]]:
     """Relations by how well the question's words name them (best first, score > 0).
 
@@ -74,7 +74,7 @@ def _lookup(description: str, **args: str) -> Program:
         "get_information", *(arg(name, _quote(value)) for name, value in args.items())))])
 
 
-def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
+def link_kg(question: str, graph: GraphStore, mapper: Mapper,
             limit: int = 3) -> list[tuple[Program, str]]:
     """One-hop (or TKG time) query candidates as ``(query text, how it was made)``."""
     found = mentions(question, mapper.entities)
@@ -120,7 +120,7 @@ def link_kg(question: str, graph: ConditionGraph, mapper: Mapper,
     return _two_hops(rels, graph, mapper, named) + out
 
 
-def _attached(graph: ConditionGraph, mapper: Mapper, named: list[str],
+def _attached(graph: GraphStore, mapper: Mapper, named: list[str],
               rel_name: str) -> tuple[str, str] | None:
     """(argument, label) by which a named entity takes part in the relation's facts."""
     rel = graph.relation(rel_name)
@@ -135,7 +135,7 @@ def _attached(graph: ConditionGraph, mapper: Mapper, named: list[str],
     return None
 
 
-def _two_hops(rels: list[tuple[float, str]], graph: ConditionGraph, mapper: Mapper,
+def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
               named: list[str]) -> list[tuple[Program, str]]:
     """"what genres are the films directed by Mel Brooks": the question names two relations,
     only one of which touches the named entity; the other is read from its results (both

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ..graph import ConditionGraph
 from ..lexicon import demonym_entries, word_set, words
 from ..numbers import parse_number
+from ..store import GraphStore
 from ..text import stem, table_words
 
 __all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
@@ -95,7 +95,7 @@ class Table:
     ranges: dict[str, tuple[float, float]]
 
 
-def read_table(graph: ConditionGraph, index: int) -> Table:
+def read_table(graph: GraphStore, index: int) -> Table:
     source = graph.sources[index]
     cells: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     numeric: dict[str, bool] = {}

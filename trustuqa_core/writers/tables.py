@@ -25,9 +25,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..graph import ConditionGraph
 from ..lexicon import pairs, word_map, word_set, words
 from ..numbers import parse_number
+from ..store import GraphStore
 from ..text import stem
 from .computed import Computed, link_computed
 from .linking import (
@@ -80,7 +80,7 @@ class TablePlan:
 
 
 
-def link_table(question: str, graph: ConditionGraph, source: int | None = None) -> TablePlan:
+def link_table(question: str, graph: GraphStore, source: int | None = None) -> TablePlan:
     """The best plan over the graph's table sources (or the given one)."""
     indices = [source] if source is not None else [
         i for i, s in enumerate(graph.sources) if s.kind == "table"]
@@ -90,7 +90,7 @@ def link_table(question: str, graph: ConditionGraph, source: int | None = None) 
     return max(plans, key=lambda p: (len(p.conds), p.select is not None))
 
 
-def _link_one(question: str, graph: ConditionGraph, index: int) -> TablePlan:
+def _link_one(question: str, graph: GraphStore, index: int) -> TablePlan:
     state = LinkState.start(question, read_table(graph, index))
     for rule in LINK_RULES:
         if rule.apply(state):

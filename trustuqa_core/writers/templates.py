@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from ..demos import DemoPool
 from ..errors import ParseError
 from ..mapping.dense import EmbeddingIndex
-from ..mapping.lexical import LexicalPool
 from ..query.ast import Arg, Call, ListValue, Program, Query, Text, Value
 from ..query.parse import parse
 from ..rewrite import MAX_WORDS, MIN_WORDS
+from ..store import LabelPool
 from ..text import question_key
 
 __all__ = ["Template", "make_template", "rebind",
@@ -195,7 +195,7 @@ def template_index(pool: DemoPool) -> TemplateIndex:
     return index
 
 
-def mentions(question: str, entities: LexicalPool | None,
+def mentions(question: str, entities: LabelPool | None,
              max_words: int = 8) -> list[tuple[str, tuple[str, ...]]]:
     """Possible ``(template key, slot texts in order)`` of a question: its bracketed spans,
     else the graph entities it names (each alone, then all together).
@@ -232,7 +232,7 @@ def _slotted(key: str, spans: Sequence[str]) -> str:
     return key
 
 
-def mention_keys(question: str, entities: LexicalPool | None) -> list[str]:
+def mention_keys(question: str, entities: LabelPool | None) -> list[str]:
     """Just the keys of :func:`mentions`."""
     return [k for k, _ in mentions(question, entities)]
 

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from ..text import normalize
+from .numbers import parse_number
+from .text import normalize
 
 __all__ = ["LexicalPool"]
 
@@ -42,6 +43,7 @@ class LexicalPool:
         for i, (label, norm) in enumerate(zip(self.labels, self.norm_labels, strict=True)):
             self._exact.setdefault(label, []).append(i)
             self._norm.setdefault(norm, []).append(i)
+        self._numbers: dict[float, list[int]] | None = None
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -81,3 +83,27 @@ class LexicalPool:
             normalize(text), self.norm_labels, scorer=scorer, limit=limit, score_cutoff=cutoff * 100
         )
         return [(int(self.ids[i]), self.labels[i], score / 100) for _, score, i in found]
+
+    def numeric_equal(self, number: float, limit: int = 1000) -> list[tuple[int, str]]:
+        """``(id, label)`` of labels holding ``number`` (``'1000.0'`` and ``'1,000'`` for 1000).
+
+        >>> LexicalPool([1, 2, 3], ["1000.0", "10", "1,000"]).numeric_equal(1000)
+        [(1, '1000.0'), (3, '1,000')]
+        """
+        if self._numbers is None:
+            numbers: dict[float, list[int]] = {}
+            for i, label in enumerate(self.labels):
+                x = parse_number(label)
+                if x is not None:
+                    numbers.setdefault(x, []).append(i)
+            self._numbers = numbers
+        found = self._numbers.get(float(number), [])[:limit]
+        return [(int(self.ids[i]), self.labels[i]) for i in found]
+
+    def positions(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Positions of ``ids`` in the pool (the pool's ids are sorted).
+
+        >>> LexicalPool([3, 7, 9], ["a", "b", "c"]).positions([9, 3]).tolist()
+        [2, 0]
+        """
+        return np.searchsorted(self.ids, np.asarray(ids, dtype=np.int64))
