@@ -33,6 +33,7 @@ from .answer_eval import AnswerEvaluation
 from .ceilings import MetaQACeiling, WikiSQLCeiling
 from .cypher_engine import ENGINES, CypherEngine
 from .datasets import BENCHMARKS
+from .across import AcrossEvaluation
 from .mixed import MixedEvaluation, routing_summary
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .replay import MetaQAReplay, WTQReplay
@@ -68,7 +69,9 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
                      setting: str | None = None, engine: str = "executor") -> Evaluation:
     """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not.
 
-    ``benchmark="mixed"`` (five benchmarks over one graph, :mod:`.mixed`) runs in ``answer``
+    ``benchmark="across"`` (generated table → KB → TKG questions, :mod:`.across`) runs in
+    ``ceiling`` or ``answer`` mode. ``benchmark="mixed"`` (five benchmarks over one graph,
+    :mod:`.mixed`) runs in ``answer``
     mode, in one of :data:`~.mixed.SETTINGS` (default ``mix-unknown``). ``engine="cypher"``
     runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`).
     """
@@ -77,6 +80,12 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
     if engine == "cypher":
         return CypherEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
                                              encoder, setting=setting))
+    if benchmark == "across":
+        if setting is not None:
+            raise Unavailable("--setting is for --benchmark mixed only")
+        if writer != "offline" and mode == "answer":
+            raise Unavailable("across --mode answer runs the offline writer only")
+        return AcrossEvaluation(mode, root)
     if benchmark == "mixed":
         if mode != "answer":
             raise Unavailable("mixed runs with --mode answer only (gold-program ceilings on the "
