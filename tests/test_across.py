@@ -62,3 +62,40 @@ def test_runner_builds_it_and_refuses_what_it_cannot_do(data_dir) -> None:
         build_evaluation("across", "replay", root=data_dir)
     with pytest.raises(Unavailable):
         build_evaluation("across", "answer", writer="openai", root=data_dir)
+
+
+# ------------------------------------------------------------------ the chain linker
+def _three_sources():
+    from trustuqa_core import load_graph
+
+    return load_graph(
+        tables=[b"Rank,Film,Year\n1,Heat,1995\n2,Pulp Fiction,1994\n"],
+        kgs=[b"Pulp Fiction|directed_by|Quentin Tarantino\nHeat|directed_by|Michael Mann\n"
+             b"Heat|release_year|1995\n"],
+        tkgs=[b"Quentin Tarantino\taward received\tPalme d'Or\t1994\t1994\n"
+              b"Quentin Tarantino\tnominated for\tPalme d'Or\t1993\t1993\n"
+              b"Michael Mann\tnominated for\tEmmy Award\t1987\t1987\n"])
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("When did the director of the Film whose Rank is 2 receive Palme d'Or?", ["1994"]),
+    ("When did the director of the Film whose Rank is 2 get nominated for Palme d'Or?",
+     ["1993"]),
+    ("Which Film values of the table were directed by someone who was nominated for "
+     "Emmy Award?", ["Heat"]),
+])
+def test_the_offline_writer_chains_table_kg_and_tkg(question: str, expected: list[str]) -> None:
+    from trustuqa_core import answer
+
+    result = answer(question, _three_sources(), "offline")
+    assert result.answer == expected
+    assert result.trace is not None and len(result.trace.steps) == 4
+    assert result.routing is not None and "chained across sources" in result.routing.how
+
+
+def test_no_chain_without_all_three_links() -> None:
+    from trustuqa_core.mapping.mapper import Mapper
+    from trustuqa_core.writers.chain import link_chain
+
+    g = _three_sources()
+    assert link_chain("What is the Film whose Rank is 2?", g, Mapper(g)) == []

@@ -25,7 +25,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
@@ -47,6 +47,7 @@ from .trace import Routing, Trace, writer_kind
 from .verdict import Verdict, VoteEvidence, judge
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
+from .writers.chain import link_chain
 
 __all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last"]
 
@@ -251,6 +252,11 @@ def answer(
         schema_examples=schema_examples)
     decision = (route(question, graph, _demo_similarity(pool, question, graph, exclude_origins),
                       entities) if route_sources else None)
+    if decision is not None and decision.narrowed:
+        chain = link_chain(question, graph, mapper)
+        if chain:  # the question hops across sources: narrowing to one would lose the hops
+            decision = replace(decision, sources=decision.all_sources,
+                               how=f"all sources: the question {chain[0][1]}")
     if decision is None or not decision.narrowed:
         result = over(graph, mapper, decision.routing() if decision else None, ())
     else:

@@ -9,6 +9,8 @@ Candidates, in order:
    values.
 2. *Schema linking* (tables) — cell values in the question become conditions, a named column
    the selected column, cue words the aggregate (:mod:`.tables`).
+0. *Chaining across sources* (a table with a KG / TKG: :mod:`.chain`) comes first when it
+   links a table column, a KG relation and a TKG relation.
 3. *Graph linking* (KGs, TKGs; when no demo has the question's template) — a named entity and
    the relation the question's words name (:mod:`.kg`), before demos whose template is
    merely similar.
@@ -38,6 +40,7 @@ from ..query.parse import parse
 from ..query.render import render_program
 from ..text import normalize
 from .base import WriteRequest, Written
+from .chain import link_chain
 from .kg import link_kg
 from .table_program import plan_program
 from .tables import link_table
@@ -84,12 +87,19 @@ class OfflineWriter:
             if built is not None:
                 linked = (built, f"schema linking: {plan.explain()}")
                 out = [linked, *out] if self.linker_first or not out else [*out, linked]
-        return out
+        chain = link_chain(request.question, request.graph, request.mapper)
+        self.chained = len(chain)
+        return chain + out
 
     def write(self, request: WriteRequest, n: int, attempt: int = 0,
               failed_stage: str = "") -> Written:
         cands = self.candidates(request)
-        batch = cands[attempt * n:(attempt + 1) * n]
+        if self.chained:  # a cross-source chain is tried alone first: the per-source
+            # candidates each see one hop of it and would outvote it
+            first, rest = cands[:self.chained], cands[self.chained:]
+            batch = first if attempt == 0 else rest[(attempt - 1) * n:attempt * n]
+        else:
+            batch = cands[attempt * n:(attempt + 1) * n]
         lines = [f"offline writer (no LLM was called), attempt {attempt + 1}: "
                  f"{len(batch)} of {len(cands)} candidate queries"]
         lines += [f"{i + 1}. {note}" for i, (_, note) in enumerate(batch)]

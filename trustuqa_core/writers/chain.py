@@ -1,0 +1,173 @@
+"""Chaining across sources (issue 13): a question that names a value of a table and relations
+of a KG and a temporal KG becomes one program hopping table → KG → TKG (or back).
+
+What is linked, each from its own source only:
+
+- the table: the columns the question names, and a cell value it names in one of them (the key
+  that finds the row);
+- the KG: the relation its words name best among the KG's relations (``director`` →
+  ``directed_by``, :func:`~trustuqa_core.writers.kg.relation_scores`);
+- the TKG: the relation its words name best among the TKG's relations, and a value of that
+  relation the question names (an award).
+
+With a key cell: rows with the key → the other named column → the KG relation → the TKG
+relation (its time for *when*, a ``count`` for *how many*, else its values). Without one, the
+other way: the TKG value's subjects → what the KG relation links them to → the table rows
+holding those → the named column.
+
+>>> from trustuqa_core import load_graph
+>>> from trustuqa_core.mapping.mapper import Mapper
+>>> g = load_graph(tables=[b"Year,Film\\n1994,Pulp Fiction\\n1995,Heat\\n"],
+...                kgs=[b"Pulp Fiction|directed_by|Quentin Tarantino\\n"],
+...                tkgs=[b"Quentin Tarantino\\taward received\\tPalme d'Or\\t1994\\t1994\\n"])
+>>> from trustuqa_core.query.render import render_call
+>>> found = link_chain("When did the director of the Film whose Year is 1994 receive Palme d'Or?",
+...                    g, Mapper(g))
+>>> [render_call(q.call) for q in found[0][0].queries][1:]  # doctest: +NORMALIZE_WHITESPACE
+["get_information(relation='Film', head_entity='output_of_query1')",
+ "get_information(relation='directed_by', head_entity='output_of_query2')",
+ "get_information(head_entity='output_of_query3', relation='award received',
+  tail_entity='Palme d'Or', key='time')"]
+"""
+
+from __future__ import annotations
+
+from ..mapping.mapper import Mapper
+from ..query.ast import Program
+from ..query.build import call, get_information, program, ref
+from ..store import GraphStore
+from ..text import letter_words, normalize
+from .kg import relation_scores
+
+__all__ = ["link_chain"]
+
+_MIN_VALUE = 2
+
+
+def link_chain(question: str, graph: GraphStore,
+               mapper: Mapper) -> list[tuple[Program, str]]:
+    """At most one cross-source program as ``(program, how it was made)``; none when the
+    graph lacks a table and a KG / TKG, or the question does not name one of each."""
+    kinds = {s.kind for s in graph.sources}
+    if "table" not in kinds or not ({"kg", "tkg"} & kinds):
+        return []
+    padded = f" {normalize(question)} "
+    columns = _named_columns(graph, padded)
+    if not columns:
+        return []
+    key = _key_cell(graph, columns, padded)
+    tkg_rels, award = _named_tkg_value(graph, padded)
+    # the spans already explained (column names, the key, the TKG value) name no relation
+    rest = padded
+    for text in sorted((*columns, *(key or ()), award or ""), key=len, reverse=True):
+        if normalize(text):
+            rest = rest.replace(f" {normalize(text)} ", "  ", 1)
+    # "when" asks for the TKG fact's time, not for a KG date relation
+    kg_rel = _best_relation(rest.replace(" when ", " "), graph, "kg")
+    # a value of several TKG relations (won / nominated for the same award): the one the
+    # remaining words name, else the first
+    named = [name for _, name in relation_scores(rest, graph) if name in tkg_rels]
+    tkg_rel = (named[0] if named else tkg_rels[0]) if tkg_rels else _best_relation(
+        rest, graph, "tkg")
+    if kg_rel is None or tkg_rel is None:
+        return []
+    words = set(letter_words(question))
+    if key is not None:
+        col_a, a = key
+        others = [c for c in columns if c != col_a]
+        if not others:
+            return []
+        col_b = others[0]
+        steps = [(f"Find the rows whose {col_a} is {a}",
+                  get_information(relation=col_a, tail_entity=a)),
+                 (f"The {col_b} of those rows", get_information(relation=col_b,
+                                                                head_entity=ref(1))),
+                 (f"Their {kg_rel}", get_information(relation=kg_rel, head_entity=ref(2)))]
+        if "when" in words and award is not None:
+            steps.append((f"When {tkg_rel} {award}", get_information(
+                head_entity=ref(3), relation=tkg_rel, tail_entity=award, key="time")))
+        elif "how" in words and "many" in words:
+            steps += [(f"Their {tkg_rel}", get_information(head_entity=ref(3),
+                                                          relation=tkg_rel)),
+                      ("How many", call("count", set=ref(4)))]
+        else:
+            steps.append((f"Their {tkg_rel}", get_information(head_entity=ref(3),
+                                                             relation=tkg_rel)))
+        how = (f"chained across sources: table row {col_a}={a!r} → {col_b} → KG {kg_rel!r} → "
+               f"TKG {tkg_rel!r}")
+        return [(program(None, steps), how)]
+    if award is None:
+        return []
+    col_b = columns[0]
+    steps = [(f"Who {tkg_rel} {award}", get_information(relation=tkg_rel, tail_entity=award)),
+             (f"What they are {kg_rel} of", get_information(relation=kg_rel,
+                                                            tail_entity=ref(1))),
+             (f"The rows whose {col_b} is one of those", get_information(
+                 relation=col_b, tail_entity=ref(2))),
+             (f"Their {col_b}", get_information(relation=col_b, head_entity=ref(3)))]
+    how = (f"chained across sources: TKG {tkg_rel!r}={award!r} → KG {kg_rel!r} → table "
+           f"{col_b}")
+    return [(program(None, steps), how)]
+
+
+def _named_columns(graph: GraphStore, padded: str) -> list[str]:
+    """Table columns the question names as whole words, in the order it names them."""
+    found = []
+    for s in graph.sources:
+        if s.kind != "table":
+            continue
+        for col in s.columns:
+            norm = normalize(col)
+            at = padded.find(f" {norm} ") if norm else -1
+            if at >= 0 and graph.relation(col) is not None:
+                found.append((at, col))
+    return [c for _, c in sorted(set(found))]
+
+
+def _key_cell(graph: GraphStore, columns: list[str], padded: str) -> tuple[str, str] | None:
+    """The longest cell value the question names after ``<column> is``, in that column."""
+    best: tuple[int, str, str] | None = None
+    for col in columns:
+        rel = graph.relation(col)
+        if rel is None:
+            continue
+        pool = graph.value_pool(rel)
+        if len(pool) > 5000:
+            continue
+        for label in pool.labels:
+            norm = normalize(label)
+            if norm and f" {normalize(col)} is {norm} " in padded and (
+                    best is None or len(norm) > best[0]):
+                best = (len(norm), col, label)
+    return None if best is None else (best[1], best[2])
+
+
+def _best_relation(question: str, graph: GraphStore, kind: str) -> str | None:
+    """The relation of a ``kind`` source the question's words name best."""
+    for _, name in relation_scores(question, graph):
+        rel = graph.relation(name)
+        facts = graph.facts_rel(rel) if rel is not None else None
+        if facts is not None and len(facts) and any(
+                graph.sources[int(i)].kind == kind for i in set(graph.sources_of(facts[:50]))):
+            return name
+    return None
+
+
+def _named_tkg_value(graph: GraphStore, padded: str) -> tuple[list[str], str | None]:
+    """``(relations, value)``: the longest value of a TKG relation the question names as
+    whole words and every TKG relation it is a value of (``([], None)`` when none)."""
+    tkg = [i for i, s in enumerate(graph.sources) if s.kind == "tkg"]
+    rels = {int(r) for i in tkg for r in set(graph.rels_of(graph.facts_of_source(i)).tolist())}
+    found: dict[str, list[str]] = {}
+    for rel in sorted(rels):
+        pool = graph.value_pool(rel)
+        if len(pool) > 50_000:
+            continue
+        for label in pool.labels:
+            norm = normalize(label)
+            if len(norm) >= _MIN_VALUE and f" {norm} " in padded:
+                found.setdefault(label, []).append(graph.relation_names[rel])
+    if not found:
+        return [], None
+    best = max(found, key=lambda label: (len(normalize(label)), label))
+    return found[best], best
