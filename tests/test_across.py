@@ -99,3 +99,29 @@ def test_no_chain_without_all_three_links() -> None:
 
     g = _three_sources()
     assert link_chain("What is the Film whose Rank is 2?", g, Mapper(g)) == []
+
+
+def _cross_sample():
+    import json
+
+    from trustuqa_core import load_graph
+
+    repo = Path(__file__).resolve().parents[1] / "sample_data"
+    g = load_graph(tables=[repo / "comedy_ranking.csv"], kgs=[repo / "movies_kg.txt"],
+                   tkgs=[repo / "cron_tkg.tsv"])
+    rows = [json.loads(line) for line in (repo / "questions.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    return g, [r for r in rows if r["sample"] == "cross"]
+
+
+def test_bundled_cross_questions_reference_queries_and_writer() -> None:
+    from trustuqa_core import answer, run_query
+
+    g, rows = _cross_sample()
+    assert len(rows) >= 7
+    for r in rows:
+        assert sorted(run_query(r["query"], g).answer) == sorted(r["answer"]), r["id"]
+    # the four chained shapes (when / films back / how many / which) without their queries
+    for r in rows:
+        if r["id"] in ("cross-4", "cross-5", "cross-6", "cross-7"):
+            assert sorted(answer(r["question"], g, "offline").answer) == sorted(r["answer"])
