@@ -86,7 +86,10 @@ class LexicalPool:
                     owners.append(i)
             self._words = _Groups(words, np.asarray(owners, dtype=np.int64))
         lists = [self._words.get(w) for w in needle.split()]
-        return sorted(min(lists, key=len)) if lists else []
+        if not lists:
+            return []
+        rarest: list[int] = min(lists, key=len)
+        return sorted(rarest)
 
     def fuzzy(self, text: str, limit: int = 5, cutoff: float = 0.0) -> list[tuple[int, str, float]]:
         """Best ``limit`` matches as ``(id, label, score in 0..1)``, best first.

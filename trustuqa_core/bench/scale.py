@@ -255,7 +255,8 @@ def _kg_figures(paths: list[Path], args: ScaleArgs) -> dict[str, Any]:
         t0 = time.perf_counter()
         mapper.map_entity(typo)
         typo_ms.append((time.perf_counter() - t0) * 1000)
-    hop_ms, answers = [], []
+    hop_ms: list[float] = []
+    answers: list[int] = []
     tries = 0
     while len(hop_ms) < args.repeat and tries < args.repeat * 20:
         tries += 1
