@@ -281,7 +281,8 @@ def _kg_figures(paths: list[Path], args: ScaleArgs) -> dict[str, Any]:
         "memory" else "",
         "entity_pool_s": round(pool_s, 3), "map_entity_ms": round(p50(exact_ms), 3),
         "map_entity_typo_ms": round(p50(typo_ms), 3),
-        "map_entity_typo_first_ms": round(typo_ms[0], 3) if typo_ms else None, "three_hop_ms": round(p50(hop_ms), 3),
+        "map_entity_typo_first_ms": round(typo_ms[0], 3) if typo_ms else None,
+        "three_hop_ms": round(p50(hop_ms), 3),
         "three_hop_questions": len(hop_ms), "three_hop_mean_answers":
         round(statistics.mean(answers), 1) if answers else 0,
         "range_ms": round(p50(range_ms), 3),
