@@ -328,9 +328,12 @@ def measure(part: str, args: ScaleArgs) -> dict[str, Any]:
 
 
 def _child(part: str, args: ScaleArgs) -> dict[str, Any]:
-    """Run :func:`measure` in a fresh Python process and read its JSON line."""
+    """Run :func:`measure` in a fresh Python process and read its JSON line (the size limits
+    for uploads and facts are raised there: the files are the benchmark's own)."""
+    big = 1 << 40  # the benchmark's own files: no upload-size limits
     env = {**os.environ, "TRUSTUQA_LIMIT_FACTS": str(max(args.facts * args.replicate * 2,
-                                                         5_000_000))}
+                                                         5_000_000)),
+           "TRUSTUQA_LIMIT_UPLOAD_BYTES": str(big), "TRUSTUQA_LIMIT_UNZIPPED_BYTES": str(big)}
     proc = subprocess.run(
         [sys.executable, "-m", "trustuqa_core.bench.scale", part, json.dumps(args.as_dict())],
         capture_output=True, text=True, env=env, check=False)
