@@ -61,8 +61,10 @@ class ConditionGraph:
         self._text = node_text
         self.relation_names: tuple[str, ...] = tuple(relations)
         self._rel_id = {name: i for i, name in enumerate(relations)}
-        self._row_of = {i: parse_row_key(t) for i, t in enumerate(node_text) if t[:1] == "\x00"}
-        self._ent_id = {t: i for i, t in enumerate(node_text) if i not in self._row_of}
+        self._row_of = _row_positions(node_text)
+        self._ent_id = dict(zip(node_text, range(len(node_text)), strict=True))
+        for i in self._row_of:  # row keys are not entities (NUL never occurs in real text)
+            del self._ent_id[node_text[i]]
         self._row_node = {pos: i for i, pos in self._row_of.items()}
         self.head, self.rel, self.tail = head, rel, tail
         self.fact_source, self.fact_line = fact_source, fact_line
@@ -70,12 +72,12 @@ class ConditionGraph:
         for arr in (head, rel, tail, fact_source, fact_line, start, end):
             arr.setflags(write=False)
         self.n_nodes, self.n_facts = len(node_text), len(head)
+        self._sources_sorted = bool(np.all(fact_source[1:] >= fact_source[:-1]))
         self._nr = max(len(relations), 1)
         self._hr_order, self._hr_sorted = _sort_index(head * self._nr + rel)
         self._rt_order, self._rt_sorted = _sort_index(rel * max(self.n_nodes, 1) + tail)
         self._t_order, self._t_sorted = _sort_index(tail)
         self._lock = threading.Lock()
-        self._numeric: np.ndarray | None = None
         self._rel_numeric: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._rel_tails: dict[int, np.ndarray] = {}
         self._rel_quantity: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
@@ -123,18 +125,8 @@ class ConditionGraph:
 
     def numeric(self, node: int) -> float | None:
         """Numeric value of a node's text (see :func:`~trustuqa_core.numbers.parse_number`)."""
-        v = self._numeric_array()[int(node)]
-        return None if np.isnan(v) else float(v)
-
-    def _numeric_array(self) -> np.ndarray:
-        if self._numeric is None:
-            with self._lock:
-                if self._numeric is None:
-                    vals = [parse_number(t) if t[:1] != "\x00" else None for t in self._text]
-                    arr = np.array([np.nan if v is None else v for v in vals], dtype=np.float64)
-                    arr.setflags(write=False)
-                    self._numeric = arr
-        return self._numeric
+        text = self._text[int(node)]
+        return None if text[:1] == "\x00" else parse_number(text)
 
     # ----------------------------------------------------------------- facts
     def facts_head_rel(self, head: int, rel: int) -> np.ndarray:
@@ -177,6 +169,9 @@ class ConditionGraph:
 
     def facts_of_source(self, source_index: int) -> np.ndarray:
         """All facts of one source (sorted ids)."""
+        if self._sources_sorted:
+            lo, hi = np.searchsorted(self.fact_source, [source_index, source_index + 1])
+            return np.arange(lo, hi, dtype=np.int64)
         return np.flatnonzero(self.fact_source == int(source_index)).astype(np.int64)
 
     def facts_rel_cmp(self, rel: int, cmp: str, value: float) -> np.ndarray:
@@ -202,7 +197,8 @@ class ConditionGraph:
         index = self._rel_numeric.get(rel)
         if index is None:
             facts = self.facts_rel(rel)
-            vals = self._numeric_array()[self.tail[facts]]
+            uniq, inverse = np.unique(self.tail[facts], return_inverse=True)
+            vals = _numbers([self._text[t] for t in uniq.tolist()])[inverse]
             keep = ~np.isnan(vals)
             order = np.argsort(vals[keep], kind="stable")
             index = (vals[keep][order], facts[keep][order])
@@ -402,8 +398,10 @@ def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:
     heads, rels, tails, lines, src_ids, starts, ends = [], [], [], [], [], [], []
     for index, s in enumerate(sources):
         n = len(s)
-        if s.kind == "table":
-            heads.append(np.array([row_key(index, int(r)) for r in s.heads], dtype=object))
+        if s.kind == "table":  # one key per row, not per cell
+            rows, inverse = np.unique(np.asarray(s.heads, dtype=np.int64), return_inverse=True)
+            keys = np.array([row_key(index, r) for r in rows.tolist()], dtype=object)
+            heads.append(keys[inverse.reshape(-1)] if n else np.zeros(0, dtype=object))
         else:
             heads.append(np.asarray(s.heads, dtype=object))
         rels.append(np.asarray(s.relations, dtype=object))
@@ -445,6 +443,23 @@ def _renamed(s: SourceFacts, index: int) -> SourceFacts:
     from dataclasses import replace
 
     return replace(s, name=f"{s.name} ({index + 1})")
+
+
+def _row_positions(texts: list[str]) -> dict[int, tuple[int, int]]:
+    """``{node: (source index, row)}`` for the row keys among ``texts``."""
+    out = {}
+    for i, t in enumerate(texts):
+        if t[:1] == "\x00":
+            pos = parse_row_key(t)
+            if pos is not None:
+                out[i] = pos
+    return out
+
+
+def _numbers(texts: list[str]) -> np.ndarray:
+    """:func:`~trustuqa_core.numbers.parse_number` of each text (NaN if none; row keys NaN)."""
+    vals = [parse_number(t) if t[:1] != "\x00" else None for t in texts]
+    return np.array([np.nan if v is None else v for v in vals], dtype=np.float64)
 
 
 def _floats(values: Sequence[float | None] | None, n: int) -> np.ndarray:

@@ -110,6 +110,10 @@ class Result:
 
     def distinct(self) -> Result:
         """Each element once (first-seen order), with the witnesses of all its copies."""
+        if self.all_nodes() and len(set(self.elems)) == len(self.elems):  # fast path
+            return Result(self.elems, tuple(
+                w if type(w) is tuple and len(w) <= MAX_WITNESSES else tuple(w[:MAX_WITNESSES])
+                for w in self.witnesses))
         index: dict[object, int] = {}
         elems: list[Elem] = []
         wits: list[list[int]] = []
@@ -123,6 +127,14 @@ class Result:
             elif len(wits[i]) < MAX_WITNESSES:
                 wits[i].extend(x for x in w if x not in wits[i])
         return Result(tuple(elems), tuple(tuple(w[:MAX_WITNESSES]) for w in wits))
+
+    def all_nodes(self) -> bool:
+        """True when every element is a node id (no scalars).
+
+        >>> Result.of([3, 4]).all_nodes(), Result.of([3, Scalar(1.0, "1")]).all_nodes()
+        (True, False)
+        """
+        return all(type(e) is int for e in self.elems)
 
     def keys(self) -> set[tuple]:
         return {elem_key(e) for e in self.elems}

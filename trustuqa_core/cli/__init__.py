@@ -3,7 +3,8 @@
 Commands:
     query   run an LLM-style query over tables / KGs / TKGs and print the answer (or JSON)
     ask     answer a natural-language question (LLM or offline writer)
-    bench   ``bench perf`` (speed figures) and ``bench run`` (benchmark evaluation)
+    bench   ``bench perf`` (speed figures), ``bench scale`` (a store at a size) and
+            ``bench run`` (benchmark evaluation)
 
 Exit status: 0 answered, 1 the query/question failed (the reason is printed), 2 bad input
 (a missing or unreadable file, a limit exceeded, an empty question, a malformed option). No
@@ -35,7 +36,7 @@ from ..errors import (
 from ..evaluate.mixed import SETTINGS
 from ..llm.client import LLMError, LLMNotConfigured
 from .ask import cmd_ask
-from .bench import cmd_bench_run, cmd_perf
+from .bench import cmd_bench_run, cmd_perf, cmd_scale
 from .common import add_sources, positive_int
 from .query import cmd_query
 
@@ -119,6 +120,20 @@ def build_parser() -> argparse.ArgumentParser:
     perf.add_argument("--repeat", type=positive_int, default=50,
                       help="timed repetitions per figure")
     perf.set_defaults(handler=cmd_perf)
+    scale = bsub.add_parser("scale", help="load time, memory and speed of a store at a size")
+    scale.add_argument("--facts", type=positive_int, default=500_000,
+                       help="facts of the generated KG")
+    scale.add_argument("--engine", choices=["memory", "duckdb"], default="memory")
+    scale.add_argument("--kb", choices=["generated", "metaqa"], default="generated",
+                       help="metaqa: MetaQA's KB replicated --replicate times")
+    scale.add_argument("--replicate", type=positive_int, default=1)
+    scale.add_argument("--repeat", type=positive_int, default=30,
+                       help="questions per p50 figure")
+    scale.add_argument("--table-rows", type=positive_int, default=431_000,
+                       help="rows of the generated table (7 columns)")
+    scale.add_argument("--no-table", action="store_true", help="skip the table question")
+    scale.add_argument("--json", action="store_true")
+    scale.set_defaults(handler=cmd_scale)
     run = bsub.add_parser("run", help="evaluate on a benchmark")
     run.add_argument("--benchmark", required=True)
     run.add_argument("--split", default=None)

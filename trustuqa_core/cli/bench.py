@@ -1,4 +1,5 @@
-"""``python -m trustuqa_core bench``: ``perf`` (speed figures) and ``run`` (benchmark
+"""``python -m trustuqa_core bench``: ``perf`` (speed figures), ``scale`` (a store at a size,
+see :mod:`trustuqa_core.bench.scale`) and ``run`` (benchmark
 evaluation through :mod:`trustuqa_core.evaluate.runner`, see its docstring for the modes).
 
 >>> import argparse
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..bench.perf import run_perf
+from ..bench.scale import FIELDS, ScaleArgs, run_scale
+from ..errors import TrustUQAError
 from ..evaluate.datasets import DatasetError
 from ..evaluate.outcome import Unavailable
 from ..evaluate.report import percent
@@ -23,7 +26,7 @@ from ..evaluate.runner import build_evaluation, run_evaluation
 from ..llm import load_settings
 from .common import print_line
 
-__all__ = ["cmd_perf", "cmd_bench_run", "run_cli"]
+__all__ = ["cmd_perf", "cmd_scale", "cmd_bench_run", "run_cli"]
 
 
 def cmd_perf(args: argparse.Namespace) -> int:
@@ -34,6 +37,24 @@ def cmd_perf(args: argparse.Namespace) -> int:
     else:
         for key, value in figures.items():
             print_line(f"{key:28s} {value}")
+    return 0
+
+
+def cmd_scale(args: argparse.Namespace) -> int:
+    """``bench scale``: one store's load time, memory and per-question speed (exit 2 when the
+    engine is unavailable or the data unreadable)."""
+    scale = ScaleArgs(facts=args.facts, engine=args.engine, kb=args.kb,
+                      replicate=args.replicate, repeat=args.repeat, table_rows=args.table_rows)
+    try:
+        figures = run_scale(scale, table=not args.no_table)
+    except TrustUQAError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if args.json:
+        print_line(json.dumps(figures, default=str))
+    else:
+        for key in (*FIELDS, *(k for k in figures if k not in FIELDS)):
+            print_line(f"{key:24s} {figures.get(key)}")
     return 0
 
 

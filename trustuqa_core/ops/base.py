@@ -163,10 +163,19 @@ def union(parts: list[Result]) -> Result:
 def intersect(parts: list[Result]) -> Result:
     if not parts:
         return Result.empty()
+    # only elements common to all parts survive, and each one's witnesses come from its own
+    # copies, so the parts are cut down to the common elements before they are merged
+    if all(p.all_nodes() for p in parts):
+        common_nodes = set(parts[0].elems).intersection(*(p.elems for p in parts[1:]))
+        return union([_keep(p, [e in common_nodes for e in p.elems]) for p in parts])
     common = set.intersection(*(p.keys() for p in parts))
-    merged = union(parts)
-    keep = [i for i, e in enumerate(merged.elems) if elem_key(e) in common]
-    return Result(tuple(merged.elems[i] for i in keep), tuple(merged.witnesses[i] for i in keep))
+    return union([_keep(p, [elem_key(e) in common for e in p.elems]) for p in parts])
+
+
+def _keep(r: Result, mask: list[bool]) -> Result:
+    """The elements of ``r`` (with their witnesses) where ``mask`` is true."""
+    return Result(tuple(e for e, k in zip(r.elems, mask, strict=True) if k),
+                  tuple(w for w, k in zip(r.witnesses, mask, strict=True) if k))
 
 
 # ------------------------------------------------------------------- time
