@@ -29,8 +29,9 @@ def test_generation_is_deterministic_and_covers_every_template(questions, data_d
 
 
 def test_every_chain_really_runs_through_the_three_sources(questions, data_dir) -> None:
-    kb = gzip.open(data_dir / "metaqa/kb_partial/kb_partial.txt.gz", "rt",
-                   encoding="utf-8").read()
+    with gzip.open(data_dir / "metaqa/kb_partial/kb_partial.txt.gz", "rt",
+                   encoding="utf-8") as fh:
+        kb = fh.read()
     tkg = (data_dir / "cronquestions/trustuqa_cg/CronQuestion_CG/kg_test.txt").read_text(
         encoding="utf-8")
     for q in questions[:40]:
