@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TrustUQAError
+from .across import AcrossEvaluation
 from .answer_eval import AnswerEvaluation
 from .ceilings import MetaQACeiling, WikiSQLCeiling
 from .cypher_engine import ENGINES, CypherEngine
 from .datasets import BENCHMARKS
-from .across import AcrossEvaluation
 from .mixed import MixedEvaluation, routing_summary
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .replay import MetaQAReplay, WTQReplay
