@@ -88,6 +88,7 @@ class Run:
     warnings: list[str] = field(default_factory=list)  # shown above the answer
     reference: str | None = None  # a bundled example's reference query, run beside the writer's
     reference_answer: list[str] | None = None  # what the reference query answers on this data
+    shaped_by: list[str] = field(default_factory=list)  # confirmed examples behind the query
 
     @property
     def answer(self) -> list[str]:
