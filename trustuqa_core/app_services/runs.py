@@ -31,7 +31,7 @@ from ..trace import WRITERS, ErrorInfo, Trace
 from ..verdict import judge_alone
 
 __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
-           "WRITER_LABELS", "writer_label"]
+           "WRITER_LABELS", "writer_label", "shaped_by_text"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,25 @@ def writer_label(origin: str, model: str | None = None) -> str:
     if origin == "llm":
         return f"LLM ({model or 'model not recorded'})"
     return WRITER_LABELS.get(origin, origin)
+
+
+def shaped_by_text(run: Run) -> str:
+    """What the card says about the confirmed examples behind a run's query (plain text;
+    the page escapes it).
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n"])
+    >>> run = execute_text("Query1: \\"get_information(relation='Nation')\\"", g, None,
+    ...                    origin="rebound")
+    >>> run.shaped_by = ["Who had the highest bib?"]
+    >>> shaped_by_text(run)
+    'Shaped by your confirmed example: “Who had the highest bib?”'
+    """
+    if not run.shaped_by:
+        return ""
+    quoted = ", ".join(f"“{q}”" for q in run.shaped_by)
+    plural = "s" if len(run.shaped_by) > 1 else ""
+    return f"Shaped by your confirmed example{plural}: {quoted}"
 
 
 _INTERNAL = (KeyError, IndexError, TypeError, ValueError, AttributeError)

@@ -13,7 +13,8 @@ question gets three kinds of slot:
 >>> from trustuqa_core.query import parse, render_program
 >>> demo = parse("Query1: \\"get_information(relation='Salary')\\"\\n"
 ...              "Query2: \\"max(set='output_of_query1')\\"\\n"
-...              "Query3: \\"get_information(relation='Salary', tail_entity='output_of_query2')\\"\\n"
+...              "Query3: \\"get_information(relation='Salary', "
+...              "tail_entity='output_of_query2')\\"\\n"
 ...              "Query4: \\"get_information(relation='Name', head_entity='output_of_query3')\\"")
 >>> got = rebind_confirmed("Who has the highest salary?", demo,
 ...                        "who has the lowest number of projects",
@@ -110,24 +111,30 @@ def _slot_pattern(demo_question: str, program: Program,
         if needle and "\x00" not in needle and pat.search(text):
             text = pat.sub(f"\x00{len(slots)}\x00", text, count=1)
             slots.append((kind, lit))
-    for word in text.split(" "):
-        if _direction(word):
-            text = re.sub(r"(?<!\w)" + re.escape(word) + r"(?!\w)", f"\x00{len(slots)}\x00",
-                          text, count=1)
-            slots.append(("direction", word))
+    for m in re.finditer(r"\w+", text):
+        if _direction(m.group()):
+            text = text[:m.start()] + f"\x00{len(slots)}\x00" + text[m.end():]
+            slots.append(("direction", m.group()))
             break
     if not slots:
         return None
     regex = []
     for i, part in enumerate(re.split(r"\x00(\d+)\x00", text)):
         if i % 2 == 0:
-            regex.append(r"\s+".join(re.escape(w) for w in part.split(" ")) if part else "")
+            regex.append(_loose(part))
         elif slots[int(part)][0] == "direction":
             words = sorted(UP_WORDS | DOWN_WORDS, key=len, reverse=True)
             regex.append(f"(?P<s{part}>" + "|".join(map(re.escape, words)) + ")")
         else:
             regex.append(f"(?P<s{part}>.+?)")
     return re.compile("".join(regex), re.IGNORECASE), slots
+
+
+def _loose(part: str) -> str:
+    """A literal part of a template as a regex: its words in order, any run of spaces and
+    punctuation between them (``the *highest*`` also fits ``the highest``)."""
+    return "".join(re.escape(p) if re.fullmatch(r"\w+", p) else r"\W+"
+                   for p in re.split(r"(\w+)", part) if p)
 
 
 def rebind_confirmed(demo_question: str, program: Program, question: str,
@@ -147,7 +154,7 @@ def rebind_confirmed(demo_question: str, program: Program, question: str,
     flip = False
     swaps = []
     for i, (kind, lit) in enumerate(slots):
-        new = m.group(f"s{i}").strip(" ,'\"")
+        new = m.group(f"s{i}").strip(" ,'\"*_")
         if kind == "column":
             col = column_named(new, columns)
             if col is None:
