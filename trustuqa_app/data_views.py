@@ -13,6 +13,7 @@ from trustuqa_core.app_services.data import (
     data_key,
     guess_kind,
     load_all,
+    loaded_uploads,
     overview_source,
     preview_frame,
     relation_stats,
@@ -88,8 +89,7 @@ def uploader() -> None:
         replace = st.toggle("Replace the data loaded now", value=False, key="tq_upload_replace")
         if st.button("Load these files", type="primary", key="tq_upload_go"):
             rep = load_all(choices)
-            ok = {f.name for f in rep.facts}
-            _set([u for u in choices if u.name in ok], add=not replace)
+            _set(loaded_uploads(choices, rep), add=not replace)
             st.session_state[_ERRORS] = rep.errors
             st.rerun()
     show_errors(st.session_state.get(_ERRORS, []))
