@@ -143,3 +143,14 @@ def test_the_card_text_names_the_example() -> None:
     run = execute_text(_extreme_query("Salary"), graph, None, origin="rebound")
     run.shaped_by = ["Who has the *highest* salary?"]
     assert shaped_by_text(run) == "Shaped by your confirmed example: “Who has the *highest* salary?”"
+
+
+def test_step_descriptions_follow_the_swap() -> None:
+    """The step-through shows the re-bound query's own words, not the confirmed one's."""
+    got = rebind_confirmed("Who has the highest salary?", parse(_extreme_query("Salary")),
+                           "who has the lowest number of projects", ["Name", "Salary",
+                                                                      "Projects"], None)
+    assert got is not None
+    text = render_program(got.program)
+    assert "Find the smallest Projects" in text and "Salary" not in text
+    assert text.startswith("## Target type: {Name}")

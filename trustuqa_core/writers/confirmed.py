@@ -152,7 +152,8 @@ def rebind_confirmed(demo_question: str, program: Program, question: str,
     values: dict[str, str] = {}
     columns_to: dict[str, str] = {}
     flip = False
-    swaps = []
+    swaps: list[tuple[str, str]] = []
+    text_swaps: list[tuple[str, str]] = []
     for i, (kind, lit) in enumerate(slots):
         new = m.group(f"s{i}").strip(" ,'\"*_")
         if kind == "column":
@@ -170,6 +171,8 @@ def rebind_confirmed(demo_question: str, program: Program, question: str,
             values[lit] = new
         if normalize(new) != normalize(lit):
             swaps.append((lit, new))
+            if kind != "direction":  # descriptions: ranking words are turned by _flip_words
+                text_swaps.append((lit, new))
     queries = []
     for q in program.queries:
         args = []
@@ -181,10 +184,29 @@ def rebind_confirmed(demo_question: str, program: Program, question: str,
                 value = _swap(value, values, flip)
             args.append(replace(a, value=value))
         func = _FLIP_FUNCS.get(q.call.func, q.call.func) if flip else q.call.func
-        queries.append(Query(q.number, Call(func, tuple(args)), _words(q.description, swaps)))
+        text = _words(q.description, text_swaps)
+        queries.append(Query(q.number, Call(func, tuple(args)), _flip_words(text) if flip
+                             else text))
     target = program.target_type
-    return Rebound(Program(tuple(queries), _words(target, swaps) if target else target),
+    return Rebound(Program(tuple(queries), _words(target, text_swaps) if target else target),
                    tuple(swaps))
+
+
+_OPPOSITES = {"largest": "smallest", "smallest": "largest", "highest": "lowest",
+              "lowest": "highest", "maximum": "minimum", "minimum": "maximum", "max": "min",
+              "min": "max", "most": "least", "least": "most", "biggest": "smallest",
+              "greatest": "smallest"}
+
+
+def _flip_words(text: str) -> str:
+    """A step description with its ranking words turned the other way.
+
+    >>> _flip_words("Find the largest Bib, the most often")
+    'Find the smallest Bib, the least often'
+    """
+    return re.sub(r"\b(" + "|".join(_OPPOSITES) + r")\b",
+                  lambda m: _OPPOSITES[m.group().casefold()] if m.group().islower()
+                  else _OPPOSITES[m.group().casefold()].capitalize(), text, flags=re.IGNORECASE)
 
 
 def _words(text: str, swaps: Sequence[tuple[str, str]]) -> str:
