@@ -269,6 +269,32 @@ def test_thumbs_up_turns_the_answer_into_a_demonstration() -> None:
     assert again.origin == "confirmed" and again.answer == ["Slovenia"]
 
 
+def test_thumbs_up_teaches_same_template_questions() -> None:
+    """The trust loop in the app: the card says "confirmed" right after the click, and a later
+    question of the same template (another column, the other direction) is answered by the
+    re-bound confirmed query, the card naming the example (escaped)."""
+    at = _load_sample(_app(), "slalom")
+    at.switch_page("pages/2_Ask.py").run()
+    question = "Who had the *highest* bib?"
+    at.text_input(key="tq_question").set_value(question).run()
+    at.text_area(key="tq_hand").set_value(
+        "Query1: \"get_information(relation='Bib')\"\n"
+        "Query2: \"max(set='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Bib', tail_entity='output_of_query2')\"\n"
+        "Query4: \"get_information(relation='Name', head_entity='output_of_query3')\"").run()
+    at.button(key="tq_hand_go").click().run()
+    run = at.session_state["tq_run"]
+    at.feedback(key=f"tq_fb_{run.rid}").set_value(1).run()
+    assert not at.exception
+    assert any(c.value.startswith("Confirmed:") for c in at.caption)
+    _ask(at, "Who had the lowest run 2 rank?")
+    later = at.session_state["tq_run"]
+    assert later.origin == "rebound" and later.answer == ["Tessa Worley"]
+    shaped = [c.value for c in at.caption if "Shaped by your confirmed example" in c.value]
+    assert shaped and "Who had the \\*highest\\* bib?" in shaped[0]  # escaped Markdown
+    assert any("re-bound from your confirmed example" in c.value for c in at.caption)
+
+
 # ------------------------------------------------------------------------------ views
 @pytest.mark.parametrize("view", ["Evidence graph", "What the LLM saw", "Charts", "Export"])
 def test_every_view_of_a_run_renders(view: str) -> None:

@@ -64,3 +64,14 @@ def test_the_ask_page_says_which_source_a_question_was_asked_of(tmp_path) -> Non
     line, evidence = routing_lines(got.trace)
     assert line.startswith("Asked of: books.ttl (") and "facts read from: books.ttl" in line
     assert any(e.startswith("books.ttl: ") for e in evidence)
+
+
+def test_a_database_upload_stays_loaded_under_its_file_name(tmp_path) -> None:
+    """The Data page keeps the uploads that gave sources: a SQLite file gives sources named
+    after its tables (``shop.sqlite:staff``), and must still count as loaded."""
+    from trustuqa_core.app_services.data import loaded_uploads
+
+    ups = [Upload("shop.sqlite", "table", _sqlite_bytes(tmp_path)),
+           Upload("bad.tsv", "kg", b"a\tb\n")]
+    report = load_all(ups)
+    assert [u.name for u in loaded_uploads(ups, report)] == ["shop.sqlite"]

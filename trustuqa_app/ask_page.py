@@ -172,6 +172,7 @@ def feedback_box(run: Run) -> None:
         state.add_confirmed_demo({"question": run.question, "query": run.query,
                                   "answer": run.answer,
                                   "sources": [s.name for s in run.trace.graph.sources]})
+        st.caption("Confirmed: this question and query are now a demonstration.")
         st.toast(f"Thanks: the answer is now a demonstration for later questions ({where}).")
     elif run.feedback == "down":
         st.toast("Noted. Check the mappings or edit the query, then re-run.")

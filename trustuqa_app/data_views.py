@@ -13,25 +13,29 @@ from trustuqa_core.app_services.data import (
     data_key,
     guess_kind,
     load_all,
+    loaded_uploads,
     overview_source,
     preview_frame,
     relation_stats,
     sample_uploads,
     source_frame,
 )
+from trustuqa_core.app_services.database_url import EXAMPLE_URL, open_database_url
 from trustuqa_core.app_services.samples import sample_sets
 from trustuqa_core.errors import SourceError
 from trustuqa_core.explain import overview_graph, render_html
 from trustuqa_core.export import md_escape
 from trustuqa_core.graph import GraphStore, build_graph
 from trustuqa_core.sources import SourceFacts
+from trustuqa_core.translate.databases import safe_url
 
 from . import state
 from .explain_views import show_html
 
-__all__ = ["sample_picker", "uploader", "loaded_overview", "show_errors"]
+__all__ = ["sample_picker", "uploader", "database_box", "loaded_overview", "show_errors"]
 
 _ERRORS = "tq_upload_errors"
+_PG_ERRORS = "tq_pg_errors"
 _TYPES = ["csv", "tsv", "txt", "xlsx", "json", "gz", "sqlite", "sqlite3", "db", "duckdb",
           "parquet", "nt", "ttl"]
 
@@ -85,11 +89,43 @@ def uploader() -> None:
         replace = st.toggle("Replace the data loaded now", value=False, key="tq_upload_replace")
         if st.button("Load these files", type="primary", key="tq_upload_go"):
             rep = load_all(choices)
-            ok = {f.name for f in rep.facts}
-            _set([u for u in choices if u.name in ok], add=not replace)
+            _set(loaded_uploads(choices, rep), add=not replace)
             st.session_state[_ERRORS] = rep.errors
             st.rerun()
     show_errors(st.session_state.get(_ERRORS, []))
+
+
+def _open_database() -> None:
+    """The Open button's callback: read the tables, then forget the password (the URL field
+    keeps the URL masked, the password field is emptied)."""
+    ss = st.session_state
+    url, password = ss.get("tq_pg_url", ""), ss.get("tq_pg_password", "")
+    tables = [t for t in ss.get("tq_pg_tables", "").split(",") if t.strip()]
+    uploads, errors = open_database_url(url, password, tables)
+    if uploads:
+        _set(uploads, add=not ss.get("tq_pg_replace", False))
+        ss["tq_pg_opened"] = [u.name for u in uploads]
+    ss[_PG_ERRORS] = errors
+    ss["tq_pg_password"] = ""
+    if url.strip():
+        ss["tq_pg_url"] = safe_url(url.strip())
+
+
+def database_box() -> None:
+    """Open PostgreSQL tables by URL (read-only; each table kept as a snapshot)."""
+    st.caption("Each table is read once, in a read-only transaction, and kept in this session "
+               "as a snapshot; the password is used for that read only and never shown, logged "
+               "or exported.")
+    st.text_input("PostgreSQL URL", key="tq_pg_url", placeholder=EXAMPLE_URL)
+    st.text_input("Password (if the URL has none)", key="tq_pg_password", type="password")
+    st.text_input("Tables (comma-separated; empty: every table)", key="tq_pg_tables",
+                  placeholder="staff, public.cities, sales.orders")
+    st.toggle("Replace the data loaded now", value=False, key="tq_pg_replace")
+    st.button("Open", type="primary", key="tq_pg_go", on_click=_open_database)
+    opened = st.session_state.pop("tq_pg_opened", None)
+    if opened:
+        st.success("Opened " + ", ".join(f"**{md_escape(n)}**" for n in opened) + ".")
+    show_errors(st.session_state.get(_PG_ERRORS, []))
 
 
 _OVERVIEW_HEIGHT = 620

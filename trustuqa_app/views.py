@@ -21,7 +21,7 @@ from trustuqa_core.app_services.run_tables import (
     routing_lines,
     run_verdict,
 )
-from trustuqa_core.app_services.runs import Run, writer_label
+from trustuqa_core.app_services.runs import Run, shaped_by_text, writer_label
 from trustuqa_core.export import md_escape
 from trustuqa_core.trace import Trace
 from trustuqa_core.verdict import Reason, Verdict
@@ -69,6 +69,8 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
                                           s.output.all_witnesses()}))
     st.caption(f"Query written by: {md_escape(writer_label(run.origin, run.model))}. "
                + md_escape(run.note))
+    if run.shaped_by:
+        st.caption(":material/thumb_up: " + md_escape(shaped_by_text(run)))
     routed = routing_lines(trace)
     if routed is not None:
         line, evidence = routed

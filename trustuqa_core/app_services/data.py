@@ -33,7 +33,7 @@ from ..translate.table import ROW_NUMBER
 from .samples import SAMPLE_DIR, SampleSet
 
 __all__ = ["OVERVIEW_FACTS", "overview_source", "Upload", "unique_names", "LoadReport",
-           "KIND_LABELS", "guess_kind", "load_all", "sample_uploads", "data_key",
+           "KIND_LABELS", "guess_kind", "load_all", "loaded_uploads", "sample_uploads", "data_key",
            "relation_stats", "preview_frame", "source_frame"]
 
 log = logging.getLogger(__name__)
@@ -148,6 +148,21 @@ def load_all(uploads: Sequence[Upload]) -> LoadReport:
         total += size
         facts.extend(parts)
     return LoadReport(facts, errors, build_graph(facts))
+
+
+def loaded_uploads(uploads: Sequence[Upload], report: LoadReport) -> list[Upload]:
+    """The uploads that gave sources in ``report``: a file read as itself (``t.csv``) or, for a
+    database file, as its tables (``shop.sqlite:staff``).
+
+    >>> ups = [Upload("shop.sqlite", "table", b""), Upload("bad.csv", "table", b"")]
+    >>> rep = LoadReport([SourceFacts("shop.sqlite:staff", "table", [], [], [], [])], [],
+    ...                  build_graph([]))
+    >>> [u.name for u in loaded_uploads(ups, rep)]
+    ['shop.sqlite']
+    """
+    names = {f.name for f in report.facts}
+    return [u for u in uploads if u.name in names
+            or any(n.startswith(u.name + ":") for n in names)]
 
 
 def sample_uploads(sample: SampleSet, directory: Path = SAMPLE_DIR) -> list[Upload]:

@@ -31,7 +31,7 @@ from ..trace import WRITERS, ErrorInfo, Trace
 from ..verdict import judge_alone
 
 __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
-           "WRITER_LABELS", "writer_label"]
+           "WRITER_LABELS", "writer_label", "shaped_by_text"]
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,25 @@ def writer_label(origin: str, model: str | None = None) -> str:
     return WRITER_LABELS.get(origin, origin)
 
 
+def shaped_by_text(run: Run) -> str:
+    """What the card says about the confirmed examples behind a run's query (plain text;
+    the page escapes it).
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n"])
+    >>> run = execute_text("Query1: \\"get_information(relation='Nation')\\"", g, None,
+    ...                    origin="rebound")
+    >>> run.shaped_by = ["Who had the highest bib?"]
+    >>> shaped_by_text(run)
+    'Shaped by your confirmed example: “Who had the highest bib?”'
+    """
+    if not run.shaped_by:
+        return ""
+    quoted = ", ".join(f"“{q}”" for q in run.shaped_by)
+    plural = "s" if len(run.shaped_by) > 1 else ""
+    return f"Shaped by your confirmed example{plural}: {quoted}"
+
+
 _INTERNAL = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
@@ -88,6 +107,7 @@ class Run:
     warnings: list[str] = field(default_factory=list)  # shown above the answer
     reference: str | None = None  # a bundled example's reference query, run beside the writer's
     reference_answer: list[str] | None = None  # what the reference query answers on this data
+    shaped_by: list[str] = field(default_factory=list)  # confirmed examples behind the query
 
     @property
     def answer(self) -> list[str]:

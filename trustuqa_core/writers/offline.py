@@ -2,6 +2,10 @@
 
 Candidates, in order:
 
+0. *Your confirmed examples* — a demo a user confirmed (origin ``user``) whose question has
+   the new question's template, with its entities, the column it names and the direction of
+   its ranking re-bound (:mod:`.confirmed`). When there are such candidates, the first
+   attempt writes only them (the user checked that query shape); the rest follow on retry.
 1. *Template re-binding* — demos whose question has the same template as the new question
    (retrieved ones, then every allowed demo of the pool with a matching template key, most
    similar first) give their query with the literals swapped (:mod:`.templates`). A re-bound
@@ -27,11 +31,12 @@ the vote then picks the answer most candidates agree on.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 import numpy as np
 
-from ..demos import Demo
+from ..demos import Demo, DemoPool
 from ..errors import ParseError
 from ..mentions import find_mentions, unbound_mentions
 from ..numbers import parse_number
@@ -41,6 +46,7 @@ from ..query.render import render_program
 from ..text import normalize
 from .base import WriteRequest, Written
 from .chain import link_chain
+from .confirmed import rebind_confirmed
 from .kg import link_kg
 from .table_program import plan_program
 from .tables import link_table
@@ -52,7 +58,10 @@ from .templates import (
     template_index,
 )
 
-__all__ = ["OfflineWriter", "unlinked_words"]
+__all__ = ["OfflineWriter", "unlinked_words", "CONFIRMED_NOTE"]
+
+#: how the note of a candidate re-bound from a user-confirmed demo starts
+CONFIRMED_NOTE = "re-bound your confirmed example"
 
 
 class OfflineWriter:
@@ -93,13 +102,19 @@ class OfflineWriter:
 
     def write(self, request: WriteRequest, n: int, attempt: int = 0,
               failed_stage: str = "") -> Written:
+        mine = self.confirmed_candidates(request)
         cands = self.candidates(request)
-        if self.chained:  # a cross-source chain is tried alone first: the per-source
-            # candidates each see one hop of it and would outvote it
-            first, rest = cands[:self.chained], cands[self.chained:]
-            batch = first if attempt == 0 else rest[(attempt - 1) * n:attempt * n]
+        # a leading group is tried alone first: the user's confirmed examples, else a
+        # cross-source chain (the per-source candidates each see one hop of it and would
+        # outvote it)
+        lead = mine[:n] if mine else cands[:self.chained]
+        rest = cands if mine else cands[self.chained:]
+        if lead and attempt == 0:
+            batch = lead
         else:
-            batch = cands[attempt * n:(attempt + 1) * n]
+            at = attempt - 1 if lead else attempt
+            batch = rest[at * n:(at + 1) * n]
+        cands = mine + cands
         lines = [f"offline writer (no LLM was called), attempt {attempt + 1}: "
                  f"{len(batch)} of {len(cands)} candidate queries"]
         lines += [f"{i + 1}. {note}" for i, (_, note) in enumerate(batch)]
@@ -116,6 +131,43 @@ class OfflineWriter:
                          "offline writer does not guess): override a mapping, write the query, "
                          "or configure an LLM")
         return Written([render_program(p) for p, _ in batch], "\n".join(lines), notes)
+
+    # -- confirmed examples ----------------------------------------------------------------
+    def confirmed_candidates(self, request: WriteRequest,
+                             limit: int = 5) -> list[tuple[Program, str]]:
+        """User-confirmed demos re-bound to the question (most similar first); each note
+        starts with :data:`CONFIRMED_NOTE`."""
+        pool = request.pool
+        found = [(r.demo, r.similarity) for r in request.demos if r.demo.origin == "user"]
+        if pool is not None and len(pool) and "user" not in request.exclude_origins:
+            allowed = pool.allowed(request.kinds or None, request.exclude_origins)
+            same = set(pool.same_question(request.question))
+            seen = {d.id for d, _ in found}
+            pos = [p for p in _user_positions(pool) if allowed[p] and p not in same
+                   and pool.demos[p].id not in seen]
+            if pos:
+                sims = pool.matrix[pos] @ pool.encode_query(request.question)
+                found += [(pool.demos[p], float(s)) for p, s in zip(pos, sims, strict=True)]
+                found.sort(key=lambda x: -x[1])
+        columns = list(request.graph.relation_names)
+        out: list[tuple[Program, str]] = []
+        for demo, sim in found:
+            if pool is not None and pool.verifier(demo) is False:
+                continue
+            try:
+                program = parse(demo.query)
+            except ParseError:
+                continue
+            got = rebind_confirmed(demo.question, program, request.question, columns,
+                                   request.mapper.entities)
+            if got is None:
+                continue
+            swaps = ", ".join(f"{a!r} -> {b!r}" for a, b in got.swaps) or "nothing to swap"
+            out.append((got.program, f"{CONFIRMED_NOTE} {demo.question!r} (similarity "
+                                     f"{sim:.2f}): {swaps}"))
+            if len(out) >= limit:
+                break
+        return out
 
     # -- templates ---------------------------------------------------------------------
     def _template_demos(self, request: WriteRequest) -> list[tuple[Demo, Template | None, float]]:
@@ -230,6 +282,18 @@ class OfflineWriter:
                             "time", "start_time", "end_time"):
                         return False
         return all(parse_number(v) is not None or entities.normalized(v) for v in values)
+
+
+_USER_POSITIONS: weakref.WeakKeyDictionary[DemoPool, list[int]] = weakref.WeakKeyDictionary()
+
+
+def _user_positions(pool: DemoPool) -> list[int]:
+    """Positions of a pool's user-confirmed demos (cached per pool)."""
+    found = _USER_POSITIONS.get(pool)
+    if found is None:
+        found = [p for p, d in enumerate(pool.demos) if d.origin == "user"]
+        _USER_POSITIONS[pool] = found
+    return found
 
 
 _CONDITION_ARGS = ("head_entity", "tail_entity", "value", "entity")
