@@ -388,3 +388,63 @@ def test_a_demonym_is_bound_by_its_country_and_is_in_the_data() -> None:
     none = judge(empty, "which German skiers were from Spain?", graph=graph)
     assert none.label == "no answer"
     assert "German" not in {r.arg for r in none.reasons if r.code == "unlinked_mention"}
+
+
+# ------------------------------------------------- question cues the query must explain
+SAMPLES = __import__("pathlib").Path(__file__).resolve().parents[1] / "sample_data"
+
+
+def test_first_copley_winner_on_the_cross_sample_is_not_verified() -> None:
+    """Found by hand: the comedy table + movie KG + careers TKG, offline writer, "who was the
+    first winner of the Copley Medal?" listed all six winners as verified (the unexplained
+    'first' was one word, below ``max_unexplained``)."""
+    g = load_graph(tables=[SAMPLES / "comedy_ranking.csv"], kgs=[SAMPLES / "movies_kg.txt"],
+                   tkgs=[SAMPLES / "cron_tkg.tsv"])
+    a = answer("who was the first winner of the Copley Medal?", g, writer="offline")
+    _not_verified_unless(a, {"Alexander von Humboldt"})
+    if len(set(a.answer)) > 1:
+        assert a.verdict is not None and "many_for_one" in a.verdict.blocking
+        assert "first" in a.verdict.headline()
+
+
+def test_an_unexplained_ordinal_blocks_on_its_own(medals) -> None:  # noqa: ANN001
+    t = run_query(q("get_information(relation='Gold', tail_entity='4')", target="Nation"),
+                  medals, question="which nation was the first to win 4 gold?")
+    v = t.verdict
+    assert t.answer == ["Italy"] and v.label == "check"
+    assert [r.arg for r in v.reasons if r.code == "unexplained_cue"] == ["first"]
+    assert ("unexplained_cue", None) in [(r.code, r.step) for r in v.reasons]
+
+
+def test_an_explained_superlative_stays_verified(medals) -> None:  # noqa: ANN001
+    t = run_query(q("get_information(relation='Gold', tail_entity>='highest')", target="Nation"), medals,
+                  question="which nation won the highest gold?")
+    assert t.answer == ["Italy"], t.answer
+    assert t.verdict.label == "verified", t.verdict
+    assert {"unexplained_cue", "many_for_one"}.isdisjoint(codes(t.verdict))
+
+
+def test_many_for_one_names_the_cue_and_the_count() -> None:
+    g = load_graph(tkgs=[SAMPLES / "cron_tkg.tsv"])
+    t = run_query(q("get_information(head_entity='Copley Medal', relation='winner')"), g,
+                  question="who was the earliest winner of the Copley Medal?")
+    reasons = [r for r in t.verdict.reasons if r.code == "many_for_one"]
+    assert len(set(t.answer)) == 6 and t.verdict.label == "check"
+    assert reasons and reasons[0].arg == "earliest" and "6 values" in reasons[0].message
+
+
+def test_the_asked_for_single_winner_is_verified() -> None:
+    g = load_graph(tkgs=[SAMPLES / "cron_tkg.tsv"])
+    sample = next(x for x in __import__("json").loads("[" + ",".join(
+        (SAMPLES / "questions.jsonl").read_text().splitlines()) + "]")
+        if x["question"] == "who was the first winner of the Copley Medal?")
+    t = run_query(sample["query"], g, question=sample["question"])
+    assert t.answer == ["Alexander von Humboldt"]
+    assert t.verdict.label == "verified", t.verdict
+
+
+def test_an_ordinal_cell_value_explains_the_ordinal_word() -> None:
+    g = load_graph(tables=[b"Driver,Place\nAnn,1st\nBea,2nd\n"])
+    t = run_query(q("get_information(relation='Place', tail_entity='1st')", target="Driver"),
+                  g, question="which driver finished first?")
+    assert t.answer == ["Ann"] and "unexplained_cue" not in codes(t.verdict)

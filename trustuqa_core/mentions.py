@@ -28,7 +28,7 @@ from .text import normalize
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
-           "unexplained_words", "CUES", "names_any", "bounds"]
+           "unexplained_words", "CUES", "names_any", "bounds", "selection_cues", "asks_for_one"]
 
 MentionKind = Literal["entity", "number", "date"]
 AnswerType = Literal["number", "quantity", "time", "entity", "any"]
@@ -256,7 +256,15 @@ def content_words(question: str) -> list[str]:
 _WH_WORDS = word_set("wh_words")
 
 
+_ORDINAL_NUMBER = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
 def _stem(word: str) -> str:
+    """A number word reads as its number, ``1st`` as ``1``; any other word as its first
+    four letters."""
+    ordinal = _ORDINAL_NUMBER.match(word)
+    if ordinal:
+        return ordinal.group(1)
     return _NUMBER_WORDS.get(word, word[:4])
 
 
@@ -314,3 +322,43 @@ def bounds(question: str) -> list[str]:
     []
     """
     return [m.group(1).lower() for m in _BOUND.finditer(question)]
+
+
+_SELECTION = word_set("selection_cues")
+_ORDER_NOUNS = word_set("order_nouns")
+_ONE = re.compile(r"\bthe\s+(?:very\s+)?([a-z]+)\s+([a-z0-9]+)", re.IGNORECASE)
+
+
+def selection_cues(question: str) -> list[str]:
+    """The ordinal and superlative words of ``question`` (``first``, ``earliest``,
+    ``highest``): each asks the query to pick or rank (``first name`` is a name, not an order).
+
+    >>> selection_cues("who was the first winner of the Copley Medal?")
+    ['first']
+    >>> selection_cues("what is the first name of the highest scorer?")
+    ['highest']
+    """
+    tokens = [normalize(t) for t in _WORD.findall(question)]
+    return [w for i, w in enumerate(tokens) if w in _SELECTION
+            and not (i + 1 < len(tokens) and tokens[i + 1] in _ORDER_NOUNS)]
+
+
+def asks_for_one(question: str) -> str | None:
+    """The cue when ``question`` asks for one thing picked by an ordinal or superlative
+    (``the first winner``, ``the highest score``), else None. A number after the cue (``the
+    first 5``) or a plural noun (``the most points``) asks for several.
+
+    >>> asks_for_one("who was the first winner of the Copley Medal?")
+    'first'
+    >>> asks_for_one("what were the first 3 films?"), asks_for_one("who scored the most goals?")
+    (None, None)
+    """
+    for m in _ONE.finditer(question):
+        cue, noun = normalize(m.group(1)), normalize(m.group(2))
+        if cue not in _SELECTION or noun in _ORDER_NOUNS or noun in _NUMBER_WORDS \
+                or parse_number(noun) is not None:
+            continue
+        if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+            continue
+        return cue
+    return None

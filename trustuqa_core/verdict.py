@@ -32,10 +32,12 @@ from .lexicon import country_of
 from .mapping.mapper import Mapping
 from .mentions import (
     Mention,
+    asks_for_one,
     bounds,
     expected_type,
     find_mentions,
     names_any,
+    selection_cues,
     type_consistent,
     unbound_mentions,
     unexplained_words,
@@ -69,6 +71,11 @@ REASON_CODES = {
     "header_condition": "a condition compares a column with its own name (a header read as a "
                         "value)",
     "unexplained_words": "words of the question that no part of the query accounts for",
+    "unexplained_cue": "the question picks with an ordinal or superlative (first, last, "
+                       "earliest, highest ...) and no step of the query picks, ranks or "
+                       "compares",
+    "many_for_one": "the question asks for one thing (the first ..., the highest ...) and the "
+                    "answer holds several",
     "single_query": "only one query answered: there was no vote to agree or disagree",
     "echoes_question": "the answer includes something the question itself names",
     "target_unnamed": "the question names no word of the column the answer is read from",
@@ -122,7 +129,7 @@ class Thresholds:
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
         "count_unclear", "whole_column_aggregate", "echoes_question", "comparison_unbound",
-        "several_rows", "aggregate_of_one"})
+        "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound"})
@@ -394,6 +401,16 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if loose:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
                           + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
+    for cue in dict.fromkeys(w for w in selection_cues(question) if w in loose):
+        out.append(Reason("unexplained_cue", f"the question says {cue!r}, and no step of the "
+                          "query picks, ranks or compares to account for it", None, cue))
+    distinct = list(dict.fromkeys(answer))
+    one = asks_for_one(question)
+    if one is not None and len(distinct) > 1:
+        out.append(Reason("many_for_one", f"the question asks for the {one} one, and the "
+                          f"answer holds {len(distinct)} values "
+                          f"({_clip(', '.join(distinct[:3]), 60)})",
+                          trace.target_step.number if trace.target_step else None, one))
     target = trace.target
     asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
     if (target is not None and target.role == "relation" and target.labels and not asks_who
@@ -407,7 +424,6 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if cues and not funcs & _COMPARING:
         out.append(Reason("comparison_unbound", f"the question says {cues[0]!r} before a "
                           "number, and no step of the query compares with it", None, cues[0]))
-    distinct = list(dict.fromkeys(answer))
     if len(distinct) > 1 and trace.graph.sources \
             and all(x.kind == "table" for x in trace.graph.sources):
         out.append(Reason("several_rows", f"the answer holds {len(distinct)} values "
