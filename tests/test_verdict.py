@@ -448,3 +448,45 @@ def test_an_ordinal_cell_value_explains_the_ordinal_word() -> None:
     t = run_query(q("get_information(relation='Place', tail_entity='1st')", target="Driver"),
                   g, question="which driver finished first?")
     assert t.answer == ["Ann"] and "unexplained_cue" not in codes(t.verdict)
+
+
+def test_focus_unexplained_how_many_caps_counted_rows() -> None:
+    """WikiSQL tune half: "... has how many Caps?" was answered by counting rows (1)."""
+    g = load_graph(tables=[b"Player,Position,Caps\nPaddy Wallace,Fly-half,9\nAnn Lee,Wing,3\n"])
+    t = run_query(q("get_information(relation='Player', tail_entity='Paddy Wallace')",
+                    "count(set='output_of_query1')"), g,
+                  question="How many caps did Paddy Wallace win?")
+    assert t.answer == ["1"]
+    assert [r.arg for r in t.verdict.reasons if r.code == "focus_unexplained"] == ["caps"]
+    assert t.verdict.label == "check"
+    right = run_query(q("get_information(relation='Player', tail_entity='Paddy Wallace')",
+                        "get_information(relation='Caps', head_entity='output_of_query1')"), g,
+                      question="How many caps did Paddy Wallace win?")
+    assert right.answer == ["9"] and "focus_unexplained" not in codes(right.verdict)
+
+
+def test_placeholder_answer() -> None:
+    g = load_graph(tables=[b"Member,Week\nAnn,n/a\nBea,3\n"])
+    t = run_query(q("get_information(relation='Member', tail_entity='Ann')",
+                    "get_information(relation='Week', head_entity='output_of_query1')"), g,
+                  question="what week did Ann leave?")
+    assert t.answer == ["n/a"] and "placeholder_answer" in t.verdict.blocking
+
+
+def test_aggregate_of_empty(medals) -> None:  # noqa: ANN001
+    t = run_query(q("get_information(relation='Gold', tail_entity>'20')",
+                    "get_information(relation='Total', head_entity='output_of_query1')",
+                    "sum(set='output_of_query2')"), medals,
+                  question="what is the total of the nations with more than 20 gold?")
+    assert t.answer and "aggregate_of_empty" in t.verdict.blocking, (t.answer, t.verdict)
+    ok = run_query(q("get_information(relation='Gold', tail_entity>'1')",
+                     "get_information(relation='Total', head_entity='output_of_query1')",
+                     "sum(set='output_of_query2')"), medals,
+                   question="what is the total of the nations with more than 1 gold?")
+    assert ok.answer == ["15"] and "aggregate_of_empty" not in codes(ok.verdict)
+
+
+def test_most_frequent_accounts_for_most() -> None:
+    g = load_graph(tables=[SAMPLES / "giant_slalom.csv"])
+    a = answer("which nation had the most skiers in the top twenty?", g, writer="offline")
+    assert a.verdict is not None and "unexplained_cue" not in codes(a.verdict)

@@ -28,7 +28,8 @@ from .text import normalize
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
-           "unexplained_words", "CUES", "names_any", "bounds", "selection_cues", "asks_for_one"]
+           "unexplained_words", "CUES", "names_any", "bounds", "selection_cues", "asks_for_one",
+           "focus_word", "is_placeholder"]
 
 MentionKind = Literal["entity", "number", "date"]
 AnswerType = Literal["number", "quantity", "time", "entity", "any"]
@@ -239,7 +240,7 @@ CUES: dict[str, frozenset[str]] = {
     func: word_set(f"cues_{func}")
     for func in ("count", "sum", "mean", "max", "min", "argmax", "argmin", "next_row",
                  "previous_row", "set_difference", "set_union", "set_intersection", "top_k",
-                 "bottom_k", "compare")}
+                 "bottom_k", "compare", "most_frequent", "first", "last")}
 _WORD = re.compile(r"\b[a-z][a-z0-9']*\b", re.IGNORECASE)
 
 
@@ -362,3 +363,43 @@ def asks_for_one(question: str) -> str | None:
             continue
         return cue
     return None
+
+
+_FOCUS = [re.compile(r"^\s*how (?:many|much) ([a-z][a-z0-9'-]*)"),
+          re.compile(r"^\s*(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the\s+)?"
+                     r"([a-z][a-z0-9'-]*)"),
+          re.compile(r"^\s*name the ([a-z][a-z0-9'-]*)")]
+
+
+def focus_word(question: str) -> str | None:
+    """The word a question asks for, right after its question words (``how many caps``,
+    ``what was the score``, ``name the successor``); None when that word is a function word
+    or the question has another form.
+
+    >>> focus_word("Paddy Wallace has how many Caps?"), focus_word("How many Caps has he?")
+    (None, 'caps')
+    >>> focus_word("What was the team's score on April 1?"), focus_word("what is the name of X")
+    ('score', None)
+    """
+    q = question.lower().replace("’", "'")
+    for rx in _FOCUS:
+        m = rx.match(q)
+        if m:
+            tokens = re.findall(r"[a-z][a-z0-9'-]*", q[m.start(1):])
+            if tokens[0].endswith("'s") and len(tokens) > 1:  # the team's score: score
+                tokens = tokens[1:]
+            word = normalize(tokens[0])
+            return word if word in content_words(word) else None
+    return None
+
+
+_PLACEHOLDERS = word_set("placeholder_values")
+
+
+def is_placeholder(value: str) -> bool:
+    """True when a cell value only says that a value is missing.
+
+    >>> is_placeholder("N/A"), is_placeholder(" — "), is_placeholder("None of them")
+    (True, True, False)
+    """
+    return value.strip().lower() in _PLACEHOLDERS

@@ -16,7 +16,7 @@ All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/R
 ...               question="which skiers are from USA?")
 >>> v = judge(t)  # the question the trace records
 >>> v.label, [r.code for r in v.reasons]
-('check', ['weak_mapping', 'unexplained_words'])
+('check', ['weak_mapping', 'focus_unexplained', 'unexplained_words'])
 >>> judge(run_query("Query1: \\"get_information(relation='Nation', tail_entity='Austria')\\"",
 ...                 g), "who is from Austria?").label
 'verified'
@@ -36,6 +36,8 @@ from .mentions import (
     bounds,
     expected_type,
     find_mentions,
+    focus_word,
+    is_placeholder,
     names_any,
     selection_cues,
     type_consistent,
@@ -74,6 +76,12 @@ REASON_CODES = {
     "unexplained_cue": "the question picks with an ordinal or superlative (first, last, "
                        "earliest, highest ...) and no step of the query picks, ranks or "
                        "compares",
+    "focus_unexplained": "the word the question asks for (how many caps, what was the score) "
+                         "is accounted for by no part of the query",
+    "placeholder_answer": "the answer is a cell that only says a value is missing (n/a, -, "
+                          "none)",
+    "aggregate_of_empty": "a sum, mean, max or min over nothing: its value (often 0) answers "
+                          "nothing",
     "many_for_one": "the question asks for one thing (the first ..., the highest ...) and the "
                     "answer holds several",
     "single_query": "only one query answered: there was no vote to agree or disagree",
@@ -129,10 +137,11 @@ class Thresholds:
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
         "count_unclear", "whole_column_aggregate", "echoes_question", "comparison_unbound",
-        "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one"})
+        "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one",
+        "focus_unexplained", "placeholder_answer", "aggregate_of_empty"})
     llm_exempt: frozenset[str] = frozenset({
-        "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
-        "comparison_unbound"})
+        "unexplained_words", "focus_unexplained", "target_unnamed", "whole_column_aggregate",
+        "count_unclear", "comparison_unbound"})
 
 
 THRESHOLDS = Thresholds()
@@ -179,6 +188,10 @@ def judge(trace: Trace | None, question: str | None = None, *,
     reasons += _step_reasons(trace)
     reasons += _mapping_reasons(trace, th)
     reasons += _degenerate(trace, answer)
+    if all(is_placeholder(a) for a in answer):
+        reasons.append(Reason("placeholder_answer", f"the answer ({_clip(', '.join(answer), 40)})"
+                              " only says that the value is missing from the data",
+                              trace.target_step.number if trace.target_step else None))
     if question:
         reasons += _question_reasons(trace, question, mentions, answer, th)
     reasons += _vote_reasons(vote, th)
@@ -256,6 +269,26 @@ def _step_reasons(trace: Trace) -> list[Reason]:
         out.append(Reason("recovered", r.message(), r.step, r.key))
     out += _id_aggregates(trace)
     out += _aggregates_of_one(trace)
+    out += _aggregates_of_empty(trace)
+    return out
+
+
+def _aggregates_of_empty(trace: Trace) -> list[Reason]:
+    """A ``sum``/``mean``/``max``/``min`` over an empty step: the conditions found no row,
+    and the aggregate's value (0, or a default) stands for nothing."""
+    if trace.program is None:
+        return []
+    steps = {s.number: s for s in trace.steps}
+    out = []
+    for q in trace.program.queries:
+        if q.call.func not in _AGGREGATES:
+            continue
+        for ref in q.call.refs():
+            src = steps.get(ref)
+            if src is not None and src.output is not None and len(src.output) == 0:
+                out.append(Reason("aggregate_of_empty", f"Query{q.number} computes "
+                                  f"{q.call.func} over Query{ref}, which found nothing",
+                                  q.number, None))
     return out
 
 
@@ -404,6 +437,11 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     for cue in dict.fromkeys(w for w in selection_cues(question) if w in loose):
         out.append(Reason("unexplained_cue", f"the question says {cue!r}, and no step of the "
                           "query picks, ranks or compares to account for it", None, cue))
+    focus = focus_word(question)
+    if focus is not None and focus in loose:
+        out.append(Reason("focus_unexplained", f"the question asks for {focus!r}, and no part "
+                          "of the query (no column, relation or function) accounts for it",
+                          trace.target_step.number if trace.target_step else None, focus))
     distinct = list(dict.fromkeys(answer))
     one = asks_for_one(question)
     if one is not None and len(distinct) > 1:
