@@ -490,3 +490,27 @@ def test_most_frequent_accounts_for_most() -> None:
     g = load_graph(tables=[SAMPLES / "giant_slalom.csv"])
     a = answer("which nation had the most skiers in the top twenty?", g, writer="offline")
     assert a.verdict is not None and "unexplained_cue" not in codes(a.verdict)
+
+
+def test_a_count_of_names_does_not_depend_on_the_target_mapping() -> None:
+    """WikiSQL tune half: 'How many schools did player number 3 play at?' counted the rows
+    and was amber only because the target 'number of School' mapped fuzzily."""
+    g = load_graph(tables=[b"Player,No.,School,Points\nAnn,3,Duke,10\nBea,4,Yale,12\n"])
+    text = "\n".join(["## Target type: {number of School}",
+                      "Query1: \"get_information(relation='No.', tail_entity='3')\"",
+                      "Query2: \"count(set='output_of_query1')\""])
+    t = run_query(text, g, question="How many schools did player number 3 play at?")
+    assert t.answer == ["1"] and t.target is not None and t.target.method == "fuzzy"
+    assert "weak_mapping" not in codes(t.verdict)
+    numbers = text.replace("number of School", "number of Points")
+    n = run_query(numbers, g, question="How many points did player number 3 score?")
+    assert "weak_mapping" in n.verdict.blocking  # 'how many points' may ask for the value
+
+
+def test_a_number_inside_a_cell_literal_is_bound() -> None:
+    g = load_graph(tables=[b'Team,Location Attendance\nDetroit,"Philips Arena 18,227"\n'
+                           b'Boston,"TD Garden 18,624"\n'])
+    t = run_query(q("get_information(relation='Location Attendance', "
+                    "tail_entity='Philips Arena 18,227')", target="Team"), g,
+                  question="What is the team located at philips arena 18,227?")
+    assert t.answer == ["Detroit"] and "unbound_mention" not in codes(t.verdict)

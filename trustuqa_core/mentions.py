@@ -37,7 +37,9 @@ AnswerType = Literal["number", "quantity", "time", "entity", "any"]
 _BRACKET = re.compile(r"\[([^\]]+)\]")
 _QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]|(?<![\w])'([^']{2,80})'(?![\w])")
 _TOKEN = re.compile(r"[\w][\w.&'’\-]*[\w.]|[\w]", re.UNICODE)
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
+# a number standing alone: not part of a code such as 40.2E or 33.3S
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w]|\.\w)")
+_POSSESSIVE = re.compile(r"['’]s$")
 # capitalised words that are not names when they appear inside a question
 _NOT_NAMES = word_set("not_names")
 _JOINERS = word_set("name_joiners")
@@ -103,6 +105,8 @@ def find_mentions(question: str) -> list[Mention]:
     ['Mel Brooks']
     >>> [m.text for m in find_mentions('total Amount of orders in Berlin')]
     ['Amount', 'Berlin']
+    >>> [m.text for m in find_mentions("What was Cici Kelley's season at 40.2E, 16.")]
+    ['Cici Kelley', '16']
     """
     out: list[Mention] = []
     seen: set[str] = set()
@@ -119,7 +123,7 @@ def find_mentions(question: str) -> list[Mention]:
             add(next(g for g in m.groups() if g), "entity")
         rest = rx.sub(" ", rest)
     for name in _names(rest):
-        add(name, "entity")
+        add(_POSSESSIVE.sub("", name), "entity")  # Cici Kelley's season: Cici Kelley
     for m in _NUMBER.finditer(rest):
         x = parse_number(m.group(0))
         if x is None:
@@ -140,6 +144,8 @@ def is_bound(mention: Mention, literals: Iterable[str]) -> bool:
     (True, False)
     >>> is_bound(Mention("German", "entity"), ["Germany"])  # a demonym is bound by its country
     True
+    >>> is_bound(Mention("18,227", "number"), ["Philips Arena 18,227"])
+    True
     """
     want = normalize(mention.text)
     if not want:
@@ -149,6 +155,10 @@ def is_bound(mention: Mention, literals: Iterable[str]) -> bool:
     if country is not None and is_bound(Mention(country, mention.kind), literals):
         return True
     value = parse_number(mention.text)
+    if value is not None:  # as written inside a cell: 'Philips Arena 18,227', '59.1%'
+        raw = re.compile(r"(?<![\w.])" + re.escape(mention.text.lower()) + r"(?![\w]|[.,]\d)")
+        if any(raw.search(str(lit).lower()) for lit in literals):
+            return True
     words = set(want.split())
     squashed = want.replace(" ", "")
     for lit in literals:

@@ -367,14 +367,33 @@ def _weak(m: Mapping, th: Thresholds) -> bool:
     return not m.ids or m.score < th.min_score or m.margin < th.min_margin
 
 
+def _counts_names(trace: Trace) -> bool:
+    """True when the answer counts rows and the target is a column of names: the count does
+    not read the target column, so how the target was mapped does not change the answer (a
+    column of numbers is kept: "how many viewers" may ask for its value, not a count)."""
+    target, program = trace.target, trace.program
+    if target is None or program is None or not program.queries \
+            or program.queries[-1].call.func != "count":
+        return False
+    for label in target.labels:
+        rel = trace.graph.relation(label)
+        if rel is None:
+            return False
+        facts = len(trace.graph.facts_rel(rel))
+        if not facts or trace.graph.numeric_fact_count(rel) * 2 > facts:
+            return False
+    return bool(target.labels)
+
+
 def _mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
     mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
     if trace.target is not None and trace.target not in mappings:
         mappings.append(trace.target)
     recovered = {r.key for r in trace.recovery}
+    counted = _counts_names(trace)
     out = []
     for m in mappings:
-        if m.key in recovered or not _weak(m, th):
+        if m.key in recovered or not _weak(m, th) or (m is trace.target and counted):
             continue
         chosen = ", ".join(m.labels) if m.labels else "nothing"
         runner = next((c for c in m.candidates if c.label not in set(m.labels)), None)
