@@ -458,7 +458,8 @@ def test_focus_unexplained_how_many_caps_counted_rows() -> None:
                   question="How many caps did Paddy Wallace win?")
     assert t.answer == ["1"]
     assert [r.arg for r in t.verdict.reasons if r.code == "focus_unexplained"] == ["caps"]
-    assert t.verdict.label == "check"
+    # shown, not blocking: on WikiSQL's tune half it cost 40 right answers for 11 wrong ones
+    assert "focus_unexplained" not in t.verdict.blocking
     right = run_query(q("get_information(relation='Player', tail_entity='Paddy Wallace')",
                         "get_information(relation='Caps', head_entity='output_of_query1')"), g,
                       question="How many caps did Paddy Wallace win?")
@@ -470,20 +471,25 @@ def test_placeholder_answer() -> None:
     t = run_query(q("get_information(relation='Member', tail_entity='Ann')",
                     "get_information(relation='Week', head_entity='output_of_query1')"), g,
                   question="what week did Ann leave?")
-    assert t.answer == ["n/a"] and "placeholder_answer" in t.verdict.blocking
+    assert t.answer == ["n/a"] and "placeholder_answer" in codes(t.verdict)
+    # shown, not blocking: WikiSQL's tune half counts 'N/A' read from a cell as right
+    assert "placeholder_answer" not in t.verdict.blocking
 
 
-def test_aggregate_of_empty(medals) -> None:  # noqa: ANN001
-    t = run_query(q("get_information(relation='Gold', tail_entity>'20')",
-                    "get_information(relation='Total', head_entity='output_of_query1')",
-                    "sum(set='output_of_query2')"), medals,
-                  question="what is the total of the nations with more than 20 gold?")
-    assert t.answer and "aggregate_of_empty" in t.verdict.blocking, (t.answer, t.verdict)
-    ok = run_query(q("get_information(relation='Gold', tail_entity>'1')",
-                     "get_information(relation='Total', head_entity='output_of_query1')",
-                     "sum(set='output_of_query2')"), medals,
-                   question="what is the total of the nations with more than 1 gold?")
-    assert ok.answer == ["15"] and "aggregate_of_empty" not in codes(ok.verdict)
+def test_target_sibling_away_team_read_from_away_team_score() -> None:
+    g = load_graph(tables=[b"Home team,Home team score,Away team,Away team score\n"
+                           b"Geelong,10.8 (68),St Kilda,8.16 (64)\n"
+                           b"Carlton,9.9 (63),Essendon,7.7 (49)\n"])
+    question = "What was the away team when the home team scored 10.8 (68)?"
+    wrong = run_query(q("get_information(relation='Home team score', tail_entity='10.8 (68)')",
+                        "get_information(relation='Away team score', "
+                        "head_entity='output_of_query1')", target="Away team score"), g,
+                      question=question)
+    assert wrong.answer == ["8.16 (64)"] and "target_sibling" in wrong.verdict.blocking
+    right = run_query(q("get_information(relation='Home team score', tail_entity='10.8 (68)')",
+                        "get_information(relation='Away team', head_entity='output_of_query1')",
+                        target="Away team"), g, question=question)
+    assert right.answer == ["St Kilda"] and "target_sibling" not in codes(right.verdict)
 
 
 def test_most_frequent_accounts_for_most() -> None:

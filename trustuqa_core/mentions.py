@@ -48,9 +48,14 @@ _WH_NUMBER = re.compile(r"\b(how (many|much)|what (is|was) the (number|total|cou
 _WH_QUANTITY = re.compile(r"^\s*(how (long|old|tall|far|high|big|large|heavy|wide)\b|(what|which|"
                           r"in what|in which|on what|on which) (week|round|pick|rank|lap|grid)\b)")
 _WH_TIME = re.compile(r"^\s*(when\b|what (year|date|day|month|time)|in (what|which) year|"
-                      r"which (year|date))")
+                      r"which (year|date)|what (is|was) the (year|date|day|month)\b)")
 _WH_ENTITY = re.compile(r"^\s*(who|whom|whose)\b")
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z]+)")
+# "when <condition>, what/who/which ...": a condition, and the later question word asks
+_CONDITIONAL_WHEN = re.compile(r"^\s*when\b(?!\s+(?:did|was|were|is|are|does|do|will|has|have|"
+                               r"had|can|could)\b).*?\b(what|who|whom|whose|which|how)\b")
+# "which race number ...": the head names a number
+_NUMBER_AFTER_HEAD = re.compile(r"^\s*(?:which|what)\s+[a-z]+\s+(?:number|no|#|numbers)\b")
 # heads of "which/what <noun>" questions whose answer may well be a bare number
 _NUMERIC_HEADS = word_set("numeric_heads")
 
@@ -106,7 +111,7 @@ def find_mentions(question: str) -> list[Mention]:
     >>> [m.text for m in find_mentions('total Amount of orders in Berlin')]
     ['Amount', 'Berlin']
     >>> [m.text for m in find_mentions("What was Cici Kelley's season at 40.2E, 16.")]
-    ['Cici Kelley', '16']
+    ["Cici Kelley's", '16']
     """
     out: list[Mention] = []
     seen: set[str] = set()
@@ -123,7 +128,7 @@ def find_mentions(question: str) -> list[Mention]:
             add(next(g for g in m.groups() if g), "entity")
         rest = rx.sub(" ", rest)
     for name in _names(rest):
-        add(_POSSESSIVE.sub("", name), "entity")  # Cici Kelley's season: Cici Kelley
+        add(name, "entity")
     for m in _NUMBER.finditer(rest):
         x = parse_number(m.group(0))
         if x is None:
@@ -146,11 +151,16 @@ def is_bound(mention: Mention, literals: Iterable[str]) -> bool:
     True
     >>> is_bound(Mention("18,227", "number"), ["Philips Arena 18,227"])
     True
+    >>> is_bound(Mention("Cici Kelley's", "entity"), ["Cici Kelley"])
+    True
     """
     want = normalize(mention.text)
     if not want:
         return True
     literals = list(literals)  # read twice when the mention is a demonym
+    bare = _POSSESSIVE.sub("", mention.text)  # Cici Kelley's season: Cici Kelley
+    if bare != mention.text and is_bound(Mention(bare, mention.kind), literals):
+        return True
     country = country_of(mention.text)
     if country is not None and is_bound(Mention(country, mention.kind), literals):
         return True
@@ -185,8 +195,17 @@ def unbound_mentions(mentions: Sequence[Mention], literals: Iterable[str]) -> li
 
 
 def expected_type(question: str) -> AnswerType:
-    """The answer type the question asks for: ``number``, ``time``, ``entity`` or ``any``."""
+    """The answer type the question asks for: ``number``, ``time``, ``entity`` or ``any``.
+
+    >>> expected_type("When 1 is the number in series who is the director?")
+    'entity'
+    >>> expected_type("When was it built?"), expected_type("Which race number had Ann?")
+    ('time', 'any')
+    """
     q = question.lower()
+    later = _CONDITIONAL_WHEN.match(q)
+    if later:  # "when 15 is the number overall, what is the air date?": the later clause asks
+        q = q[later.start(1):]
     if _WH_ENTITY.search(q):
         return "entity"
     if _WH_NUMBER.search(q):
@@ -196,7 +215,8 @@ def expected_type(question: str) -> AnswerType:
     if _WH_TIME.search(q):
         return "time"
     head = _WH_HEAD.match(q)
-    if head and head.group(1) not in _NUMERIC_HEADS and head.group(1) not in _STOP:
+    if head and head.group(1) not in _NUMERIC_HEADS and head.group(1) not in _STOP \
+            and not _NUMBER_AFTER_HEAD.match(q):
         return "entity"
     return "any"
 
@@ -214,7 +234,8 @@ def answer_type(answers: Sequence[str]) -> AnswerType:
 
 
 _TIME_TEXT = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|"
-                        r"oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}", re.IGNORECASE)
+                        r"oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}|^\d{1,2}(?:st|nd|rd|th)$",
+                        re.IGNORECASE)
 
 
 def type_consistent(question: str, answers: Sequence[str]) -> bool:

@@ -16,7 +16,7 @@ All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/R
 ...               question="which skiers are from USA?")
 >>> v = judge(t)  # the question the trace records
 >>> v.label, [r.code for r in v.reasons]
-('check', ['weak_mapping', 'focus_unexplained', 'unexplained_words'])
+('check', ['weak_mapping', 'unexplained_words', 'focus_unexplained'])
 >>> judge(run_query("Query1: \\"get_information(relation='Nation', tail_entity='Austria')\\"",
 ...                 g), "who is from Austria?").label
 'verified'
@@ -80,8 +80,9 @@ REASON_CODES = {
                          "is accounted for by no part of the query",
     "placeholder_answer": "the answer is a cell that only says a value is missing (n/a, -, "
                           "none)",
-    "aggregate_of_empty": "a sum, mean, max or min over nothing: its value (often 0) answers "
-                          "nothing",
+    "target_sibling": "the question names a column word for word, and the answer is read "
+                      "from a longer column that contains its name (Away team score for "
+                      "'away team')",
     "many_for_one": "the question asks for one thing (the first ..., the highest ...) and the "
                     "answer holds several",
     "single_query": "only one query answered: there was no vote to agree or disagree",
@@ -102,6 +103,8 @@ REASON_CODES = {
     "user_demo": "a demonstration confirmed by a user shaped the query (shown, not a proof)",
 }
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+_COUNTED = re.compile(r"\b(?:how many|number of)\s+(?:the\s+)?([a-z][a-z0-9]*)", re.IGNORECASE)
+_ASKS_COUNT = re.compile(r"\bhow many\b|\b(?:total|the) number of\b", re.IGNORECASE)
 #: functions (besides a comparison inside get_information) that compare with a bound
 _COMPARING = {"compare", "keep", "if_then_else", "if", "calculate"}
 _STRONG_METHODS = ("exact", "normalized", "numeric", "override", "time_key")
@@ -138,10 +141,10 @@ class Thresholds:
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
         "count_unclear", "whole_column_aggregate", "echoes_question", "comparison_unbound",
         "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one",
-        "focus_unexplained", "placeholder_answer", "aggregate_of_empty"})
+        "target_sibling"})
     llm_exempt: frozenset[str] = frozenset({
-        "unexplained_words", "focus_unexplained", "target_unnamed", "whole_column_aggregate",
-        "count_unclear", "comparison_unbound"})
+        "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
+        "comparison_unbound"})
 
 
 THRESHOLDS = Thresholds()
@@ -269,26 +272,6 @@ def _step_reasons(trace: Trace) -> list[Reason]:
         out.append(Reason("recovered", r.message(), r.step, r.key))
     out += _id_aggregates(trace)
     out += _aggregates_of_one(trace)
-    out += _aggregates_of_empty(trace)
-    return out
-
-
-def _aggregates_of_empty(trace: Trace) -> list[Reason]:
-    """A ``sum``/``mean``/``max``/``min`` over an empty step: the conditions found no row,
-    and the aggregate's value (0, or a default) stands for nothing."""
-    if trace.program is None:
-        return []
-    steps = {s.number: s for s in trace.steps}
-    out = []
-    for q in trace.program.queries:
-        if q.call.func not in _AGGREGATES:
-            continue
-        for ref in q.call.refs():
-            src = steps.get(ref)
-            if src is not None and src.output is not None and len(src.output) == 0:
-                out.append(Reason("aggregate_of_empty", f"Query{q.number} computes "
-                                  f"{q.call.func} over Query{ref}, which found nothing",
-                                  q.number, None))
     return out
 
 
@@ -375,14 +358,22 @@ def _counts_names(trace: Trace) -> bool:
     if target is None or program is None or not program.queries \
             or program.queries[-1].call.func != "count":
         return False
-    for label in target.labels:
-        rel = trace.graph.relation(label)
-        if rel is None:
-            return False
-        facts = len(trace.graph.facts_rel(rel))
-        if not facts or trace.graph.numeric_fact_count(rel) * 2 > facts:
+    counted = _COUNTED.search(trace.question or "")
+    noun = counted.group(1) if counted else ""
+    named = [r for r in trace.graph.relation_names if noun and names_any(noun, r)]
+    for label in [*target.labels, *named]:  # 'how many opponents' with a numeric Opponents
+        if not _names_column(trace.graph, label):
             return False
     return bool(target.labels)
+
+
+def _names_column(graph: GraphStore, label: str) -> bool:
+    """True when the column (relation) ``label`` exists and mostly holds non-numbers."""
+    rel = graph.relation(label)
+    if rel is None:
+        return False
+    facts = len(graph.facts_rel(rel))
+    return bool(facts) and graph.numeric_fact_count(rel) * 2 <= facts
 
 
 def _mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
@@ -390,7 +381,7 @@ def _mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
     if trace.target is not None and trace.target not in mappings:
         mappings.append(trace.target)
     recovered = {r.key for r in trace.recovery}
-    counted = _counts_names(trace)
+    counted = _counts_names(trace) and _ASKS_COUNT.search(trace.question or "") is not None
     out = []
     for m in mappings:
         if m.key in recovered or not _weak(m, th) or (m is trace.target and counted):
@@ -474,6 +465,11 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
             and "count" not in funcs and not any(names_any(question, x) for x in target.labels)):
         out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
                           "and the question names no word of it", None, target.key))
+    sibling = _sibling_column(trace, question, lits)
+    if sibling is not None and target is not None and target.labels:
+        out.append(Reason("target_sibling", f"the question names the column {sibling!r}, and "
+                          f"the answer is read from {target.labels[0]!r}, which only contains "
+                          "that name", None, target.key))
     if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
@@ -497,6 +493,25 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is not one", None, None))
     return out
+
+
+def _sibling_column(trace: Trace, question: str, lits: Sequence[str]) -> str | None:
+    """A column the question names word for word (``away team``) that the query does not
+    use, whose name is part of the answer's column (``Away team score``), while the question
+    does not name the answer's column: the answer was likely read from the wrong one."""
+    target = trace.target
+    if target is None or target.role != "relation" or len(target.labels) != 1:
+        return None
+    asked, read = f" {normalize(question)} ", normalize(target.labels[0])
+    if f" {read} " in asked:
+        return None
+    used = {normalize(x) for x in lits}
+    for name in trace.graph.relation_names:
+        col = normalize(name)
+        if col and col != read and col not in used and f" {col} " in f" {read} " \
+                and f" {col} " in asked:
+            return name
+    return None
 
 
 def _vote_reasons(vote: VoteEvidence | None, th: Thresholds) -> list[Reason]:
