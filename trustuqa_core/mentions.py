@@ -238,6 +238,11 @@ _TIME_TEXT = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b|\b(jan|feb|mar|apr|may|jun|
                         re.IGNORECASE)
 
 
+# a calendar date written out: 14 February 1451, February 14, 1451, 1451-02-14
+_FULL_DATE = re.compile(r"^\s*(\d{1,2}\s+[a-z]{3,9}\.?,?\s+\d{3,4}|[a-z]{3,9}\.?\s+\d{1,2},?\s+"
+                        r"\d{3,4}|\d{4}-\d{2}-\d{2})\s*$", re.IGNORECASE)
+
+
 def type_consistent(question: str, answers: Sequence[str]) -> bool:
     """False when the answer cannot be what the question asks for: ``how many`` answered by
     names, ``when`` answered by something with no date in it, ``who`` answered by bare
@@ -247,6 +252,8 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
     False
     >>> type_consistent("when did it open?", ["1999"]), type_consistent("who won?", ["16"])
     (True, False)
+    >>> type_consistent("who is the husband?", ["14 February 1451"])
+    False
     """
     want, have = expected_type(question), answer_type(answers)
     if want == "any" or have == "any":
@@ -257,7 +264,8 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
         return all(any(ch.isdigit() for ch in a) for a in answers)
     if want == "time":
         return all(_TIME_TEXT.search(a) or parse_number(a) is not None for a in answers)
-    return have != "number"
+    return have != "number" and not (want == "entity" and _WH_ENTITY.search(question.lower())
+                                     and all(_FULL_DATE.search(a) for a in answers))
 
 
 # Function words: never evidence of what a query must use.
