@@ -520,3 +520,27 @@ def test_a_number_inside_a_cell_literal_is_bound() -> None:
                     "tail_entity='Philips Arena 18,227')", target="Team"), g,
                   question="What is the team located at philips arena 18,227?")
     assert t.answer == ["Detroit"] and "unbound_mention" not in codes(t.verdict)
+
+
+def test_who_answered_by_a_date_is_a_type_mismatch() -> None:
+    g = load_graph(tables=[b"Husband,Became Dauphine,Ceased to be Dauphine\n"
+                           b"Louis,14 February 1451,22 July 1461\n"])
+    question = "who is the husband when ceased to be dauphine is 22 july 1461?"
+    wrong = run_query(q("get_information(relation='Ceased to be Dauphine', "
+                        "tail_entity='22 July 1461')",
+                        "get_information(relation='Became Dauphine', "
+                        "head_entity='output_of_query1')"), g, question=question)
+    assert wrong.answer == ["14 February 1451"] and "type_mismatch" in wrong.verdict.blocking
+    right = run_query(q("get_information(relation='Ceased to be Dauphine', "
+                        "tail_entity='22 July 1461')",
+                        "get_information(relation='Husband', head_entity='output_of_query1')"),
+                      g, question=question)
+    assert right.answer == ["Louis"] and "type_mismatch" not in codes(right.verdict)
+
+
+def test_when_as_a_condition_asks_with_its_later_clause() -> None:
+    g = load_graph(tables=[b"No. in series,Director\n1,Peter Lydon\n2,Ann Lee\n"])
+    t = run_query(q("get_information(relation='No. in series', tail_entity='1')",
+                    "get_information(relation='Director', head_entity='output_of_query1')"), g,
+                  question="When 1 is the number in series who is the director?")
+    assert t.answer == ["Peter Lydon"] and "type_mismatch" not in codes(t.verdict)
