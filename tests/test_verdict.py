@@ -544,3 +544,15 @@ def test_when_as_a_condition_asks_with_its_later_clause() -> None:
                     "get_information(relation='Director', head_entity='output_of_query1')"), g,
                   question="When 1 is the number in series who is the director?")
     assert t.answer == ["Peter Lydon"] and "type_mismatch" not in codes(t.verdict)
+
+
+def test_a_cue_inside_a_name_asks_for_nothing() -> None:
+    """MetaQA names films 'The Last Run' or 'The Fastest Gun Alive': the cue is part of the
+    name, so several answers are not 'many for one' (bracketed or, as a literal, unbracketed)."""
+    g = load_graph(kgs=[b"The Last Run|starred_actors|George C. Scott\n"
+                        b"The Last Run|starred_actors|Tony Musante\n"])
+    for question in ("who acted in [The Last Run]", "who acted in the Last Run"):
+        t = run_query(q("get_information(head_entity='The Last Run', relation='starred_actors')"),
+                      g, question=question)
+        assert len(t.answer) == 2, question
+        assert {"many_for_one", "unexplained_cue"}.isdisjoint(codes(t.verdict)), question

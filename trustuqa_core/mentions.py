@@ -392,8 +392,10 @@ def asks_for_one(question: str) -> str | None:
     'first'
     >>> asks_for_one("what were the first 3 films?"), asks_for_one("who scored the most goals?")
     (None, None)
+    >>> asks_for_one("who directed the [The Last Run]?") is None  # inside a name
+    True
     """
-    for m in _ONE.finditer(question):
+    for m in _ONE.finditer(_QUOTED.sub(" ", _BRACKET.sub(" ", question))):
         cue, noun = normalize(m.group(1)), normalize(m.group(2))
         if cue not in _SELECTION or noun in _ORDER_NOUNS or noun in _NUMBER_WORDS \
                 or parse_number(noun) is not None:

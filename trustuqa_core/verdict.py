@@ -454,7 +454,8 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
                           trace.target_step.number if trace.target_step else None, focus))
     distinct = list(dict.fromkeys(answer))
     one = asks_for_one(question)
-    if one is not None and len(distinct) > 1:
+    in_names = {t for x in lits if len(str(x).split()) > 1 for t in normalize(str(x)).split()}
+    if one is not None and one not in in_names and len(distinct) > 1:  # not "The Last Run"
         out.append(Reason("many_for_one", f"the question asks for the {one} one, and the "
                           f"answer holds {len(distinct)} values "
                           f"({_clip(', '.join(distinct[:3]), 60)})",
