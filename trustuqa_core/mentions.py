@@ -28,7 +28,8 @@ from .text import normalize
 
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
-           "unexplained_words", "CUES", "names_any", "bounds"]
+           "unexplained_words", "CUES", "names_any", "bounds", "selection_cues", "asks_for_one",
+           "focus_word", "is_placeholder"]
 
 MentionKind = Literal["entity", "number", "date"]
 AnswerType = Literal["number", "quantity", "time", "entity", "any"]
@@ -36,7 +37,9 @@ AnswerType = Literal["number", "quantity", "time", "entity", "any"]
 _BRACKET = re.compile(r"\[([^\]]+)\]")
 _QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]|(?<![\w])'([^']{2,80})'(?![\w])")
 _TOKEN = re.compile(r"[\w][\w.&'’\-]*[\w.]|[\w]", re.UNICODE)
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
+# a number standing alone: not part of a code such as 40.2E or 33.3S
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w]|\.\w)")
+_POSSESSIVE = re.compile(r"['’]s$")
 # capitalised words that are not names when they appear inside a question
 _NOT_NAMES = word_set("not_names")
 _JOINERS = word_set("name_joiners")
@@ -45,9 +48,14 @@ _WH_NUMBER = re.compile(r"\b(how (many|much)|what (is|was) the (number|total|cou
 _WH_QUANTITY = re.compile(r"^\s*(how (long|old|tall|far|high|big|large|heavy|wide)\b|(what|which|"
                           r"in what|in which|on what|on which) (week|round|pick|rank|lap|grid)\b)")
 _WH_TIME = re.compile(r"^\s*(when\b|what (year|date|day|month|time)|in (what|which) year|"
-                      r"which (year|date))")
+                      r"which (year|date)|what (is|was) the (year|date|day|month)\b)")
 _WH_ENTITY = re.compile(r"^\s*(who|whom|whose)\b")
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z]+)")
+# "when <condition>, what/who/which ...": a condition, and the later question word asks
+_CONDITIONAL_WHEN = re.compile(r"^\s*when\b(?!\s+(?:did|was|were|is|are|does|do|will|has|have|"
+                               r"had|can|could)\b).*?\b(what|who|whom|whose|which|how)\b")
+# "which race number ...": the head names a number
+_NUMBER_AFTER_HEAD = re.compile(r"^\s*(?:which|what)\s+[a-z]+\s+(?:number|no|#|numbers)\b")
 # heads of "which/what <noun>" questions whose answer may well be a bare number
 _NUMERIC_HEADS = word_set("numeric_heads")
 
@@ -102,6 +110,8 @@ def find_mentions(question: str) -> list[Mention]:
     ['Mel Brooks']
     >>> [m.text for m in find_mentions('total Amount of orders in Berlin')]
     ['Amount', 'Berlin']
+    >>> [m.text for m in find_mentions("What was Cici Kelley's season at 40.2E, 16.")]
+    ["Cici Kelley's", '16']
     """
     out: list[Mention] = []
     seen: set[str] = set()
@@ -139,15 +149,26 @@ def is_bound(mention: Mention, literals: Iterable[str]) -> bool:
     (True, False)
     >>> is_bound(Mention("German", "entity"), ["Germany"])  # a demonym is bound by its country
     True
+    >>> is_bound(Mention("18,227", "number"), ["Philips Arena 18,227"])
+    True
+    >>> is_bound(Mention("Cici Kelley's", "entity"), ["Cici Kelley"])
+    True
     """
     want = normalize(mention.text)
     if not want:
         return True
     literals = list(literals)  # read twice when the mention is a demonym
+    bare = _POSSESSIVE.sub("", mention.text)  # Cici Kelley's season: Cici Kelley
+    if bare != mention.text and is_bound(Mention(bare, mention.kind), literals):
+        return True
     country = country_of(mention.text)
     if country is not None and is_bound(Mention(country, mention.kind), literals):
         return True
     value = parse_number(mention.text)
+    if value is not None:  # as written inside a cell: 'Philips Arena 18,227', '59.1%'
+        raw = re.compile(r"(?<![\w.])" + re.escape(mention.text.lower()) + r"(?![\w]|[.,]\d)")
+        if any(raw.search(str(lit).lower()) for lit in literals):
+            return True
     words = set(want.split())
     squashed = want.replace(" ", "")
     for lit in literals:
@@ -174,8 +195,17 @@ def unbound_mentions(mentions: Sequence[Mention], literals: Iterable[str]) -> li
 
 
 def expected_type(question: str) -> AnswerType:
-    """The answer type the question asks for: ``number``, ``time``, ``entity`` or ``any``."""
+    """The answer type the question asks for: ``number``, ``time``, ``entity`` or ``any``.
+
+    >>> expected_type("When 1 is the number in series who is the director?")
+    'entity'
+    >>> expected_type("When was it built?"), expected_type("Which race number had Ann?")
+    ('time', 'any')
+    """
     q = question.lower()
+    later = _CONDITIONAL_WHEN.match(q)
+    if later:  # "when 15 is the number overall, what is the air date?": the later clause asks
+        q = q[later.start(1):]
     if _WH_ENTITY.search(q):
         return "entity"
     if _WH_NUMBER.search(q):
@@ -185,7 +215,8 @@ def expected_type(question: str) -> AnswerType:
     if _WH_TIME.search(q):
         return "time"
     head = _WH_HEAD.match(q)
-    if head and head.group(1) not in _NUMERIC_HEADS and head.group(1) not in _STOP:
+    if head and head.group(1) not in _NUMERIC_HEADS and head.group(1) not in _STOP \
+            and not _NUMBER_AFTER_HEAD.match(q):
         return "entity"
     return "any"
 
@@ -203,7 +234,13 @@ def answer_type(answers: Sequence[str]) -> AnswerType:
 
 
 _TIME_TEXT = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|"
-                        r"oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}", re.IGNORECASE)
+                        r"oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}|^\d{1,2}(?:st|nd|rd|th)$",
+                        re.IGNORECASE)
+
+
+# a calendar date written out: 14 February 1451, February 14, 1451, 1451-02-14
+_FULL_DATE = re.compile(r"^\s*(\d{1,2}\s+[a-z]{3,9}\.?,?\s+\d{3,4}|[a-z]{3,9}\.?\s+\d{1,2},?\s+"
+                        r"\d{3,4}|\d{4}-\d{2}-\d{2})\s*$", re.IGNORECASE)
 
 
 def type_consistent(question: str, answers: Sequence[str]) -> bool:
@@ -215,6 +252,8 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
     False
     >>> type_consistent("when did it open?", ["1999"]), type_consistent("who won?", ["16"])
     (True, False)
+    >>> type_consistent("who is the husband?", ["14 February 1451"])
+    False
     """
     want, have = expected_type(question), answer_type(answers)
     if want == "any" or have == "any":
@@ -225,7 +264,8 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
         return all(any(ch.isdigit() for ch in a) for a in answers)
     if want == "time":
         return all(_TIME_TEXT.search(a) or parse_number(a) is not None for a in answers)
-    return have != "number"
+    return have != "number" and not (want == "entity" and _WH_ENTITY.search(question.lower())
+                                     and all(_FULL_DATE.search(a) for a in answers))
 
 
 # Function words: never evidence of what a query must use.
@@ -239,7 +279,7 @@ CUES: dict[str, frozenset[str]] = {
     func: word_set(f"cues_{func}")
     for func in ("count", "sum", "mean", "max", "min", "argmax", "argmin", "next_row",
                  "previous_row", "set_difference", "set_union", "set_intersection", "top_k",
-                 "bottom_k", "compare")}
+                 "bottom_k", "compare", "most_frequent", "first", "last")}
 _WORD = re.compile(r"\b[a-z][a-z0-9']*\b", re.IGNORECASE)
 
 
@@ -256,7 +296,15 @@ def content_words(question: str) -> list[str]:
 _WH_WORDS = word_set("wh_words")
 
 
+_ORDINAL_NUMBER = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
 def _stem(word: str) -> str:
+    """A number word reads as its number, ``1st`` as ``1``; any other word as its first
+    four letters."""
+    ordinal = _ORDINAL_NUMBER.match(word)
+    if ordinal:
+        return ordinal.group(1)
     return _NUMBER_WORDS.get(word, word[:4])
 
 
@@ -314,3 +362,85 @@ def bounds(question: str) -> list[str]:
     []
     """
     return [m.group(1).lower() for m in _BOUND.finditer(question)]
+
+
+_SELECTION = word_set("selection_cues")
+_ORDER_NOUNS = word_set("order_nouns")
+_ONE = re.compile(r"\bthe\s+(?:very\s+)?([a-z]+)\s+([a-z0-9]+)", re.IGNORECASE)
+
+
+def selection_cues(question: str) -> list[str]:
+    """The ordinal and superlative words of ``question`` (``first``, ``earliest``,
+    ``highest``): each asks the query to pick or rank (``first name`` is a name, not an order).
+
+    >>> selection_cues("who was the first winner of the Copley Medal?")
+    ['first']
+    >>> selection_cues("what is the first name of the highest scorer?")
+    ['highest']
+    """
+    tokens = [normalize(t) for t in _WORD.findall(question)]
+    return [w for i, w in enumerate(tokens) if w in _SELECTION
+            and not (i + 1 < len(tokens) and tokens[i + 1] in _ORDER_NOUNS)]
+
+
+def asks_for_one(question: str) -> str | None:
+    """The cue when ``question`` asks for one thing picked by an ordinal or superlative
+    (``the first winner``, ``the highest score``), else None. A number after the cue (``the
+    first 5``) or a plural noun (``the most points``) asks for several.
+
+    >>> asks_for_one("who was the first winner of the Copley Medal?")
+    'first'
+    >>> asks_for_one("what were the first 3 films?"), asks_for_one("who scored the most goals?")
+    (None, None)
+    >>> asks_for_one("who directed the [The Last Run]?") is None  # inside a name
+    True
+    """
+    for m in _ONE.finditer(_QUOTED.sub(" ", _BRACKET.sub(" ", question))):
+        cue, noun = normalize(m.group(1)), normalize(m.group(2))
+        if cue not in _SELECTION or noun in _ORDER_NOUNS or noun in _NUMBER_WORDS \
+                or parse_number(noun) is not None:
+            continue
+        if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+            continue
+        return cue
+    return None
+
+
+_FOCUS = [re.compile(r"^\s*how (?:many|much) ([a-z][a-z0-9'-]*)"),
+          re.compile(r"^\s*(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the\s+)?"
+                     r"([a-z][a-z0-9'-]*)"),
+          re.compile(r"^\s*name the ([a-z][a-z0-9'-]*)")]
+
+
+def focus_word(question: str) -> str | None:
+    """The word a question asks for, right after its question words (``how many caps``,
+    ``what was the score``, ``name the successor``); None when that word is a function word
+    or the question has another form.
+
+    >>> focus_word("Paddy Wallace has how many Caps?"), focus_word("How many Caps has he?")
+    (None, 'caps')
+    >>> focus_word("What was the team's score on April 1?"), focus_word("what is the name of X")
+    ('score', None)
+    """
+    q = question.lower().replace("’", "'")
+    for rx in _FOCUS:
+        m = rx.match(q)
+        if m:
+            tokens = re.findall(r"[a-z][a-z0-9'-]*", q[m.start(1):])
+            if tokens[0].endswith("'s") and len(tokens) > 1:  # the team's score: score
+                tokens = tokens[1:]
+            word = normalize(tokens[0])
+            return word if word in content_words(word) else None
+    return None
+
+
+_PLACEHOLDERS = word_set("placeholder_values")
+
+
+def is_placeholder(value: str) -> bool:
+    """True when a cell value only says that a value is missing.
+
+    >>> is_placeholder("N/A"), is_placeholder(" — "), is_placeholder("None of them")
+    (True, True, False)
+    """
+    return value.strip().lower() in _PLACEHOLDERS

@@ -16,7 +16,7 @@ All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/R
 ...               question="which skiers are from USA?")
 >>> v = judge(t)  # the question the trace records
 >>> v.label, [r.code for r in v.reasons]
-('check', ['weak_mapping', 'unexplained_words'])
+('check', ['weak_mapping', 'unexplained_words', 'focus_unexplained'])
 >>> judge(run_query("Query1: \\"get_information(relation='Nation', tail_entity='Austria')\\"",
 ...                 g), "who is from Austria?").label
 'verified'
@@ -32,10 +32,14 @@ from .lexicon import country_of
 from .mapping.mapper import Mapping
 from .mentions import (
     Mention,
+    asks_for_one,
     bounds,
     expected_type,
     find_mentions,
+    focus_word,
+    is_placeholder,
     names_any,
+    selection_cues,
     type_consistent,
     unbound_mentions,
     unexplained_words,
@@ -69,6 +73,18 @@ REASON_CODES = {
     "header_condition": "a condition compares a column with its own name (a header read as a "
                         "value)",
     "unexplained_words": "words of the question that no part of the query accounts for",
+    "unexplained_cue": "the question picks with an ordinal or superlative (first, last, "
+                       "earliest, highest ...) and no step of the query picks, ranks or "
+                       "compares",
+    "focus_unexplained": "the word the question asks for (how many caps, what was the score) "
+                         "is accounted for by no part of the query",
+    "placeholder_answer": "the answer is a cell that only says a value is missing (n/a, -, "
+                          "none)",
+    "target_sibling": "the question names a column word for word, and the answer is read "
+                      "from a longer column that contains its name (Away team score for "
+                      "'away team')",
+    "many_for_one": "the question asks for one thing (the first ..., the highest ...) and the "
+                    "answer holds several",
     "single_query": "only one query answered: there was no vote to agree or disagree",
     "echoes_question": "the answer includes something the question itself names",
     "target_unnamed": "the question names no word of the column the answer is read from",
@@ -87,6 +103,8 @@ REASON_CODES = {
     "user_demo": "a demonstration confirmed by a user shaped the query (shown, not a proof)",
 }
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+_COUNTED = re.compile(r"\b(?:how many|number of)\s+(?:the\s+)?([a-z][a-z0-9]*)", re.IGNORECASE)
+_ASKS_COUNT = re.compile(r"\bhow many\b|\b(?:total|the) number of\b", re.IGNORECASE)
 #: functions (besides a comparison inside get_information) that compare with a bound
 _COMPARING = {"compare", "keep", "if_then_else", "if", "calculate"}
 _STRONG_METHODS = ("exact", "normalized", "numeric", "override", "time_key")
@@ -122,7 +140,8 @@ class Thresholds:
         "type_mismatch", "vote_tie", "low_agreement", "recovered", "similar_template",
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
         "count_unclear", "whole_column_aggregate", "echoes_question", "comparison_unbound",
-        "several_rows", "aggregate_of_one"})
+        "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one",
+        "target_sibling"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound"})
@@ -172,6 +191,10 @@ def judge(trace: Trace | None, question: str | None = None, *,
     reasons += _step_reasons(trace)
     reasons += _mapping_reasons(trace, th)
     reasons += _degenerate(trace, answer)
+    if all(is_placeholder(a) for a in answer):
+        reasons.append(Reason("placeholder_answer", f"the answer ({_clip(', '.join(answer), 40)})"
+                              " only says that the value is missing from the data",
+                              trace.target_step.number if trace.target_step else None))
     if question:
         reasons += _question_reasons(trace, question, mentions, answer, th)
     reasons += _vote_reasons(vote, th)
@@ -327,14 +350,41 @@ def _weak(m: Mapping, th: Thresholds) -> bool:
     return not m.ids or m.score < th.min_score or m.margin < th.min_margin
 
 
+def _counts_names(trace: Trace) -> bool:
+    """True when the answer counts rows and the target is a column of names: the count does
+    not read the target column, so how the target was mapped does not change the answer (a
+    column of numbers is kept: "how many viewers" may ask for its value, not a count)."""
+    target, program = trace.target, trace.program
+    if target is None or program is None or not program.queries \
+            or program.queries[-1].call.func != "count":
+        return False
+    counted = _COUNTED.search(trace.question or "")
+    noun = counted.group(1) if counted else ""
+    named = [r for r in trace.graph.relation_names if noun and names_any(noun, r)]
+    for label in [*target.labels, *named]:  # 'how many opponents' with a numeric Opponents
+        if not _names_column(trace.graph, label):
+            return False
+    return bool(target.labels)
+
+
+def _names_column(graph: GraphStore, label: str) -> bool:
+    """True when the column (relation) ``label`` exists and mostly holds non-numbers."""
+    rel = graph.relation(label)
+    if rel is None:
+        return False
+    facts = len(graph.facts_rel(rel))
+    return bool(facts) and graph.numeric_fact_count(rel) * 2 <= facts
+
+
 def _mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
     mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
     if trace.target is not None and trace.target not in mappings:
         mappings.append(trace.target)
     recovered = {r.key for r in trace.recovery}
+    counted = _counts_names(trace) and _ASKS_COUNT.search(trace.question or "") is not None
     out = []
     for m in mappings:
-        if m.key in recovered or not _weak(m, th):
+        if m.key in recovered or not _weak(m, th) or (m is trace.target and counted):
             continue
         chosen = ", ".join(m.labels) if m.labels else "nothing"
         runner = next((c for c in m.candidates if c.label not in set(m.labels)), None)
@@ -394,12 +444,33 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if loose:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
                           + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
+    for cue in dict.fromkeys(w for w in selection_cues(question) if w in loose):
+        out.append(Reason("unexplained_cue", f"the question says {cue!r}, and no step of the "
+                          "query picks, ranks or compares to account for it", None, cue))
+    focus = focus_word(question)
+    if focus is not None and focus in loose:
+        out.append(Reason("focus_unexplained", f"the question asks for {focus!r}, and no part "
+                          "of the query (no column, relation or function) accounts for it",
+                          trace.target_step.number if trace.target_step else None, focus))
+    distinct = list(dict.fromkeys(answer))
+    one = asks_for_one(question)
+    in_names = {t for x in lits if len(str(x).split()) > 1 for t in normalize(str(x)).split()}
+    if one is not None and one not in in_names and len(distinct) > 1:  # not "The Last Run"
+        out.append(Reason("many_for_one", f"the question asks for the {one} one, and the "
+                          f"answer holds {len(distinct)} values "
+                          f"({_clip(', '.join(distinct[:3]), 60)})",
+                          trace.target_step.number if trace.target_step else None, one))
     target = trace.target
     asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
     if (target is not None and target.role == "relation" and target.labels and not asks_who
             and "count" not in funcs and not any(names_any(question, x) for x in target.labels)):
         out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
                           "and the question names no word of it", None, target.key))
+    sibling = _sibling_column(trace, question, lits)
+    if sibling is not None and target is not None and target.labels:
+        out.append(Reason("target_sibling", f"the question names the column {sibling!r}, and "
+                          f"the answer is read from {target.labels[0]!r}, which only contains "
+                          "that name", None, target.key))
     if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
@@ -407,7 +478,6 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if cues and not funcs & _COMPARING:
         out.append(Reason("comparison_unbound", f"the question says {cues[0]!r} before a "
                           "number, and no step of the query compares with it", None, cues[0]))
-    distinct = list(dict.fromkeys(answer))
     if len(distinct) > 1 and trace.graph.sources \
             and all(x.kind == "table" for x in trace.graph.sources):
         out.append(Reason("several_rows", f"the answer holds {len(distinct)} values "
@@ -424,6 +494,25 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is not one", None, None))
     return out
+
+
+def _sibling_column(trace: Trace, question: str, lits: Sequence[str]) -> str | None:
+    """A column the question names word for word (``away team``) that the query does not
+    use, whose name is part of the answer's column (``Away team score``), while the question
+    does not name the answer's column: the answer was likely read from the wrong one."""
+    target = trace.target
+    if target is None or target.role != "relation" or len(target.labels) != 1:
+        return None
+    asked, read = f" {normalize(question)} ", normalize(target.labels[0])
+    if f" {read} " in asked:
+        return None
+    used = {normalize(x) for x in lits}
+    for name in trace.graph.relation_names:
+        col = normalize(name)
+        if col and col != read and col not in used and f" {col} " in f" {read} " \
+                and f" {col} " in asked:
+            return name
+    return None
 
 
 def _vote_reasons(vote: VoteEvidence | None, th: Thresholds) -> list[Reason]:
