@@ -21,7 +21,14 @@ from pathlib import Path
 
 from ..sources import SourceFacts
 from ..translate import load_sources
-from .build import Progress, check_readable, quiet, triple_separator, write_sources, write_triple_files
+from .build import (
+    Progress,
+    check_readable,
+    quiet,
+    triple_separator,
+    write_sources,
+    write_triple_files,
+)
 from .paths import files_key, sources_key, store_dir
 from .pool import SqlLabelPool
 from .store import DuckStore, StoreFileError

@@ -10,7 +10,8 @@ built into a temporary file next to its final path and renamed into place when c
 >>> import tempfile, duckdb
 >>> path = Path(tempfile.mkdtemp()) / "kg.duckdb"
 >>> write_sources(path, [SourceFacts("kg", "kg", ["a", "b"], ["r", "r"], ["b", "c"], [1, 2])])
->>> duckdb.connect(str(path), read_only=True).sql("SELECT id, text FROM nodes ORDER BY id").fetchall()
+>>> con = duckdb.connect(str(path), read_only=True)
+>>> con.sql("SELECT id, text FROM nodes ORDER BY id").fetchall()
 [(0, 'a'), (1, 'b'), (2, 'c')]
 """
 
@@ -35,8 +36,8 @@ from ..store import SourceInfo
 from ..text import normalize
 from ..translate.kg import HEADER_WORDS, skipped_warning
 
-__all__ = ["FORMAT_VERSION", "Progress", "quiet", "write_sources", "write_arrays", "write_triple_files",
-           "triple_separator", "info_dict", "check_readable"]
+__all__ = ["FORMAT_VERSION", "Progress", "quiet", "write_sources", "write_arrays",
+           "write_triple_files", "triple_separator", "info_dict", "check_readable"]
 
 FORMAT_VERSION = "1"
 """Bumped whenever the schema changes (it is part of every store's cache key)."""
@@ -107,9 +108,9 @@ def write_arrays(path: Path, infos: Sequence[dict[str, object]], node_text: Sequ
         con.register("facts_df", facts)
         con.register("nodes_df", nodes)
         con.register("relations_df", relations_df)
-        con.execute("CREATE TABLE s_facts AS SELECT * FROM facts_df")
-        con.execute("CREATE TABLE s_nodes AS SELECT * FROM nodes_df")
-        con.execute("CREATE TABLE s_relations AS SELECT * FROM relations_df")
+        con.execute("CREATE TEMP TABLE s_facts AS SELECT * FROM facts_df")
+        con.execute("CREATE TEMP TABLE s_nodes AS SELECT * FROM nodes_df")
+        con.execute("CREATE TEMP TABLE s_relations AS SELECT * FROM relations_df")
         for name in ("facts_df", "nodes_df", "relations_df"):
             con.unregister(name)
 
@@ -159,7 +160,7 @@ def write_triple_files(path: Path, files: Sequence[Path], progress: Progress = q
 
     def stage(con: duckdb.DuckDBPyConnection) -> None:
         nonlocal ok
-        con.execute("CREATE TABLE s_lines (src INTEGER, line BIGINT, h VARCHAR, r VARCHAR,"
+        con.execute("CREATE TEMP TABLE s_lines (src INTEGER, line BIGINT, h VARCHAR, r VARCHAR,"
                     " t VARCHAR)")
         for index, (file, sep) in enumerate(zip(files, seps, strict=True)):
             progress(f"reading {file.name}", 0.05 + 0.3 * index / len(files))
@@ -169,20 +170,20 @@ def write_triple_files(path: Path, files: Sequence[Path], progress: Progress = q
                 return
             infos.append(info)
         progress("numbering nodes", 0.4)
-        con.execute("CREATE TABLE s_f AS SELECT row_number() OVER (ORDER BY src, line) - 1"
+        con.execute("CREATE TEMP TABLE s_f AS SELECT row_number() OVER (ORDER BY src, line) - 1"
                     " AS fact, * FROM s_lines")
         con.execute("DROP TABLE s_lines")
-        con.execute("""CREATE TABLE s_nodes AS
+        con.execute("""CREATE TEMP TABLE s_nodes AS
             SELECT row_number() OVER (ORDER BY p) - 1 AS id, text FROM (
               SELECT text, min(p) AS p FROM (
                 SELECT h AS text, fact AS p FROM s_f
                 UNION ALL SELECT t, fact + (SELECT count(*) FROM s_f) FROM s_f)
-              GROUP BY text)""")
-        con.execute("""CREATE TABLE s_relations AS
+              GROUP BY text) ORDER BY id""")
+        con.execute("""CREATE TEMP TABLE s_relations AS
             SELECT row_number() OVER (ORDER BY p) - 1 AS id, name FROM (
               SELECT r AS name, min(fact) AS p FROM s_f GROUP BY r)""")
         progress("coding facts", 0.5)
-        con.execute("""CREATE TABLE s_facts AS
+        con.execute("""CREATE TEMP TABLE s_facts AS
             SELECT f.fact, hn.id AS head, r.id AS rel, tn.id AS tail, f.src, f.line,
                    CAST('nan' AS DOUBLE) AS start, CAST('nan' AS DOUBLE) AS "end"
             FROM s_f f JOIN s_nodes hn ON hn.text = f.h JOIN s_nodes tn ON tn.text = f.t
@@ -197,10 +198,10 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
                    name: str) -> dict[str, object] | None:
     """Lines of one triple file into ``s_lines``; its source description, or ``None`` when
     the Python loader should read it instead."""
-    con.execute("""CREATE OR REPLACE TABLE s_raw AS SELECT l FROM read_csv(?,
+    con.execute("""CREATE OR REPLACE TEMP TABLE s_raw AS SELECT l FROM read_csv(?,
         columns={'l': 'VARCHAR'}, delim=?, quote='', escape='', header=false,
         auto_detect=false, max_line_size=10000000)""", [str(file), "\x01"])
-    con.execute("CREATE OR REPLACE TABLE s_split AS SELECT rowid + 1 AS line, l FROM s_raw"
+    con.execute("CREATE OR REPLACE TEMP TABLE s_split AS SELECT rowid + 1 AS line, l FROM s_raw"
                 " WHERE l IS NOT NULL AND trim(l, ' \t\r\n') <> ''")
     con.execute("DROP TABLE s_raw")
     if sep == "\t":
@@ -217,7 +218,7 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
             return None
         fields = ("split_part(l, '|', 1)", "split_part(l, '|', 2)",
                   "l[length(split_part(l, '|', 1)) + length(split_part(l, '|', 2)) + 3:]")
-    con.execute(f"CREATE OR REPLACE TABLE s_one AS SELECT line, {fields[0]} AS h,"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE s_one AS SELECT line, {fields[0]} AS h,"
                 f" {fields[1]} AS r, {fields[2]} AS t FROM s_split")
     con.execute("DROP TABLE s_split")
     first = con.execute("SELECT h, r, t FROM s_one ORDER BY line LIMIT 1").fetchone()
@@ -278,24 +279,23 @@ def _finish(con: duckdb.DuckDBPyConnection, infos: Sequence[dict[str, object]],
             progress: Progress) -> None:
     """The final tables from the staged ``s_facts``, ``s_nodes`` and ``s_relations``."""
     progress("reading node labels", 0.6)
-    con.execute("CREATE TABLE s_read (id BIGINT, norm VARCHAR, num DOUBLE)")
-    reader = con.sql(f"SELECT id, text FROM s_nodes n WHERE NOT {_ROW} ORDER BY id"
-                     ).to_arrow_reader(_BATCH)
-    writer = con.cursor()
+    con.execute("CREATE TEMP TABLE s_read (id BIGINT, norm VARCHAR, num DOUBLE)")
     digest = hashlib.sha256()
-    for batch in reader:
-        ids = batch.column(0).to_numpy()
-        texts = batch.column(1).to_pylist()
-        nums = [parse_number(t) for t in texts]
-        frame = pd.DataFrame({"id": ids, "norm": [normalize(t) for t in texts],
-                              "num": np.array([np.nan if v is None else v for v in nums])})
-        writer.register("read_df", frame)
-        writer.execute("INSERT INTO s_read SELECT id, norm, CASE WHEN isnan(num) THEN NULL"
-                       " ELSE num END FROM read_df")
-        writer.unregister("read_df")
-    for batch in con.sql("SELECT text FROM s_nodes ORDER BY id").to_arrow_reader(_BATCH):
-        for text in batch.column(0).to_pylist():
+    n_nodes = int(_one(con, "SELECT count(*) FROM s_nodes"))
+    for lo in range(0, n_nodes, _BATCH):
+        rows = con.execute("SELECT id, text, " + _ROW + " FROM s_nodes n WHERE id >= ? AND id < ?"
+                           " ORDER BY id", [lo, lo + _BATCH]).fetchall()
+        for _, text, _ in rows:
             digest.update(text.encode("utf-8", "surrogatepass") + b"\x01")
+        values = [(i, t) for i, t, is_row in rows if not is_row]
+        nums = [parse_number(t) for _, t in values]
+        frame = pd.DataFrame({"id": np.array([i for i, _ in values], dtype=np.int64),
+                              "norm": pd.Series([normalize(t) for _, t in values], dtype=object),
+                              "num": np.array([np.nan if v is None else v for v in nums])})
+        con.register("read_df", frame)
+        con.execute("INSERT INTO s_read SELECT id, norm, CASE WHEN isnan(num) THEN NULL"
+                    " ELSE num END FROM read_df")
+        con.unregister("read_df")
     digest.update(b"\x02")
     for (name,) in con.execute("SELECT name FROM s_relations ORDER BY id").fetchall():
         digest.update(name.encode("utf-8", "surrogatepass") + b"\x01")
@@ -359,3 +359,9 @@ def check_readable(files: Sequence[Path]) -> None:
     for f in files:
         if not f.is_file():
             raise SourceError(f.name, f"no such file: {f}")
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    row = con.execute(sql).fetchone()
+    assert row is not None
+    return int(row[0])

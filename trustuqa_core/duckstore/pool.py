@@ -29,7 +29,7 @@ from ..text import normalize
 
 __all__ = ["SqlLabelPool", "FULL_SCAN"]
 
-FULL_SCAN = 200_000
+FULL_SCAN = 50_000
 """Pools up to this size are read whole for fuzzy search (the memory store's exact search)."""
 
 _SMALL_POOL = 2000  # the memory store's switch from WRatio to ratio
@@ -109,16 +109,17 @@ class SqlLabelPool:
     def fuzzy(self, text: str, limit: int = 5, cutoff: float = 0.0) -> list[tuple[int, str, float]]:
         """Best ``limit`` matches as ``(id, label, score in 0..1)``, best first (exactly the
         memory store's search up to :data:`FULL_SCAN` labels; above it, over the labels
-        sharing a word with ``text``)."""
+        sharing the most words with ``text``)."""
         if self._len <= FULL_SCAN:
             return self._lexical().fuzzy(text, limit, cutoff)
         words = normalize(text).split()
         if not words:
             return []
         rows = self._q(
-            "SELECT n.id, n.text, n.norm FROM nodes n WHERE n.id IN (SELECT id FROM tokens"
-            f" WHERE token IN (SELECT unnest(?))){self._filter.replace('id IN', 'n.id IN')}"
-            f" ORDER BY n.id LIMIT {_CANDIDATES}", [words, *self._param])
+            "WITH c AS (SELECT id, count(*) AS shared FROM tokens WHERE token IN"
+            f" (SELECT unnest(?)){self._filter} GROUP BY id ORDER BY shared DESC, id"
+            f" LIMIT {_CANDIDATES}) SELECT n.id, n.text, n.norm FROM c JOIN nodes n USING (id)"
+            " ORDER BY n.id", [words, *self._param])
         if not rows:
             return []
         scorer = fuzz.WRatio if self._len <= _SMALL_POOL else fuzz.ratio

@@ -253,12 +253,10 @@ class DuckStore:
                               " ON n.id = r.tail WHERE r.rel = ? ORDER BY r.fact", [int(rel)])
             facts = np.asarray(cols["fact"], dtype=np.int64)
             texts = dict(zip(np.asarray(cols["tail"]).tolist(), list(cols["text"]), strict=True))
-            read = {t: parse_quantity(str(x)) for t, x in texts.items()}
+            read = {t: parse_quantity(str(x)) or (np.nan, "") for t, x in texts.items()}
             tails = np.asarray(cols["tail"]).tolist()
-            vals = np.array([np.nan if read[t] is None else read[t][0] for t in tails],  # type: ignore[index]
-                            dtype=np.float64)
-            kinds = np.array(["" if read[t] is None else read[t][1] for t in tails],  # type: ignore[index]
-                             dtype=object)
+            vals = np.array([read[t][0] for t in tails], dtype=np.float64)
+            kinds = np.array([read[t][1] for t in tails], dtype=object)
             index = (facts, vals, kinds)
             with self._lock:
                 self._quantity[int(rel)] = index
