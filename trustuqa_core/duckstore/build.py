@@ -201,26 +201,15 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
     con.execute("""CREATE OR REPLACE TEMP TABLE s_raw AS SELECT l FROM read_csv(?,
         columns={'l': 'VARCHAR'}, delim=?, quote='', escape='', header=false,
         auto_detect=false, max_line_size=10000000)""", [str(file), "\x01"])
-    con.execute("CREATE OR REPLACE TEMP TABLE s_split AS SELECT rowid + 1 AS line, l FROM s_raw"
-                " WHERE l IS NOT NULL AND trim(l, ' \t\r\n') <> ''")
+    tail = "p[3]" if sep == "\t" else "array_to_string(p[3:], '|')"
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE s_one AS
+        SELECT line, p[1] AS h, p[2] AS r, {tail} AS t, len(p) AS w FROM (
+          SELECT rowid + 1 AS line, string_split(l, ?) AS p FROM s_raw
+          WHERE l IS NOT NULL AND trim(l, ' \t\r\n') <> '')""", [sep])
     con.execute("DROP TABLE s_raw")
-    if sep == "\t":
-        bad = con.execute("SELECT count(*) FROM s_split WHERE len(string_split(l, chr(9))) <> 3"
-                          ).fetchone()
-        if bad is None or bad[0]:
-            return None
-        fields = ("string_split(l, chr(9))[1]", "string_split(l, chr(9))[2]",
-                  "string_split(l, chr(9))[3]")
-    else:
-        bad = con.execute("SELECT count(*) FROM s_split WHERE len(string_split(l, '|')) < 3"
-                          ).fetchone()
-        if bad is None or bad[0]:
-            return None
-        fields = ("split_part(l, '|', 1)", "split_part(l, '|', 2)",
-                  "l[length(split_part(l, '|', 1)) + length(split_part(l, '|', 2)) + 3:]")
-    con.execute(f"CREATE OR REPLACE TEMP TABLE s_one AS SELECT line, {fields[0]} AS h,"
-                f" {fields[1]} AS r, {fields[2]} AS t FROM s_split")
-    con.execute("DROP TABLE s_split")
+    wrong = "w <> 3" if sep == "\t" else "w < 3"
+    if _one(con, f"SELECT count(*) FROM s_one WHERE {wrong}"):
+        return None
     first = con.execute("SELECT h, r, t FROM s_one ORDER BY line LIMIT 1").fetchone()
     if first is None:
         return None
@@ -233,9 +222,8 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
                           " ORDER BY line").fetchall()
     con.execute(f"INSERT INTO s_lines SELECT {index}, line, h, r, t FROM s_one"
                 f" WHERE {why} IS NULL")
-    kept = con.execute(f"SELECT count(*) FROM s_lines WHERE src = {index}").fetchone()
+    n = _one(con, "SELECT count(*) FROM s_one") - len(skipped)
     con.execute("DROP TABLE s_one")
-    n = int(kept[0]) if kept else 0
     if n == 0:
         return None
     return {"name": name, "kind": "kg", "n_facts": n, "n_rows": 0, "columns": [],
