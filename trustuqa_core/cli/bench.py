@@ -141,14 +141,12 @@ def cmd_bench_differential(args: argparse.Namespace) -> int:
     """``bench differential --engine duckdb``: gold programs of MetaQA dev 1/2/3-hop and
     WikiSQL dev on the memory and the DuckDB store; prints agreement and every disagreement.
     Exit 0 when agreement reaches ``--target`` on every set, else 1."""
-    reports = []
+    ok = True
     for name in args.sets:
         if name.startswith("metaqa-"):
-            reports.append(metaqa_engines(int(name[7]), args.split, args.limit))
+            report = metaqa_engines(int(name[7]), args.split, args.limit)
         else:
-            reports.append(wikisql_engines(args.split, args.limit))
-    ok = True
-    for report in reports:
+            report = wikisql_engines(args.split, args.limit)
         summary = report.summary()
         ok = ok and summary["agreement"] >= args.target
         if args.json:
@@ -161,4 +159,5 @@ def cmd_bench_differential(args: argparse.Namespace) -> int:
                    f"{summary['duckdb_p50_ms']} ms")
         for row in summary["disagreements"]:
             print_line(f"  {row['id']}: memory {row['memory'][:5]} vs duckdb {row['duckdb'][:5]}")
+        sys.stdout.flush()
     return 0 if ok else 1
