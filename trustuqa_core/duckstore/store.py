@@ -43,7 +43,7 @@ from .pool import SqlLabelPool
 __all__ = ["DuckStore", "StoreFileError"]
 
 _CMP = {">", "<", ">=", "<=", "="}
-_LABEL_CACHE = 100_000
+_LABEL_CACHE = 100_000  # entries of each LRU: labels, row positions, single facts
 
 
 class StoreFileError(TrustUQAError):
@@ -83,6 +83,9 @@ class DuckStore:
         self._hash = str(meta["content_hash"])
         self._lock = threading.Lock()
         self._labels: OrderedDict[int, str] = OrderedDict()
+        self._rows: OrderedDict[int, tuple[int, int] | None] = OrderedDict()
+        self._facts: OrderedDict[int, FactRow] = OrderedDict()
+        self._has_rows = any(s.kind == "table" for s in self.sources)
         self._entity_pool: SqlLabelPool | None = None
         self._value_pools: dict[int, SqlLabelPool] = {}
         self._quantity: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
@@ -161,11 +164,20 @@ class DuckStore:
         return self.row_position(node) is not None
 
     def row_position(self, node: int) -> tuple[int, int] | None:
-        """``(source index, 1-based row)`` of a row node, else ``None``."""
-        rows = self._q("SELECT row_src, row_no FROM nodes WHERE id = ?", [int(node)])
-        if not rows or rows[0][0] is None:
+        """``(source index, 1-based row)`` of a row node, else ``None`` (no query at all when
+        the store has no table; looked-up positions are cached)."""
+        if not self._has_rows:
             return None
-        return int(rows[0][0]), int(rows[0][1])
+        key = int(node)
+        if key in self._rows:
+            return self._rows[key]
+        rows = self._q("SELECT row_src, row_no FROM nodes WHERE id = ?", [key])
+        pos = None if not rows or rows[0][0] is None else (int(rows[0][0]), int(rows[0][1]))
+        with self._lock:
+            self._rows[key] = pos
+            if len(self._rows) > _LABEL_CACHE:
+                self._rows.popitem(last=False)
+        return pos
 
     def row_node(self, source_index: int, row: int) -> int | None:
         """Node id of row ``row`` (1-based) of a source, or None beyond the table."""
@@ -361,6 +373,8 @@ class DuckStore:
     def fact_rows(self, facts: Sequence[int] | np.ndarray) -> list[FactRow]:
         """Each fact read whole (ids, relation name, source, line, interval)."""
         values = np.asarray(facts, dtype=np.int64)
+        if len(values) == 1 and int(values[0]) in self._facts:
+            return [self._facts[int(values[0])]]
         if len(values) == 0:
             return []
         rows = self._q(
@@ -378,6 +392,11 @@ class DuckStore:
                             np.inf if end is None else float(end))
             out.append(FactRow(int(fact), int(head), int(rel), int(tail),
                                self.relation_names[int(rel)], int(src), int(line), interval))
+        if len(out) == 1:
+            with self._lock:
+                self._facts[out[0].fact] = out[0]
+                if len(self._facts) > _LABEL_CACHE:
+                    self._facts.popitem(last=False)
         return out
 
     # ------------------------------------------------------------ candidates
