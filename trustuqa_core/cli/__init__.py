@@ -3,8 +3,10 @@
 Commands:
     query   run an LLM-style query over tables / KGs / TKGs and print the answer (or JSON)
     ask     answer a natural-language question (LLM or offline writer)
-    bench   ``bench perf`` (speed figures), ``bench scale`` (a store at a size) and
-            ``bench run`` (benchmark evaluation)
+    bench   ``bench perf`` (speed figures), ``bench scale`` (a store at a size),
+            ``bench run`` (benchmark evaluation) and ``bench differential`` (the DuckDB
+            store against the memory store)
+    import  build a DuckDB store file from data files and print its path
 
 Exit status: 0 answered, 1 the query/question failed (the reason is printed), 2 bad input
 (a missing or unreadable file, a limit exceeded, an empty question, a malformed option). No
@@ -36,14 +38,16 @@ from ..errors import (
 from ..evaluate.mixed import SETTINGS
 from ..llm.client import LLMError, LLMNotConfigured
 from .ask import cmd_ask
-from .bench import cmd_bench_run, cmd_perf, cmd_scale
-from .common import add_sources, positive_int
+from .bench import cmd_bench_differential, cmd_bench_run, cmd_perf, cmd_scale
+from .common import STORE_ENGINES, add_sources, add_store_options, positive_int
 from .query import cmd_query
+from .store_import import cmd_import
 
 __all__ = ["main", "build_parser", "exit_status", "BAD_INPUT", "FAILED"]
 
 BAD_INPUT = 2
 FAILED = 1
+DIFF_SETS = ("metaqa-1hop", "metaqa-2hop", "metaqa-3hop", "wikisql")
 _FAILED_QUESTION: tuple[type[TrustUQAError], ...] = (
     ParseError,
     MappingError,
@@ -81,11 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print the whole trace as JSON")
     q.add_argument(
         "--engine",
-        choices=["plan", "cypher"],
+        choices=["plan", "cypher", *STORE_ENGINES],
         default="plan",
-        help="plan: our executor (default); cypher: the plan compiled to Cypher and run on an "
-        "embedded Ladybug database (KG/TKG sources; --json adds the Cypher)",
+        help="plan: our executor on the in-memory graph (default; the same as memory); "
+        "duckdb / auto: our executor on a DuckDB store (auto: for big inputs); cypher: the plan "
+        "compiled to Cypher and run on an embedded Ladybug database (KG/TKG sources; --json "
+        "adds the Cypher)",
     )
+    add_store_options(q, engine_flag=False)
     q.set_defaults(handler=cmd_query)
 
     a = sub.add_parser("ask", help="answer a question (LLM writer or offline writer)")
@@ -111,7 +118,17 @@ def build_parser() -> argparse.ArgumentParser:
         "an LLM) and the label-free merge (docs/UNIOQA.md)",
     )
     a.add_argument("--json", action="store_true")
+    add_store_options(a)
     a.set_defaults(handler=cmd_ask)
+
+    imp = sub.add_parser("import", help="build a DuckDB store file from data files")
+    imp.add_argument("files", nargs="+", metavar="FILE")
+    imp.add_argument("--kind", choices=["table", "kg", "tkg"], default=None,
+                     help="what the files hold (default: from the suffix)")
+    imp.add_argument("--name", default=None,
+                     help="also link the store as NAME.duckdb in the store folder")
+    imp.add_argument("--json", action="store_true")
+    imp.set_defaults(handler=cmd_import)
 
     b = sub.add_parser("bench", help="performance figures and benchmark runs")
     bsub = b.add_subparsers(dest="bench_command", required=True)
@@ -150,6 +167,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-progress", action="store_true")
     run.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")
     run.set_defaults(handler=cmd_bench_run)
+    diff = bsub.add_parser("differential",
+                           help="gold programs on the memory and the DuckDB store, compared")
+    diff.add_argument("--engine", choices=["duckdb"], default="duckdb",
+                      help="the store compared with the memory store")
+    diff.add_argument("--sets", nargs="+", default=list(DIFF_SETS), choices=list(DIFF_SETS))
+    diff.add_argument("--split", default="dev")
+    diff.add_argument("--limit", type=positive_int, default=None,
+                      help="first N questions of each set")
+    diff.add_argument("--target", type=float, default=0.999)
+    diff.add_argument("--json", action="store_true")
+    diff.set_defaults(handler=cmd_bench_differential)
     return parser
 
 

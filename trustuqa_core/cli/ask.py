@@ -26,7 +26,7 @@ __all__ = ["cmd_ask", "ask_cli", "check_question", "print_unioqa"]
 def cmd_ask(args: argparse.Namespace) -> int:
     """``ask``: the question checked, the graph read, then :func:`ask_cli`."""
     args.question = check_question(args.question)
-    return ask_cli(args, graph_from_args(args))
+    return ask_cli(args, graph_from_args(args, getattr(args, "engine", "memory")))
 
 
 def check_question(text: str) -> str:

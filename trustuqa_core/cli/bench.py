@@ -20,6 +20,7 @@ from ..bench.perf import run_perf
 from ..bench.scale import FIELDS, ScaleArgs, run_scale
 from ..errors import TrustUQAError
 from ..evaluate.datasets import DatasetError
+from ..evaluate.engine_differential import metaqa_engines, wikisql_engines
 from ..evaluate.outcome import Unavailable
 from ..evaluate.report import percent
 from ..evaluate.runner import build_evaluation, run_evaluation
@@ -155,3 +156,29 @@ def _text_summary(p: dict[str, Any]) -> str:
     for kind, path in p["files"].items():
         lines.append(f"{kind}: {path}")
     return "\n".join(lines)
+
+
+def cmd_bench_differential(args: argparse.Namespace) -> int:
+    """``bench differential --engine duckdb``: gold programs of MetaQA dev 1/2/3-hop and
+    WikiSQL dev on the memory and the DuckDB store; prints agreement and every disagreement.
+    Exit 0 when agreement reaches ``--target`` on every set, else 1."""
+    ok = True
+    for name in args.sets:
+        if name.startswith("metaqa-"):
+            report = metaqa_engines(int(name[7]), args.split, args.limit)
+        else:
+            report = wikisql_engines(args.split, args.limit)
+        summary = report.summary()
+        ok = ok and summary["agreement"] >= args.target
+        if args.json:
+            print_line(json.dumps(summary, ensure_ascii=False, default=str))
+            continue
+        print_line(f"{summary['name']}: {summary['agree']}/{summary['compared']} agree "
+                   f"({percent(summary['agreement'])}), "
+                   f"skipped {summary['skipped_topic_not_in_kb']}"
+                   f"; p50 memory {summary['memory_p50_ms']} ms, duckdb "
+                   f"{summary['duckdb_p50_ms']} ms")
+        for row in summary["disagreements"]:
+            print_line(f"  {row['id']}: memory {row['memory'][:5]} vs duckdb {row['duckdb'][:5]}")
+        sys.stdout.flush()
+    return 0 if ok else 1

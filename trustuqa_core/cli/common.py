@@ -13,10 +13,27 @@ import argparse
 import sys
 
 from .. import load_graph
+from ..engines import ENGINES, open_files, open_store, open_store_file
 from ..errors import UsageError
 from ..store import GraphStore
+from ..translate import load_source
 
-__all__ = ["add_sources", "positive_int", "graph_from_args", "print_line"]
+__all__ = ["add_sources", "add_store_options", "positive_int", "graph_from_args", "print_line",
+           "STORE_ENGINES"]
+
+STORE_ENGINES: tuple[str, ...] = ENGINES
+"""Where the graph is held: ``memory``, ``duckdb`` (a cached store file) or ``auto``."""
+
+
+def add_store_options(p: argparse.ArgumentParser, engine_flag: bool = True) -> None:
+    """``--store PATH`` (a prebuilt DuckDB store) and, unless the command has its own
+    ``--engine``, ``--engine memory|duckdb|auto``."""
+    p.add_argument("--store", default=None, metavar="PATH",
+                   help="a DuckDB store file built with `import` (instead of --table/--kg/--tkg)")
+    if engine_flag:
+        p.add_argument("--engine", choices=list(STORE_ENGINES), default="memory",
+                       help="where the graph is held: memory (default), duckdb (a store file "
+                            "in the cache, built once) or auto (duckdb for big inputs)")
 
 
 def add_sources(p: argparse.ArgumentParser) -> None:
@@ -55,12 +72,25 @@ def positive_int(text: str) -> int:
     return value
 
 
-def graph_from_args(args: argparse.Namespace) -> GraphStore:
-    """One graph over the files given with ``--table`` / ``--kg`` / ``--tkg`` (warnings go to
-    standard error); :class:`UsageError` when there are none."""
-    if not (args.table or args.kg or args.tkg):
-        raise UsageError("give at least one --table, --kg or --tkg file")
-    graph = load_graph(args.table, args.kg, args.tkg)
+def graph_from_args(args: argparse.Namespace, engine: str = "memory") -> GraphStore:
+    """One graph over the files given with ``--table`` / ``--kg`` / ``--tkg`` held by
+    ``engine``, or the store file of ``--store`` (warnings go to standard error);
+    :class:`UsageError` when there are none."""
+    store = getattr(args, "store", None)
+    if store is not None:
+        if args.table or args.kg or args.tkg:
+            raise UsageError("give either --store or --table/--kg/--tkg files, not both")
+        graph = open_store_file(store)
+    elif not (args.table or args.kg or args.tkg):
+        raise UsageError("give at least one --table, --kg or --tkg file (or --store)")
+    elif engine == "memory":
+        graph = load_graph(args.table, args.kg, args.tkg)
+    elif args.kg and not (args.table or args.tkg):
+        graph = open_files(args.kg, "kg", engine)
+    else:
+        graph = open_store([load_source(path, kind) for kind, paths in
+                            (("table", args.table), ("kg", args.kg), ("tkg", args.tkg))
+                            for path in paths], engine)
     for source in graph.sources:
         for warning in source.warnings:
             sys.stderr.write(f"warning: {warning}\n")

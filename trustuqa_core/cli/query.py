@@ -76,7 +76,8 @@ def parse_overrides(items: Sequence[str]) -> dict[str, str]:
 def cmd_query(args: argparse.Namespace) -> int:
     """``query``: run a query program over the given files; 0 when it answered, else 1."""
     text, overrides = read_query(args.query), parse_overrides(args.override)
-    graph = graph_from_args(args)
+    store_engine = args.engine if args.engine in ("duckdb", "auto") else "memory"
+    graph = graph_from_args(args, store_engine)
     mapper = Mapper(graph, default_encoder())
     if args.engine == "cypher":
         return _query_cypher(args, text, overrides, graph, mapper)

@@ -1,0 +1,355 @@
+"""Writing a DuckDB store file: from loaded :class:`~trustuqa_core.sources.SourceFacts` or
+straight from triple files with DuckDB's own CSV reader.
+
+Node and fact ids are the ones :func:`~trustuqa_core.graph.build_graph` hands out for the same
+sources (facts in source order; nodes numbered by first appearance among the heads, then the
+tails; relations by first appearance), so both stores answer with the same ids. A store is
+built into a temporary file next to its final path and renamed into place when complete.
+
+>>> from trustuqa_core.sources import SourceFacts
+>>> import tempfile, duckdb
+>>> path = Path(tempfile.mkdtemp()) / "kg.duckdb"
+>>> write_sources(path, [SourceFacts("kg", "kg", ["a", "b"], ["r", "r"], ["b", "c"], [1, 2])])
+>>> con = duckdb.connect(str(path), read_only=True)
+>>> con.sql("SELECT id, text FROM nodes ORDER BY id").fetchall()
+[(0, 'a'), (1, 'b'), (2, 'c')]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from ..errors import SourceError
+from ..numbers import parse_number
+from ..sources import SourceFacts, row_key
+from ..store import SourceInfo
+from ..text import normalize
+from ..translate.kg import HEADER_WORDS, skipped_warning
+
+__all__ = ["FORMAT_VERSION", "Progress", "quiet", "write_sources", "write_arrays",
+           "write_triple_files", "triple_separator", "info_dict", "check_readable"]
+
+FORMAT_VERSION = "1"
+"""Bumped whenever the schema changes (it is part of every store's cache key)."""
+
+Progress = Callable[[str, float], None]
+"""Called while building with a step name and the fraction done (0..1)."""
+
+_BATCH = 200_000
+_ROW = "starts_with(n.text, chr(0) || 'row' || chr(0))"  # sources.ROW_PREFIX
+
+
+def quiet(step: str, fraction: float) -> None:
+    """The default progress callback: says nothing."""
+
+
+def write_sources(path: Path, sources: Sequence[SourceFacts], progress: Progress = quiet) -> None:
+    """Build the store file at ``path`` from loaded sources (ids as the memory store's)."""
+    names = [s.name for s in sources]
+    dup = {n for n in names if names.count(n) > 1}
+    sources = [replace(s, name=f"{s.name} ({i + 1})") if s.name in dup else s
+               for i, s in enumerate(sources)]
+    heads, rels, tails, lines, srcs, starts, ends = [], [], [], [], [], [], []
+    for index, s in enumerate(sources):
+        n = len(s)
+        if s.kind == "table":
+            heads.append(np.array([row_key(index, int(r)) for r in s.heads], dtype=object))
+        else:
+            heads.append(np.asarray(s.heads, dtype=object))
+        rels.append(np.asarray(s.relations, dtype=object))
+        tails.append(np.asarray(s.tails, dtype=object))
+        lines.append(np.asarray(s.lines, dtype=np.int64))
+        srcs.append(np.full(n, index, dtype=np.int32))
+        starts.append(_floats(s.starts, n))
+        ends.append(_floats(s.ends, n))
+    n_all = sum(len(s) for s in sources)
+    progress("reading facts", 0.1)
+    if n_all:
+        codes, uniques = pd.factorize(np.concatenate(heads + tails), sort=False)
+        rel_codes, rel_uniques = pd.factorize(np.concatenate(rels), sort=False)
+    else:
+        codes, uniques = np.zeros(0, np.int64), np.zeros(0, dtype=object)
+        rel_codes, rel_uniques = np.zeros(0, np.int64), np.zeros(0, dtype=object)
+    write_arrays(
+        path, [info_dict(s) for s in sources], [str(u) for u in uniques],
+        [str(u) for u in rel_uniques], np.asarray(codes[:n_all], dtype=np.int64),
+        np.asarray(rel_codes, dtype=np.int64), np.asarray(codes[n_all:], dtype=np.int64),
+        np.concatenate(srcs) if srcs else np.zeros(0, np.int32),
+        np.concatenate(lines) if lines else np.zeros(0, np.int64),
+        np.concatenate(starts) if starts else np.zeros(0),
+        np.concatenate(ends) if ends else np.zeros(0), progress)
+
+
+def write_arrays(path: Path, infos: Sequence[dict[str, object]], node_text: Sequence[str],
+                 relations: Sequence[str], head: np.ndarray, rel: np.ndarray, tail: np.ndarray,
+                 src: np.ndarray, line: np.ndarray, start: np.ndarray, end: np.ndarray,
+                 progress: Progress = quiet) -> None:
+    """Build the store file at ``path`` from coded fact columns (node ``i`` is
+    ``node_text[i]``, relation ``j`` is ``relations[j]``; NaN where a year is unknown)."""
+    facts = pd.DataFrame({"fact": np.arange(len(head), dtype=np.int64), "head": head,
+                          "rel": rel, "tail": tail, "src": src, "line": line,
+                          "start": start, "end": end})
+    nodes = pd.DataFrame({"id": np.arange(len(node_text), dtype=np.int64),
+                          "text": pd.Series(list(node_text), dtype=object)})
+    relations_df = pd.DataFrame({"id": np.arange(len(relations), dtype=np.int64),
+                                 "name": pd.Series(list(relations), dtype=object)})
+
+    def stage(con: duckdb.DuckDBPyConnection) -> None:
+        con.register("facts_df", facts)
+        con.register("nodes_df", nodes)
+        con.register("relations_df", relations_df)
+        con.execute("CREATE TEMP TABLE s_facts AS SELECT * FROM facts_df")
+        con.execute("CREATE TEMP TABLE s_nodes AS SELECT * FROM nodes_df")
+        con.execute("CREATE TEMP TABLE s_relations AS SELECT * FROM relations_df")
+        for name in ("facts_df", "nodes_df", "relations_df"):
+            con.unregister(name)
+
+    _write(path, infos, stage, progress)
+
+
+def triple_separator(path: Path) -> str | None:
+    """The delimiter of a triple file the native reader handles (tab or ``|``), or ``None``
+    when the file needs the Python loader (comma-separated, gzipped, unreadable).
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "kb.txt"
+    >>> _ = p.write_text("a|r|b\\n")
+    >>> triple_separator(p)
+    '|'
+    """
+    if path.suffix.lower() == ".gz":
+        return None
+    try:
+        with path.open("rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return None
+    first = head.lstrip(b"\r\n").split(b"\n", 1)[0]
+    if first.startswith(b"\xef\xbb\xbf") or b"\x00" in head or b"\x01" in head:
+        return None
+    return "\t" if b"\t" in first else "|" if b"|" in first else None
+
+
+def write_triple_files(path: Path, files: Sequence[Path], progress: Progress = quiet) -> bool:
+    """Build the store at ``path`` from triple files (tab- or ``|``-separated) with DuckDB's
+    CSV reader, mirroring :func:`~trustuqa_core.translate.kg.read_triples`: a header line
+    naming the columns is skipped, blank lines keep their line numbers, lines with an empty
+    field are left out with a warning, ``|`` lines give further pipes to the tail.
+
+    Returns ``False`` (writing nothing) when a file has a shape only the Python loader
+    reports well (a tab line without exactly three fields; no usable facts).
+    """
+    seps = [triple_separator(f) for f in files]
+    if any(s is None for s in seps):
+        return False
+    names = [f.name for f in files]
+    dup = {n for n in names if names.count(n) > 1}
+    names = [f"{n} ({i + 1})" if n in dup else n for i, n in enumerate(names)]
+    infos: list[dict[str, object]] = []
+    ok = True
+
+    def stage(con: duckdb.DuckDBPyConnection) -> None:
+        nonlocal ok
+        con.execute("CREATE TEMP TABLE s_lines (src INTEGER, line BIGINT, h VARCHAR, r VARCHAR,"
+                    " t VARCHAR)")
+        for index, (file, sep) in enumerate(zip(files, seps, strict=True)):
+            progress(f"reading {file.name}", 0.05 + 0.3 * index / len(files))
+            info = _stage_triples(con, index, file, str(sep), names[index])
+            if info is None:
+                ok = False
+                return
+            infos.append(info)
+        progress("numbering nodes", 0.4)
+        con.execute("CREATE TEMP TABLE s_f AS SELECT row_number() OVER (ORDER BY src, line) - 1"
+                    " AS fact, * FROM s_lines")
+        con.execute("DROP TABLE s_lines")
+        con.execute("""CREATE TEMP TABLE s_nodes AS
+            SELECT row_number() OVER (ORDER BY p) - 1 AS id, text FROM (
+              SELECT text, min(p) AS p FROM (
+                SELECT h AS text, fact AS p FROM s_f
+                UNION ALL SELECT t, fact + (SELECT count(*) FROM s_f) FROM s_f)
+              GROUP BY text) ORDER BY id""")
+        con.execute("""CREATE TEMP TABLE s_relations AS
+            SELECT row_number() OVER (ORDER BY p) - 1 AS id, name FROM (
+              SELECT r AS name, min(fact) AS p FROM s_f GROUP BY r)""")
+        progress("coding facts", 0.5)
+        con.execute("""CREATE TEMP TABLE s_facts AS
+            SELECT f.fact, hn.id AS head, r.id AS rel, tn.id AS tail, f.src, f.line,
+                   CAST('nan' AS DOUBLE) AS start, CAST('nan' AS DOUBLE) AS "end"
+            FROM s_f f JOIN s_nodes hn ON hn.text = f.h JOIN s_nodes tn ON tn.text = f.t
+                 JOIN s_relations r ON r.name = f.r ORDER BY f.fact""")
+        con.execute("DROP TABLE s_f")
+
+    _write(path, infos, stage, progress, lambda: ok)
+    return ok
+
+
+def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: str,
+                   name: str) -> dict[str, object] | None:
+    """Lines of one triple file into ``s_lines``; its source description, or ``None`` when
+    the Python loader should read it instead."""
+    con.execute("""CREATE OR REPLACE TEMP TABLE s_raw AS SELECT l FROM read_csv(?,
+        columns={'l': 'VARCHAR'}, delim=?, quote='', escape='', header=false,
+        auto_detect=false, max_line_size=10000000)""", [str(file), "\x01"])
+    tail = "p[3]" if sep == "\t" else "array_to_string(p[3:], '|')"
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE s_one AS
+        SELECT line, p[1] AS h, p[2] AS r, {tail} AS t, len(p) AS w FROM (
+          SELECT rowid + 1 AS line, string_split(l, ?) AS p FROM s_raw
+          WHERE l IS NOT NULL AND trim(l, ' \t\r\n') <> '')""", [sep])
+    con.execute("DROP TABLE s_raw")
+    wrong = "w <> 3" if sep == "\t" else "w < 3"
+    if _one(con, f"SELECT count(*) FROM s_one WHERE {wrong}"):
+        return None
+    first = con.execute("SELECT h, r, t FROM s_one ORDER BY line LIMIT 1").fetchone()
+    if first is None:
+        return None
+    if {str(c).strip().lower() for c in first} <= HEADER_WORDS:
+        con.execute("DELETE FROM s_one WHERE line = (SELECT min(line) FROM s_one)")
+    blank = "trim({}, ' \t\r\n\x0b\x0c') = ''"
+    why = (f"CASE WHEN {blank.format('h')} THEN 'empty head' WHEN {blank.format('r')}"
+           f" THEN 'empty relation' WHEN {blank.format('t')} THEN 'empty tail' END")
+    skipped = con.execute(f"SELECT line, {why} AS why FROM s_one WHERE {why} IS NOT NULL"
+                          " ORDER BY line").fetchall()
+    con.execute(f"INSERT INTO s_lines SELECT {index}, line, h, r, t FROM s_one"
+                f" WHERE {why} IS NULL")
+    n = _one(con, "SELECT count(*) FROM s_one") - len(skipped)
+    con.execute("DROP TABLE s_one")
+    if n == 0:
+        return None
+    return {"name": name, "kind": "kg", "n_facts": n, "n_rows": 0, "columns": [],
+            "path": str(file),
+            "warnings": skipped_warning(name, [(int(a), str(b)) for a, b in skipped])}
+
+
+def _write(path: Path, infos: Sequence[dict[str, object]],
+           stage: Callable[[duckdb.DuckDBPyConnection], None], progress: Progress,
+           keep: Callable[[], bool] = lambda: True) -> None:
+    """Stage tables with ``stage``, then write the final schema into a temporary file that is
+    renamed to ``path`` once complete (nothing is left behind on failure or when ``keep``
+    says no)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    tmp.unlink()
+    spill = tempfile.mkdtemp(prefix="duckspill.", dir=path.parent)
+    try:
+        con = duckdb.connect(str(tmp), config={"memory_limit": "900MB", "temp_directory": spill,
+                                               "preserve_insertion_order": True})
+        try:
+            stage(con)
+            if not keep():
+                return
+            _finish(con, infos, progress)
+        finally:
+            con.close()
+        if keep():
+            os.replace(tmp, path)
+    finally:
+        for leftover in (tmp, Path(str(tmp) + ".wal")):
+            leftover.unlink(missing_ok=True)
+        for f in Path(spill).glob("*"):
+            f.unlink(missing_ok=True)
+        os.rmdir(spill)
+
+
+def _finish(con: duckdb.DuckDBPyConnection, infos: Sequence[dict[str, object]],
+            progress: Progress) -> None:
+    """The final tables from the staged ``s_facts``, ``s_nodes`` and ``s_relations``."""
+    progress("reading node labels", 0.6)
+    con.execute("CREATE TEMP TABLE s_read (id BIGINT, norm VARCHAR, num DOUBLE)")
+    digest = hashlib.sha256()
+    n_nodes = int(_one(con, "SELECT count(*) FROM s_nodes"))
+    for lo in range(0, n_nodes, _BATCH):
+        rows = con.execute("SELECT id, text, " + _ROW + " FROM s_nodes n WHERE id >= ? AND id < ?"
+                           " ORDER BY id", [lo, lo + _BATCH]).fetchall()
+        for _, text, _ in rows:
+            digest.update(text.encode("utf-8", "surrogatepass") + b"\x01")
+        values = [(i, t) for i, t, is_row in rows if not is_row]
+        nums = [parse_number(t) for _, t in values]
+        frame = pd.DataFrame({"id": np.array([i for i, _ in values], dtype=np.int64),
+                              "norm": pd.Series([normalize(t) for _, t in values], dtype=object),
+                              "num": np.array([np.nan if v is None else v for v in nums])})
+        con.register("read_df", frame)
+        con.execute("INSERT INTO s_read SELECT id, norm, CASE WHEN isnan(num) THEN NULL"
+                    " ELSE num END FROM read_df")
+        con.unregister("read_df")
+    digest.update(b"\x02")
+    for (name,) in con.execute("SELECT name FROM s_relations ORDER BY id").fetchall():
+        digest.update(name.encode("utf-8", "surrogatepass") + b"\x01")
+    progress("writing nodes", 0.7)
+    con.execute("""CREATE TABLE nodes AS
+        SELECT n.id, n.text, r.norm, r.num,
+               CASE WHEN {ROW} THEN CAST(split_part(n.text, chr(0), 3) AS INTEGER) END AS row_src,
+               CASE WHEN {ROW} THEN CAST(split_part(n.text, chr(0), 4) AS BIGINT) END AS row_no
+        FROM s_nodes n LEFT JOIN s_read r USING (id) ORDER BY n.id""".replace("{ROW}", _ROW))
+    con.execute("DROP TABLE s_read")
+    con.execute("DROP TABLE s_nodes")
+    con.execute("CREATE TABLE by_text AS SELECT text, id FROM nodes WHERE row_src IS NULL"
+                " ORDER BY text, id")
+    con.execute("CREATE TABLE by_norm AS SELECT norm, id FROM nodes WHERE row_src IS NULL"
+                " ORDER BY norm, id")
+    con.execute("CREATE TABLE by_row AS SELECT row_src, row_no, id FROM nodes"
+                " WHERE row_src IS NOT NULL ORDER BY row_src, row_no")
+    con.execute("CREATE TABLE by_num AS SELECT num, id FROM nodes WHERE num IS NOT NULL"
+                " ORDER BY num, id")
+    progress("writing the token index", 0.8)
+    con.execute("""CREATE TABLE tokens AS SELECT DISTINCT token, id FROM (
+        SELECT unnest(string_split(norm, ' ')) AS token, id FROM nodes
+        WHERE row_src IS NULL AND norm <> '') WHERE token <> '' ORDER BY token, id""")
+    con.execute("CREATE TABLE relations AS SELECT id, name FROM s_relations ORDER BY id")
+    progress("writing facts", 0.85)
+    con.execute("""CREATE TABLE facts AS SELECT fact, head, rel, tail, src, line,
+        CASE WHEN isnan(start) THEN NULL ELSE start END AS start,
+        CASE WHEN isnan("end") THEN NULL ELSE "end" END AS "end" FROM s_facts ORDER BY fact""")
+    con.execute("DROP TABLE s_facts")
+    con.execute("CREATE TABLE hr AS SELECT head, rel, fact FROM facts ORDER BY head, rel, fact")
+    con.execute("""CREATE TABLE rt AS SELECT f.rel, f.tail, f.fact, n.num AS tnum
+        FROM facts f JOIN nodes n ON n.id = f.tail ORDER BY f.rel, f.tail, f.fact""")
+    con.execute("CREATE TABLE tl AS SELECT tail, fact FROM facts ORDER BY tail, fact")
+    counts = con.execute("SELECT (SELECT count(*) FROM nodes), (SELECT count(*) FROM facts),"
+                         " (SELECT count(*) FROM facts WHERE start IS NOT NULL OR"
+                         " \"end\" IS NOT NULL)").fetchone()
+    assert counts is not None
+    meta = {"version": FORMAT_VERSION, "sources": list(infos), "n_nodes": int(counts[0]),
+            "n_facts": int(counts[1]), "is_temporal": bool(counts[2]),
+            "content_hash": digest.hexdigest()}
+    con.execute("CREATE TABLE meta AS SELECT ? AS value", [json.dumps(meta)])
+    con.execute("CHECKPOINT")
+    progress("done", 1.0)
+
+
+def info_dict(s: SourceFacts | SourceInfo) -> dict[str, object]:
+    """A source's description as stored in the file's ``meta``."""
+    n = len(s) if isinstance(s, SourceFacts) else s.n_facts
+    return {"name": s.name, "kind": s.kind, "n_facts": n, "n_rows": s.n_rows,
+            "columns": list(s.columns), "path": s.path, "warnings": list(s.warnings)}
+
+
+def _floats(values: Sequence[float | None] | None, n: int) -> np.ndarray:
+    if values is None:
+        return np.full(n, np.nan)
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def check_readable(files: Sequence[Path]) -> None:
+    """Raise :class:`~trustuqa_core.errors.SourceError` for a file that does not exist."""
+    for f in files:
+        if not f.is_file():
+            raise SourceError(f.name, f"no such file: {f}")
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    row = con.execute(sql).fetchone()
+    assert row is not None
+    return int(row[0])
