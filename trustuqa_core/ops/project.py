@@ -19,7 +19,9 @@ def project(ctx: Context, rel: int, heads: Result) -> Result:
     g = ctx.graph
     base = witness_map(heads)
     nodes = list(dict.fromkeys(as_nodes(ctx, heads)))
-    direct = [n for n in nodes if len(g.facts_head_rel(n, rel))]
+    found = g.facts_heads_rel(np.asarray(nodes, dtype=np.int64), rel) if nodes else None
+    have = set(g.heads_of(found).tolist()) if found is not None else set()
+    direct = [n for n in nodes if n in have]  # one batch lookup, not one per node
     others = [n for n in nodes if n not in set(direct)]
     expanded: list[int] = []
     for n in others:  # a value given where a head was expected: use the heads that have it

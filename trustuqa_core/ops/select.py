@@ -81,8 +81,9 @@ def _select_nodes(
     tails = g.tails_of(facts)
     wit: dict[int, tuple[int, ...]] = {}
     if base:
-        for t, f in zip(tails.tolist(), facts.tolist(), strict=True):
-            wit.setdefault(g.head_of(f), base.get(t, ()))
+        heads = g.heads_of(facts).tolist()  # one batch read, not one per fact
+        for t, h in zip(tails.tolist(), heads, strict=True):
+            wit.setdefault(h, base.get(t, ()))
     return distinct_heads(g, g.heads_of(facts), facts, wit or None)
 
 
