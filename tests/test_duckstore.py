@@ -219,3 +219,18 @@ def test_a_failed_build_leaves_nothing(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="column"):
         open_files([tmp_path / "empty.txt"], "kg", cache_dir=tmp_path)
     assert list((tmp_path / "duckdb").glob("*")) == []
+
+
+def test_labels_of_more_nodes_than_the_cache_holds(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from trustuqa_core.duckstore import store as store_module
+
+    facts = SourceFacts("kg", "kg", [f"h{i}" for i in range(6)], ["r"] * 6,
+                        [f"t{i}" for i in range(6)], list(range(1, 7)))
+    memory = build_graph([facts])
+    duck = DuckStore.build([facts], cache_dir=tmp_path)
+    monkeypatch.setattr(store_module, "_LABEL_CACHE", 2)
+    nodes = memory.heads_of(memory.facts_of_source(0)).tolist() + \
+        memory.tails_of(memory.facts_of_source(0)).tolist()
+    assert duck.labels(nodes) == memory.labels(nodes)  # 12 labels through a cache of 2
+    assert duck.labels(nodes[::-1]) == memory.labels(nodes[::-1])

@@ -232,7 +232,10 @@ class Trace:
         """Distinct answer texts in order (empty when the run failed or found nothing)."""
         if self.final is None:
             return []
-        return [elem_text(self.graph, e) for e in self.final.distinct().elems]
+        elems = self.final.distinct().elems
+        nodes = [e for e in elems if not isinstance(e, Scalar)]
+        texts = dict(zip(nodes, self.graph.labels(nodes), strict=True)) if nodes else {}
+        return [e.text if isinstance(e, Scalar) else texts[e] for e in elems]  # one batch read
 
     @property
     def inferred(self) -> bool:

@@ -144,18 +144,21 @@ class DuckStore:
     def labels(self, nodes: Sequence[int] | np.ndarray) -> list[str]:
         """Display texts of several nodes (one statement for those not cached)."""
         wanted = [int(n) for n in np.asarray(nodes, dtype=np.int64).tolist()]
-        missing = sorted({n for n in wanted if n not in self._labels})
+        found = {n: self._labels[n] for n in wanted if n in self._labels}
+        missing = sorted({n for n in wanted if n not in found})
         if missing:
             rows = self._q("SELECT id, text, row_src, row_no FROM nodes WHERE id IN"
                            " (SELECT unnest(?))", [missing])
-            with self._lock:
-                for node, text, src, row in rows:
-                    shown = text if src is None else f"{self.sources[src].name} row {row}"
-                    self._labels[int(node)] = shown
+            for node, text, src, row in rows:
+                found[int(node)] = text if src is None else f"{self.sources[src].name} row {row}"
+            with self._lock:  # the cache keeps the newest; the answer never depends on it
+                for node in missing[-_LABEL_CACHE:]:
+                    if node in found:
+                        self._labels[node] = found[node]
                 while len(self._labels) > _LABEL_CACHE:
                     self._labels.popitem(last=False)
         try:
-            return [self._labels[n] for n in wanted]
+            return [found[n] for n in wanted]
         except KeyError as exc:
             raise IndexError(f"no node {exc.args[0]} in this store") from None
 
