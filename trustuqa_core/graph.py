@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -33,7 +34,8 @@ from .numbers import parse_number, parse_quantity
 from .sources import SourceFacts, parse_row_key, row_key
 from .store import EMPTY, FactRow, GraphStore, Provenance, SourceInfo
 
-__all__ = ["ConditionGraph", "SourceInfo", "Provenance", "build_graph", "EMPTY"]
+__all__ = ["ConditionGraph", "SourceInfo", "Provenance", "build_graph", "encode_sources",
+           "EncodedFacts", "EMPTY"]
 
 _CMP = {">", "<", ">=", "<=", "="}
 
@@ -391,10 +393,43 @@ def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:
         shown = ", ".join(s.name for s in sources[:5]) + (", ..." if len(sources) > 5 else "")
         found = f"{total:,} facts in the loaded sources ({shown})"
         raise LimitError(over_limit(found, "facts", cap, "facts"))
+    enc = encode_sources(sources)
+    return ConditionGraph(enc.infos, enc.node_text, enc.relations, head=enc.head, rel=enc.rel,
+                          tail=enc.tail, fact_source=enc.fact_source, fact_line=enc.fact_line,
+                          start=enc.start, end=enc.end)
+
+
+@dataclass(frozen=True)
+class EncodedFacts:
+    """The facts of several sources as coded columns: node ``i`` is ``node_text[i]`` (first
+    appearance among the heads, then the tails), relation ``j`` is ``relations[j]``; every
+    store numbers its ids this way, so the memory and DuckDB stores agree."""
+
+    infos: tuple[SourceInfo, ...]
+    node_text: list[str]
+    relations: list[str]
+    head: np.ndarray
+    rel: np.ndarray
+    tail: np.ndarray
+    fact_source: np.ndarray
+    fact_line: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+
+def encode_sources(sources: Sequence[SourceFacts]) -> EncodedFacts:
+    """Code the facts of ``sources`` (entities with equal text are one node; sources with the
+    same name get ``" (k)"`` appended).
+
+    >>> enc = encode_sources([SourceFacts("kg", "kg", ["a", "b"], ["r", "r"], ["b", "c"], [1, 2])])
+    >>> enc.node_text, enc.head.tolist(), enc.tail.tolist()
+    (['a', 'b', 'c'], [0, 1], [1, 2])
+    """
     names = [s.name for s in sources]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
-        sources = [_renamed(s, i) if s.name in dup else s for i, s in enumerate(sources)]
+        sources = [replace(s, name=f"{s.name} ({i + 1})") if s.name in dup else s
+                   for i, s in enumerate(sources)]
     heads, rels, tails, lines, src_ids, starts, ends = [], [], [], [], [], [], []
     for index, s in enumerate(sources):
         n = len(s)
@@ -421,10 +456,8 @@ def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:
         SourceInfo(s.name, s.kind, len(s), s.n_rows, tuple(s.columns), s.path, tuple(s.warnings))
         for s in sources
     )
-    return ConditionGraph(
-        infos,
-        node_text,
-        relations,
+    return EncodedFacts(
+        infos, node_text, relations,
         head=np.asarray(codes[:n_all], dtype=np.int64),
         rel=np.asarray(rel_codes, dtype=np.int64),
         tail=np.asarray(codes[n_all:], dtype=np.int64),
@@ -437,12 +470,6 @@ def build_graph(sources: Sequence[SourceFacts]) -> ConditionGraph:
 
 def _cat(arrays: list[np.ndarray], dtype: type) -> np.ndarray:
     return np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype)
-
-
-def _renamed(s: SourceFacts, index: int) -> SourceFacts:
-    from dataclasses import replace
-
-    return replace(s, name=f"{s.name} ({index + 1})")
 
 
 def _row_positions(texts: list[str]) -> dict[int, tuple[int, int]]:

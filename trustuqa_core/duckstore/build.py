@@ -22,7 +22,6 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -30,8 +29,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SourceError
+from ..graph import encode_sources
 from ..numbers import parse_number
-from ..sources import SourceFacts, row_key
+from ..sources import SourceFacts
 from ..store import SourceInfo
 from ..text import normalize
 from ..translate.kg import HEADER_WORDS, skipped_warning
@@ -55,39 +55,11 @@ def quiet(step: str, fraction: float) -> None:
 
 def write_sources(path: Path, sources: Sequence[SourceFacts], progress: Progress = quiet) -> None:
     """Build the store file at ``path`` from loaded sources (ids as the memory store's)."""
-    names = [s.name for s in sources]
-    dup = {n for n in names if names.count(n) > 1}
-    sources = [replace(s, name=f"{s.name} ({i + 1})") if s.name in dup else s
-               for i, s in enumerate(sources)]
-    heads, rels, tails, lines, srcs, starts, ends = [], [], [], [], [], [], []
-    for index, s in enumerate(sources):
-        n = len(s)
-        if s.kind == "table":
-            heads.append(np.array([row_key(index, int(r)) for r in s.heads], dtype=object))
-        else:
-            heads.append(np.asarray(s.heads, dtype=object))
-        rels.append(np.asarray(s.relations, dtype=object))
-        tails.append(np.asarray(s.tails, dtype=object))
-        lines.append(np.asarray(s.lines, dtype=np.int64))
-        srcs.append(np.full(n, index, dtype=np.int32))
-        starts.append(_floats(s.starts, n))
-        ends.append(_floats(s.ends, n))
-    n_all = sum(len(s) for s in sources)
     progress("reading facts", 0.1)
-    if n_all:
-        codes, uniques = pd.factorize(np.concatenate(heads + tails), sort=False)
-        rel_codes, rel_uniques = pd.factorize(np.concatenate(rels), sort=False)
-    else:
-        codes, uniques = np.zeros(0, np.int64), np.zeros(0, dtype=object)
-        rel_codes, rel_uniques = np.zeros(0, np.int64), np.zeros(0, dtype=object)
-    write_arrays(
-        path, [info_dict(s) for s in sources], [str(u) for u in uniques],
-        [str(u) for u in rel_uniques], np.asarray(codes[:n_all], dtype=np.int64),
-        np.asarray(rel_codes, dtype=np.int64), np.asarray(codes[n_all:], dtype=np.int64),
-        np.concatenate(srcs) if srcs else np.zeros(0, np.int32),
-        np.concatenate(lines) if lines else np.zeros(0, np.int64),
-        np.concatenate(starts) if starts else np.zeros(0),
-        np.concatenate(ends) if ends else np.zeros(0), progress)
+    enc = encode_sources(sources)
+    write_arrays(path, [info_dict(i) for i in enc.infos], enc.node_text, enc.relations,
+                 enc.head, enc.rel, enc.tail, enc.fact_source, enc.fact_line, enc.start, enc.end,
+                 progress)
 
 
 def write_arrays(path: Path, infos: Sequence[dict[str, object]], node_text: Sequence[str],
@@ -334,12 +306,6 @@ def info_dict(s: SourceFacts | SourceInfo) -> dict[str, object]:
     n = len(s) if isinstance(s, SourceFacts) else s.n_facts
     return {"name": s.name, "kind": s.kind, "n_facts": n, "n_rows": s.n_rows,
             "columns": list(s.columns), "path": s.path, "warnings": list(s.warnings)}
-
-
-def _floats(values: Sequence[float | None] | None, n: int) -> np.ndarray:
-    if values is None:
-        return np.full(n, np.nan)
-    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
 
 def check_readable(files: Sequence[Path]) -> None:
