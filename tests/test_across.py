@@ -95,11 +95,10 @@ def test_the_offline_writer_chains_table_kg_and_tkg(question: str, expected: lis
 
 
 def test_no_chain_without_all_three_links() -> None:
-    from trustuqa_core.mapping.mapper import Mapper
     from trustuqa_core.writers.chain import link_chain
 
     g = _three_sources()
-    assert link_chain("What is the Film whose Rank is 2?", g, Mapper(g)) == []
+    assert link_chain("What is the Film whose Rank is 2?", g) == []
 
 
 def _cross_sample():

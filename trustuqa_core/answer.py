@@ -253,7 +253,7 @@ def answer(
     decision = (route(question, graph, _demo_similarity(pool, question, graph, exclude_origins),
                       entities) if route_sources else None)
     if decision is not None and decision.narrowed:
-        chain = link_chain(question, graph, mapper)
+        chain = link_chain(question, graph)
         if chain:  # the question hops across sources: narrowing to one would lose the hops
             decision = replace(decision, sources=decision.all_sources,
                                how=f"all sources: the question {chain[0][1]}")

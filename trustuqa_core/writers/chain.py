@@ -16,13 +16,12 @@ other way: the TKG value's subjects → what the KG relation links them to → t
 holding those → the named column.
 
 >>> from trustuqa_core import load_graph
->>> from trustuqa_core.mapping.mapper import Mapper
 >>> g = load_graph(tables=[b"Year,Film\\n1994,Pulp Fiction\\n1995,Heat\\n"],
 ...                kgs=[b"Pulp Fiction|directed_by|Quentin Tarantino\\n"],
 ...                tkgs=[b"Quentin Tarantino\\taward received\\tPalme d'Or\\t1994\\t1994\\n"])
 >>> from trustuqa_core.query.render import render_call
 >>> found = link_chain("When did the director of the Film whose Year is 1994 receive Palme d'Or?",
-...                    g, Mapper(g))
+...                    g)
 >>> [render_call(q.call) for q in found[0][0].queries][1:]  # doctest: +NORMALIZE_WHITESPACE
 ["get_information(relation='Film', head_entity='output_of_query1')",
  "get_information(relation='directed_by', head_entity='output_of_query2')",
@@ -32,7 +31,6 @@ holding those → the named column.
 
 from __future__ import annotations
 
-from ..mapping.mapper import Mapper
 from ..query.ast import Program
 from ..query.build import call, get_information, program, ref
 from ..store import GraphStore
@@ -44,8 +42,7 @@ __all__ = ["link_chain"]
 _MIN_VALUE = 2
 
 
-def link_chain(question: str, graph: GraphStore,
-               mapper: Mapper) -> list[tuple[Program, str]]:
+def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     """At most one cross-source program as ``(program, how it was made)``; none when the
     graph lacks a table and a KG / TKG, or the question does not name one of each."""
     kinds = {s.kind for s in graph.sources}

@@ -96,7 +96,7 @@ class OfflineWriter:
             if built is not None:
                 linked = (built, f"schema linking: {plan.explain()}")
                 out = [linked, *out] if self.linker_first or not out else [*out, linked]
-        chain = link_chain(request.question, request.graph, request.mapper)
+        chain = link_chain(request.question, request.graph)
         self.chained = len(chain)
         return chain + out
 
