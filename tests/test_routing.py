@@ -232,3 +232,18 @@ def test_writer_sees_the_routed_schema_then_all_with_the_routed_first(office_gra
     assert "position held" in routed_schema
     assert every == ["staff.csv", "books.txt", "politics.tsv"]
     assert fallback_schema.index("politics.tsv") < fallback_schema.index("Table staff.csv")
+
+
+def test_a_word_of_a_node_label_routes_when_no_label_is_named_whole() -> None:
+    """'Herbert' and 'Merkel' are words of node labels, not whole labels: the source holding
+    the word gets the question, with the word as evidence."""
+    g = load_graph(tables=[STAFF], kgs=[BOOKS], tkgs=[POLITICS])
+    d = route("which books did herbert write?", g)
+    assert d.sources == ("kg1",), d.how
+    assert "'herbert' is a word of a node of kg1" in d.evidence["kg1"]
+    d = route("what office did merkel hold?", g)
+    assert d.sources == ("tkg1",), (d.how, d.scores)
+    # a word every source holds is no evidence for any of them
+    assert not any("'office'" in line and "node" in line
+                   for lines in d.evidence.values() for line in lines)
+

@@ -5,6 +5,9 @@ source by
 
 - **names**: the question's word spans that equal (after :func:`~trustuqa_core.text.normalize`)
   a node of the source, longest spans first; a span found in fewer sources weighs more;
+- **label words**: question words (not inside such a span) that are words of a node label of
+  the source (``herbert`` of *Frank Herbert*), weighted by how few sources hold the word
+  (``ln(n_sources / sources_with_it)``, so a word every source holds counts nothing);
 - **relation words**: question words that are words of the source's relation / column names
   (with the ``kg_relation_words`` synonyms of the lexicon: ``wrote`` -> ``written``);
 - **time**: a year of the question inside a dated fact of a temporal KG (``when`` questions
@@ -47,9 +50,12 @@ __all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words"]
 #: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
 #: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
 UNSURE_RATIO = 0.9
-#: points per kind of evidence (a name counts per word of the span)
+#: points per kind of evidence (a name counts per word of the span); ``label_word`` (0.5) and
+#: ``given_entity`` (2.0, was the name weight 1.0) chosen on the tune half of the mixed benchmark
+#: (questions 100-199 of each benchmark, ``scripts/routing_accuracy.py --half tune``)
 WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
-                                "year_in_interval": 1.5, "when": 0.4, "demo": 0.5}
+                                "year_in_interval": 1.5, "when": 0.4, "demo": 0.5,
+                                "label_word": 0.5, "given_entity": 2.0}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
@@ -92,6 +98,7 @@ class _Index:
     names: dict[str, frozenset[int]]  # normalised node label -> sources holding it
     words: tuple[frozenset[str], ...]  # per source: stems of its relation / column words
     temporal: tuple[bool, ...]
+    tokens: dict[str, frozenset[int]] = field(default_factory=dict)  # label word -> sources
 
 
 _INDEXES: weakref.WeakKeyDictionary[GraphStore, _Index] = weakref.WeakKeyDictionary()
@@ -113,6 +120,7 @@ def _index(graph: GraphStore) -> _Index:
     if found is not None:
         return found
     names: dict[str, set[int]] = {}
+    tokens: dict[str, set[int]] = {}
     labels: dict[int, str] = {}
     words, temporal = [], []
     for i, info in enumerate(graph.sources):
@@ -126,10 +134,14 @@ def _index(graph: GraphStore) -> _Index:
                 label = labels[node] = normalize(graph.label(node))
             if label and label.count(" ") < _MAX_SPAN:
                 names.setdefault(label, set()).add(i)
+            for word in label.split()[:_MAX_SPAN]:
+                if word not in _STOP and len(word) > 2 and not word.isdigit():
+                    tokens.setdefault(word, set()).add(i)
         rels = {graph.relation_names[int(r)] for r in np.unique(graph.rels_of(facts)).tolist()}
         words.append(source_words(sorted(rels | set(info.columns))))
         temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.intervals_of(facts)[0]).any()))
-    index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal))
+    index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal),
+                   {k: frozenset(v) for k, v in tokens.items()})
     with _LOCK:
         _INDEXES[graph] = index
     return index
@@ -193,8 +205,17 @@ def route(question: str, graph: GraphStore,
     for entity in dict.fromkeys(normalize(x) for x in entities):
         where = index.names.get(entity, frozenset())
         for i in where:
-            scores[i] += WEIGHTS["name_word"] * (1.0 + math.log(n / len(where)))
+            scores[i] += WEIGHTS["given_entity"] * (1.0 + math.log(n / len(where)))
             evidence[i].append(f"the given entity '{entity}' is a node of {names[i]}")
+    named = {w for text in spans for w in text.split()}
+    for w in dict.fromkeys(tokens):
+        where = index.tokens.get(w)
+        if not where or w in named or w in _STOP or len(w) <= 2 or len(where) == n:
+            continue
+        points = WEIGHTS["label_word"] * math.log(n / len(where))
+        for i in where:
+            scores[i] += points
+            evidence[i].append(f"'{w}' is a word of a node of {names[i]}")
     content = [w for w in re.findall(r"[a-z]+", question.casefold()) if w not in _STOP]
     for w in dict.fromkeys(content):
         stems = {stem(w)} | _SYNONYMS.get(w, set())
