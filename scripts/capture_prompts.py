@@ -58,16 +58,24 @@ HEURISTICS = """\
      (`person`);
   3. otherwise another relation covering most of them: `tail of 'award received'` (things
      that relation points to) or `head of 'release_year'` (things that have one);
-  4. with nothing covering 30% of them: `entity` for heads, and for tails `its <relation>`,
-     since in MetaQA and Wikidata a relation name describes the tail as seen from the head.
+  4. with nothing covering 30% of them: `entity` for heads, and for tails `its <relation>`
+     (a dotted name by its last part, `its spouse_s`), since in MetaQA and Wikidata a
+     relation name describes the tail as seen from the head.
 * **Privacy on** (default): no data value. Table columns show the format of their values
   (digits as `d`, letters as `a`, words as `text`, with shares when mixed) and how many rows
   leave them blank (`blank in 3 of 20 rows`). **Privacy off**: one example value per column,
   one example triple per relation.
-* **Big graphs** (more than 40 relations): relations touching the question's linked entities
-  first, then those 2 and 3 hops away, ranked by similarity to the question, with a share kept
-  for the largest relations (`trustuqa_core/llm/relations.py`; recall measured by
-  `scripts/relation_recall.py`).
+* **Big graphs** (relation lines over 900 tokens, or over 100 relations): the relations
+  shown are chosen within a budget of 900 tokens of relation lines (`RELATION_TOKENS` in
+  `trustuqa_core/llm/prompts.py`), so short lines fit more of them: relations touching the
+  question's linked entities first, then those 2 and 3 hops away (with the reverses of the
+  1-hop relations and the same-type siblings of 1- and 2-hop ones), ranked by similarity to
+  the question, with a share kept for the largest relations (`trustuqa_core/llm/relations.py`).
+  Gold-relation recall (`scripts/relation_recall.py`, rules chosen on the WebQSP dev tune half,
+  check half scored once): WebQSP dev check half 130 / 148 = 87.8%, 130 / 133 = 97.7% of the
+  questions whose gold relations are in the merged graph (15 need a relation no dev subgraph
+  has); CronQuestions valid 5,016 / 5,020 = 99.9%. Figures and commands:
+  docs/LLM_RESULTS.md, section 1d.
 * **Context budget.** Every prompt gets a token estimate; a warning is added to the answer when
   the estimate plus 512 reply tokens exceeds the model's context
   (`trustuqa_core/llm/budget.py`). The Ollama preset sends `options.num_ctx = 16384`.

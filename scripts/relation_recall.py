@@ -2,7 +2,8 @@
 
 Prints, for WebQSP dev (one KG merged from every dev subgraph) and CronQuestions valid (the
 5k-fact TKG sample), the share of questions whose gold relations are all among the
-``--limit`` relations the prompt shows (see ``trustuqa_core/evaluate/relation_recall.py``).
+relations the prompt shows (within ``--tokens``, at most ``--limit``; see
+``trustuqa_core/evaluate/relation_recall.py``).
 
 ``--half tune`` also scores a grid of slot shares (``GRID``) on the WebQSP tune half and
 prints it; the shares in ``trustuqa_core/llm/relations.py`` are that grid's best. ``--half
@@ -11,8 +12,8 @@ every question. CronQuestions is never used for choosing, so its halves are all 
 
 Usage:
     python scripts/relation_recall.py [--benchmark webqsp|cronquestions|both]
-        [--half tune|check|all] [--encoder none|hashing|minilm] [--limit 40]
-        [--questions N] [--missed]
+        [--half tune|check|all] [--encoder none|hashing|minilm] [--limit 100] [--tokens 900]
+        [--grid-limit 40] [--questions N] [--missed]
 
 ``--missed`` prints each gold relation not shown and why: not in graph (unreachable), no
 entity linked, beyond 3 hops, or ranked below the cut (with its tier and place).
@@ -40,6 +41,7 @@ from trustuqa_core.evaluate.relation_recall import (  # noqa: E402
     webqsp_cases,
     why_missed,
 )
+from trustuqa_core.llm.prompts import MAX_RELATIONS, RELATION_TOKENS  # noqa: E402
 from trustuqa_core.llm.relations import SHARES  # noqa: E402
 from trustuqa_core.mapping import HashingEncoder, default_encoder  # noqa: E402
 
@@ -50,7 +52,12 @@ def main() -> int:
     ap.add_argument("--half", choices=["tune", "check", "all"], default="all",
                     help="questions scored (a fixed hash split of question ids)")
     ap.add_argument("--encoder", choices=["none", "hashing", "minilm"], default="minilm")
-    ap.add_argument("--limit", type=int, default=40, help="relations shown per prompt")
+    ap.add_argument("--limit", type=int, default=MAX_RELATIONS,
+                    help="at most this many relations shown per prompt")
+    ap.add_argument("--tokens", type=int, default=RELATION_TOKENS,
+                    help="token budget of the relation lines (llm/prompts.py)")
+    ap.add_argument("--grid-limit", type=int, default=40,
+                    help="relations shown per prompt in the --half tune share grid")
     ap.add_argument("--questions", type=int, default=None, help="first N questions only")
     ap.add_argument("--missed", action="store_true", help="list the questions missed")
     args = ap.parse_args()
@@ -70,15 +77,16 @@ def main() -> int:
         if args.half == "tune":
             ranked = rankings(cases, graph, encoder)
             print(f"{label}: grid of slot shares (1-hop, 2-hop, largest), best first")
-            for shares, hits in share_grid(ranked, limit=args.limit):
+            for shares, hits in share_grid(ranked, limit=args.grid_limit):
                 mark = "  <- relations.py" if shares == SHARES else ""
                 print(f"  {shares.one_hop:.2f} {shares.two_hop:.2f} {shares.size:.2f}: "
                       f"{hits}/{len(ranked)} = {100 * hits / len(ranked):.1f}%{mark}")
-            hits, n = recall_of(ranked, SHARES, args.limit)
+            hits, n = recall_of(ranked, SHARES, args.grid_limit)
             print(f"  relations.py shares {tuple(SHARES)}: {hits}/{n}")
-        r = relation_recall(label, cases, graph, encoder, args.limit)
+        r = relation_recall(label, cases, graph, encoder, args.limit, args.tokens)
         print(f"{label}: {r.hits}/{r.n} questions with every gold relation shown = "
-              f"{100 * r.recall:.1f}% ({r.shown} of {r.relations} relations shown, shares "
+              f"{100 * r.recall:.1f}% (at most {r.shown} of {r.relations} relations shown within "
+              f"{args.tokens} tokens, shares "
               f"{tuple(SHARES)}, encoder {args.encoder}, {time.perf_counter() - t0:.1f} s)")
         print(f"  schema block: {r.mean_tokens:.0f} tokens on average, at most "
               f"{max(r.schema_tokens, default=0)} (llm/budget.py estimate)")
@@ -96,7 +104,7 @@ def main() -> int:
         if args.missed:
             text = {c.id: c.question for c in cases}
             for miss in why_missed(rankings([c for c in cases if c.id in r.missed], graph,
-                                            encoder), SHARES, args.limit):
+                                            encoder), SHARES, r.counts or args.limit):
                 where = f" (tier {miss.tier}, {miss.rank} places in)" if miss.tier is not None \
                     else ""
                 print(f"  missed {miss.case} {text[miss.case]!r}: {miss.relation}: "

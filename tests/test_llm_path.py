@@ -172,6 +172,26 @@ def test_the_warning_reaches_the_answer_and_num_ctx_reaches_the_server() -> None
     assert result.to_dict()["warnings"] == result.warnings
 
 
+def test_the_app_run_shows_the_context_warning() -> None:
+    """The Ask page shows ``Run.warnings`` above the answer: a prompt longer than the
+    configured model's context must land there, not only in ``Answer.warnings``."""
+    from trustuqa_core.app_services.ask import written_run
+
+    good = "Query1: \"get_information(relation='Name', tail_entity='Tina Maze')\""
+    graph = load_graph(tables=[SLALOM])
+    with FakeOpenAIServer(scripted(FakeReply.ok(good))) as srv:
+        small = LLMSettings(srv.base_url, "phi3", api_key="k")  # a 4,096-token model
+        run = written_run("q " * 3000, graph, Mapper(graph, None), writer="openai",
+                          settings=small, demos=DemoPool([], HashingEncoder(), cache_dir=None),
+                          n=1, k=0, m=0, privacy=True)
+        big = LLMSettings(srv.base_url, "gpt-4o", api_key="k")
+        fine = written_run("who won?", graph, Mapper(graph, None), writer="openai",
+                           settings=big, demos=DemoPool([], HashingEncoder(), cache_dir=None),
+                           n=1, k=0, m=0, privacy=True)
+    assert any("context of 4,096" in w for w in run.warnings), run.warnings
+    assert not any("context of" in w for w in fine.warnings)
+
+
 def test_client_sends_the_preset_options(monkeypatch) -> None:
     good = "Query1: \"get_information(relation='Name', tail_entity='Tina Maze')\""
     with FakeOpenAIServer(scripted(FakeReply.ok(good))) as srv:

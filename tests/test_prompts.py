@@ -44,8 +44,11 @@ def test_kg_schema_lists_relations_and_ranks_them_when_too_many() -> None:
     rels = [f"rel_{i}" for i in range(60)] + ["award_received", "place_of_birth"]
     kg = "\n".join(f"A|{r}|B{i}" for i, r in enumerate(rels)).encode()
     graph = load_graph(kgs=[kg])
-    full = describe_schema(graph, "who won which award?", max_relations=100)
+    full = describe_schema(graph, "who won which award?", max_relations=100,
+                           relation_tokens=10_000)
     assert full.relations == tuple(rels)
+    budget = describe_schema(graph, "who won which award?")  # 62 lines exceed the budget
+    assert 0 < len(budget.relations) < len(rels) and "award_received" in budget.relations
     lexical = describe_schema(graph, "which award was received?", max_relations=5)
     assert "award_received" in lexical.relations and len(lexical.relations) == 5
     assert "(the 5 most relevant of 62, each as relation: head kind -> tail kind)" in (

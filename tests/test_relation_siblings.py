@@ -94,3 +94,45 @@ def test_recall_counts_unreachable_questions_and_prompt_tokens_apart() -> None:
     assert r.recall == 0.5 and r.recall_in_graph == 1.0
     assert len(r.schema_tokens) == 2 and r.mean_tokens > 10
     assert r.missed == {"b": ("divorce_reason",)}
+
+
+def test_a_token_budget_shows_more_short_relations_than_long_ones() -> None:
+    """The relation lines are chosen within a token budget, not a count: short names fit more
+    of them, and the block stays within the budget."""
+    from trustuqa_core.llm.budget import estimate_tokens
+    from trustuqa_core.llm.prompts import describe_schema
+
+    def block(prefix: str) -> tuple[int, int]:
+        g = _kg([(f"X{i}", f"{prefix}{i}", f"Y{i}") for i in range(80)])
+        schema = describe_schema(g, "which one?", relation_tokens=400)
+        lines = schema.text.splitlines()[1:]
+        assert len(lines) == len(schema.relations) < 80
+        assert sum(estimate_tokens(line) - 3 for line in lines) <= 400
+        return len(lines), estimate_tokens(schema.text)
+
+    short, _ = block("r")
+    long, _ = block("some.much_longer_namespace.relation_name_number_")
+    assert short > long > 0
+
+
+def test_the_reverse_of_a_linked_relation_joins_the_two_hop_tier() -> None:
+    """Summer Olympics is only the tail of ``instance_of`` here; other events show that
+    ``instances`` runs the other way, so the reverse is shown though the node lacks it."""
+    from trustuqa_core.llm.relations import reverse_relations
+
+    triples = [("g1", "time.event.instance_of", "Summer Olympics")]
+    for i in (2, 3, 4):  # another recurring event with both directions
+        triples += [(f"w{i}", "time.event.instance_of", "World Cup"),
+                    ("World Cup", "time.recurring.instances", f"w{i}")]
+    triples += [(f"X{i}", f"filler_{i}", f"Y{i}-{j}") for i in range(12) for j in range(5)]
+    g = _kg(triples)
+    one = {g.relation("time.event.instance_of")}
+    assert {g.relation_names[r] for r in reverse_relations(g, one)} == {
+        "time.recurring.instances"}
+    rels = list(dict.fromkeys(g.relation_names))
+    question = "how often were the summer olympics held?"
+    anchors = linked_entities(question, Mapper(g, None))
+    tier = dict(zip(rels, rank_relations(g, rels, question, anchors=anchors).tier, strict=True))
+    assert tier["time.event.instance_of"] == 0 and tier["time.recurring.instances"] == 1
+    assert "time.recurring.instances" in choose_relations(g, rels, question, 3, anchors=anchors)
+    assert not reverse_relations(g, {g.relation("filler_1")})

@@ -1,8 +1,9 @@
 """Gold-relation recall of the relations a prompt shows, on big graphs.
 
-A prompt lists at most :data:`~trustuqa_core.llm.prompts.MAX_RELATIONS` relations; a question
-whose gold relations are not among them cannot be answered by any model. This measures, per
-question, whether *all* its gold relations are shown:
+A prompt lists the relations of a big graph within a token budget
+(:data:`~trustuqa_core.llm.prompts.RELATION_TOKENS`); a question whose gold relations are not
+among them cannot be answered by any model. This measures, per question, whether *all* its gold
+relations are shown:
 
 - ``webqsp``: the WebQSP dev questions over one KG merged from every dev subgraph (hundreds of
   Freebase relations); gold relations are the ``ns:domain.type.property`` names of the
@@ -26,7 +27,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ import numpy as np
 
 from ..graph import build_graph
 from ..llm.budget import estimate_tokens
-from ..llm.prompts import MAX_RELATIONS, describe_schema
+from ..llm.prompts import MAX_RELATIONS, RELATION_TOKENS, describe_schema
 from ..llm.relations import SHARES, Ranking, Shares, fill, linked_entities, rank_relations
 from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
@@ -88,6 +89,7 @@ class RecallResult:
     n_in_graph: int = 0
     hits_in_graph: int = 0
     schema_tokens: tuple[int, ...] = ()
+    counts: dict[str, int] | None = None  # case id -> relations shown
 
     @property
     def recall(self) -> float:
@@ -156,23 +158,28 @@ def cron_graph(root: Path | str | None = None) -> GraphStore:
 
 
 def _each(cases: Sequence[Case], graph: GraphStore, mapper: Mapper,
-          encoder: Encoder | None, limit: int
+          encoder: Encoder | None, limit: int, tokens: int
           ) -> Iterator[tuple[Case, tuple[str, ...], int]]:
     for case in cases:
         schema = describe_schema(graph, case.question, examples=False, encoder=encoder,
-                                 max_relations=limit, mapper=mapper, entities=case.entities)
+                                 max_relations=limit, relation_tokens=tokens, mapper=mapper,
+                                 entities=case.entities)
         yield case, schema.relations, estimate_tokens(schema.text)
 
 
 def relation_recall(benchmark: str, cases: Sequence[Case], graph: GraphStore,
-                    encoder: Encoder | None = None, limit: int = MAX_RELATIONS) -> RecallResult:
-    """Share of ``cases`` whose gold relations are all among the relations shown."""
+                    encoder: Encoder | None = None, limit: int = MAX_RELATIONS,
+                    tokens: int = RELATION_TOKENS) -> RecallResult:
+    """Share of ``cases`` whose gold relations are all among the relations shown (at most
+    ``limit`` relations within ``tokens`` tokens of relation lines, as prompts are built)."""
     mapper = Mapper(graph, None)
     hits, hits_in_data, hits_in_graph, shown, missed = 0, 0, 0, 0, {}
-    tokens: list[int] = []
-    for case, rels, size in _each(cases, graph, mapper, encoder, limit):
+    sizes: list[int] = []
+    counts: dict[str, int] = {}
+    for case, rels, size in _each(cases, graph, mapper, encoder, limit, tokens):
         shown = max(shown, len(rels))
-        tokens.append(size)
+        counts[case.id] = len(rels)
+        sizes.append(size)
         lost = tuple(g for g in case.gold if g not in rels)
         if lost:
             missed[case.id] = lost
@@ -183,7 +190,7 @@ def relation_recall(benchmark: str, cases: Sequence[Case], graph: GraphStore,
     n_in_graph = sum(all(graph.relation(g) is not None for g in c.gold) for c in cases)
     return RecallResult(benchmark, len(cases), hits, len(graph.relation_names), shown, missed,
                         sum(c.in_data for c in cases), hits_in_data, n_in_graph, hits_in_graph,
-                        tuple(tokens))
+                        tuple(sizes), counts)
 
 
 @dataclass(frozen=True)
@@ -200,15 +207,17 @@ class Miss:
 
 
 def why_missed(ranked: Sequence[tuple[Case, list[str], Ranking]], shares: Shares = SHARES,
-               limit: int = MAX_RELATIONS) -> list[Miss]:
-    """One :class:`Miss` per gold relation not shown, for the cases of :func:`rankings`.
+               limit: int | Mapping[str, int] = MAX_RELATIONS) -> list[Miss]:
+    """One :class:`Miss` per gold relation not shown, for the cases of :func:`rankings`
+    (``limit``: relations shown, one count or per case id, e.g. ``RecallResult.counts``).
 
     >>> why_missed([])
     []
     """
     out = []
     for case, rels, ranking in ranked:
-        shown = set(fill(ranking, limit, shares)) if len(rels) > limit else set(range(len(rels)))
+        n = limit if isinstance(limit, int) else limit[case.id]
+        shown = set(fill(ranking, n, shares)) if len(rels) > n else set(range(len(rels)))
         place = {j: p for p, j in enumerate(ranking.order)}
         for gold in case.gold:
             if gold not in rels:

@@ -26,7 +26,7 @@ import re
 import string
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -37,11 +37,13 @@ import numpy as np
 from ..mapping.dense import EmbeddingIndex, Encoder
 from ..mapping.mapper import Mapper
 from ..store import GraphStore
-from .relations import choose_relations, linked_entities
+from .budget import estimate_tokens
+from .relations import choose_within, linked_entities
 from .shapes import column_profile, example_triple, relation_signature
 
 __all__ = [
     "MAX_RELATIONS",
+    "RELATION_TOKENS",
     "PromptKind",
     "Schema",
     "PromptDemo",
@@ -55,8 +57,15 @@ __all__ = [
 ]
 
 PromptKind = Literal["table", "kg", "tkg", "mixed"]
-MAX_RELATIONS = 40
+#: at most this many relations of one source are listed, whatever the token budget
+MAX_RELATIONS = 100
+#: token budget of one source's relation lines (llm/budget.py estimate); a graph whose lines
+#: fit is listed whole, a bigger one gets the lines of the relations chosen within it. 900 is
+#: about what the 40 relations shown before the budget cost on WebQSP (845 tokens on average);
+#: chosen on the WebQSP dev tune half (docs/LLM_RESULTS.md, section 1d)
+RELATION_TOKENS = 900
 _MAX_EXAMPLE = 60
+_MESSAGE_TOKENS = 3  # what estimate_tokens adds per message, less a newline
 _TIME_KEYS = "time, start_time, end_time"
 _ROW_NUMBER = "row_number"
 
@@ -119,6 +128,7 @@ def describe_schema(
     examples: bool = True,
     encoder: Encoder | None = None,
     max_relations: int = MAX_RELATIONS,
+    relation_tokens: int = RELATION_TOKENS,
     mapper: Mapper | None = None,
     entities: Sequence[str] = (),
     first: Sequence[str] = (),
@@ -126,9 +136,11 @@ def describe_schema(
     """The schema block for ``graph`` (see the module docstring).
 
     Args:
-        question: ranks relations when a KG has more than ``max_relations`` of them.
+        question: ranks relations when a KG has more of them than fit (below).
         examples: include one example value per table column and one example triple per
             KG/TKG relation (data values!); when False only formats, kinds and blank counts.
+        max_relations, relation_tokens: a KG source lists at most ``max_relations``
+            relations, whose lines together cost at most ``relation_tokens`` tokens.
         encoder: ranks relations by cosine similarity to the question; without it, by word
             overlap.
         mapper: links the question to graph entities, whose 1- and 2-hop relations are shown
@@ -151,9 +163,14 @@ def describe_schema(
             parts.append(_table_block(graph, index, cols, examples))
             shown += cols
             continue
-        if len(rels) > max_relations and anchors is None:
+        def cost(name: str, index: int = index) -> int:
+            return _line_tokens(graph, index, name, examples)
+
+        fits = len(rels) <= max_relations and sum(map(cost, rels)) <= relation_tokens
+        if not fits and anchors is None:
             anchors = linked_entities(question, mapper, entities) if mapper is not None else []
-        picked = _rank(graph, rels, question, encoder, max_relations, anchors or [])
+        picked = rels if fits else _rank(graph, rels, question, encoder, (
+            max_relations, relation_tokens, cost), anchors or [])
         shown += picked
         more = ""
         if len(picked) < len(rels):
@@ -182,6 +199,11 @@ def _relation_line(graph: GraphStore, index: int, name: str, examples: bool) -> 
                 line += f"; e.g. {triple}"
             cache[key] = line
     return str(cache[key])
+
+
+def _line_tokens(graph: GraphStore, index: int, name: str, examples: bool) -> int:
+    """Estimated tokens of one relation line (its newline included)."""
+    return estimate_tokens(_relation_line(graph, index, name, examples)) - _MESSAGE_TOKENS
 
 
 def _table_block(graph: GraphStore, index: int, columns: Sequence[str], examples: bool) -> str:
@@ -245,11 +267,10 @@ def _source_relations(graph: GraphStore, index: int) -> list[str]:
 
 
 def _rank(graph: GraphStore, rels: list[str], question: str, encoder: Encoder | None,
-          limit: int, anchors: Sequence[int]) -> list[str]:
-    """All relations when they fit, else the ``limit`` chosen by
-    :func:`~trustuqa_core.llm.relations.choose_relations`."""
-    if len(rels) <= limit:
-        return rels
+          limit: tuple[int, int, Callable[[str], int]], anchors: Sequence[int]) -> list[str]:
+    """The relations chosen by :func:`~trustuqa_core.llm.relations.choose_within` within
+    ``limit`` = (most relations, token budget, tokens of one relation's line)."""
+    cap, budget, cost = limit
     index: EmbeddingIndex | None = None
     if encoder is not None and question:
         cache = _per_graph(graph)
@@ -260,8 +281,8 @@ def _rank(graph: GraphStore, rels: list[str], question: str, encoder: Encoder | 
         else:
             index = EmbeddingIndex([re.sub(r"[._]+", " ", r) for r in rels], encoder)
             cache[key] = index
-    return choose_relations(graph, rels, question, limit, anchors=anchors, encoder=encoder,
-                            index=index)
+    return choose_within(graph, rels, question, cost, budget, cap, anchors=anchors,
+                         encoder=encoder, index=index)
 
 
 def system_prompt(kind: PromptKind, privacy: bool | None = None) -> str:

@@ -9,6 +9,9 @@ and relation names alone misses relations whose names share no word with the que
 3. relations 3 hops away (an intermediate node, then its neighbours);
 4. every other relation.
 
+The reverse of a 1-hop relation (the same facts under the other direction's name,
+:func:`reverse_relations`) joins tier 2.
+
 A dotted relation of the same type as a tier-1 or tier-2 one (``people.marriage.from`` beside
 ``people.marriage.spouse``) joins tier 2 even when the linked nodes lack it: a benchmark
 subgraph keeps only some facts of a node (:func:`_with_siblings`; on the WebQSP dev tune half
@@ -50,7 +53,7 @@ was looked at in choosing (see docs/PROMPTS.md for the figures).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -61,7 +64,8 @@ from ..mapping.mapper import Mapper
 from ..store import GraphStore
 
 __all__ = ["ONE_HOP_SHARE", "TWO_HOP_SHARE", "SIZE_SHARE", "SHARES", "Shares", "Ranking",
-           "linked_entities", "relation_tiers", "rank_relations", "fill", "choose_relations"]
+           "linked_entities", "relation_tiers", "reverse_relations", "rank_relations", "fill",
+           "choose_relations", "choose_within"]
 
 
 
@@ -79,6 +83,8 @@ SHARES = Shares(0.5, 0.2, 0.05)
 ONE_HOP_SHARE, TWO_HOP_SHARE, SIZE_SHARE = SHARES
 _MAX_WORDS = 8
 _MAX_NEIGHBOURS = 2000
+_SAMPLE = 256  # facts of a relation looked at for its reverse
+_MIRRORED = 2  # mirrored facts that make a reverse
 _WORD = re.compile(r"[^\W_]+(?:['.][^\W_]+)*", re.UNICODE)
 _SKIP = {"the", "a", "an", "of", "in", "on", "by", "for", "who", "what", "which", "when",
          "where", "how", "is", "was", "did", "does", "do", "are", "were", "and", "to", "with"}
@@ -150,7 +156,48 @@ def _paths(graph: GraphStore, anchors: Sequence[int], sim: dict[int, float]
     if len(ring) > _MAX_NEIGHBOURS:
         ring = np.sort(np.random.default_rng(0).choice(ring, _MAX_NEIGHBOURS, replace=False))
     three = {int(r) for r in np.unique(graph.rels_of(_touching(graph, ring)))} - one - two
-    return one, two, three, boost
+    back = reverse_relations(graph, one) - one  # likely, not certain: the 2-hop tier
+    return one, two | back, three - back, boost
+
+
+def reverse_relations(graph: GraphStore, rels: set[int]) -> set[int]:
+    """Relations that run the other way of one of ``rels``: ``r2`` is a reverse of ``r`` when
+    at least :data:`_MIRRORED` facts ``(a, r, b)`` (of :data:`_SAMPLE` looked at) have a
+    mirror ``(b, r2, a)`` anywhere in the graph.
+
+    Freebase-style KGs hold both directions under two names (``time.event.
+    instance_of_recurring_event`` / ``time.recurring_event.instances``), and a benchmark
+    subgraph often keeps only one of them for a node: the question's node is then 1 hop from
+    the name the query needs only through the reverse. Reverses of 1-hop relations join the
+    2-hop tier (in the 1-hop tier they crowded out a 2-hop relation another question needed);
+    on the WebQSP dev tune half this adds one question (``which city held the summer olympics
+    twice?``).
+
+    >>> from trustuqa_core.sources import SourceFacts
+    >>> from trustuqa_core.graph import build_graph
+    >>> g = build_graph([SourceFacts("kb", "kg", ["e1", "O", "e2", "O", "e3"],
+    ...     ["instance_of", "instances", "instance_of", "instances", "instance_of"],
+    ...     ["O", "e1", "O", "e2", "P"], [1, 2, 3, 4, 5])])
+    >>> [g.relation_names[r] for r in reverse_relations(g, {g.relation("instance_of")})]
+    ['instances']
+    """
+    found: set[int] = set()
+    for rel in sorted(rels):
+        facts = np.sort(graph.facts_rel(rel))
+        if len(facts) > _SAMPLE:
+            facts = facts[np.linspace(0, len(facts) - 1, _SAMPLE).astype(np.int64)]
+        heads, tails = graph.heads_of(facts), graph.tails_of(facts)
+        back = graph.facts_heads(np.unique(tails))
+        if not len(back):
+            continue
+        pairs = set(zip(heads.tolist(), tails.tolist(), strict=True))
+        mirrored: dict[int, int] = {}
+        for h, r, t in zip(graph.heads_of(back).tolist(), graph.rels_of(back).tolist(),
+                           graph.tails_of(back).tolist(), strict=True):
+            if r != rel and (t, h) in pairs:
+                mirrored[r] = mirrored.get(r, 0) + 1
+        found |= {r for r, n in mirrored.items() if n >= _MIRRORED}
+    return found
 
 
 def _touching(graph: GraphStore, nodes: np.ndarray) -> np.ndarray:
@@ -267,3 +314,37 @@ def choose_relations(graph: GraphStore, rels: Sequence[str], question: str, limi
     ranking = rank_relations(graph, rels, question, anchors=anchors, encoder=encoder,
                              index=index)
     return [rels[j] for j in fill(ranking, limit)]
+
+
+def choose_within(graph: GraphStore, rels: Sequence[str], question: str,
+                  cost: Callable[[str], int], budget: int, cap: int | None = None, *,
+                  anchors: Sequence[int] = (), encoder: Encoder | None = None,
+                  index: EmbeddingIndex | None = None) -> list[str]:
+    """The relations of ``rels`` to show within a token ``budget`` (and at most ``cap``), in
+    their original order: the most places :func:`fill` can be given while the lines'
+    ``cost`` (tokens of one relation's schema line) sums to at most ``budget``.
+
+    A budget instead of a count lets a graph with short relation lines show more of them and
+    keeps long Freebase-style lines from swelling the prompt. At least one relation is shown.
+
+    >>> from trustuqa_core.sources import SourceFacts
+    >>> from trustuqa_core.graph import build_graph
+    >>> g = build_graph([SourceFacts("kb", "kg", ["A"] * 4, ["r1", "r2", "long_name", "r3"],
+    ...                              ["B", "C", "D", "E"], [1, 2, 3, 4])])
+    >>> rels = ["r1", "r2", "long_name", "r3"]
+    >>> choose_within(g, rels, "name", len, 12), choose_within(g, rels, "name", len, 10)
+    (['r1', 'long_name'], ['long_name'])
+    """
+    cap = len(rels) if cap is None else min(cap, len(rels))
+    if sum(cost(r) for r in rels[:cap]) <= budget and cap == len(rels):
+        return list(rels)
+    ranking = rank_relations(graph, rels, question, anchors=anchors, encoder=encoder,
+                             index=index)
+    lo, hi = 1, cap  # the largest count that fits (the fill's cost grows with the count)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sum(cost(rels[j]) for j in fill(ranking, mid)) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return [rels[j] for j in fill(ranking, lo)]

@@ -21,8 +21,9 @@ The kind heuristic (documented in docs/PROMPTS.md). For the heads (or tails) of 
    ``head of 'release_year'`` (things that have a ``release_year``). ``r`` itself counts only
    on its other side.
 4. With nothing covering at least 30% of them, a head is an ``entity`` and a tail is named
-   after the relation, which in KGs like MetaQA and Wikidata describes the tail as seen from
-   the head (``winner: entity -> its winner``: the head has the tail as its winner).
+   after the relation (a dotted name by its last part: ``its spouse_s``), which in KGs like
+   MetaQA and Wikidata describes the tail as seen from the head (``winner: entity -> its
+   winner``: the head has the tail as its winner).
 
 >>> value_shape("1:07.05"), value_shape("2011-03-04"), value_shape("1852"), value_shape("Italy")
 ('d:dd.dd', 'yyyy-mm-dd', 'yyyy', 'text')
@@ -182,12 +183,22 @@ def _cover_kind(graph: GraphStore, nodes: np.ndarray, rel: int, side: str) -> st
         seen.discard((side, rel))
         votes.update(seen)
     if not votes:
-        return "entity" if side == "head" else f"its {graph.relation_names[rel]}"
+        return "entity" if side == "head" else _its(graph.relation_names[rel])
     best = max(votes.items(), key=lambda kv: (kv[1], kv[0][0] == "tail", -kv[0][1]))
     (where, other), n = best
     if n < _COVER_SHARE * len(nodes):
-        return "entity" if side == "head" else f"its {graph.relation_names[rel]}"
+        return "entity" if side == "head" else _its(graph.relation_names[rel])
     return f"{where} of '{graph.relation_names[other]}'"
+
+
+def _its(name: str) -> str:
+    """A tail kind named after its relation; a dotted name by its last part only (the line
+    already spells the whole name, and Freebase names are long).
+
+    >>> _its("winner"), _its("people.person.spouse_s")
+    ('its winner', 'its spouse_s')
+    """
+    return f"its {name.rpartition('.')[2] if name.count('.') >= 2 else name}"
 
 
 def _kind(graph: GraphStore, nodes: np.ndarray, rel: int, side: str) -> str:
