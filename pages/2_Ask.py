@@ -13,6 +13,7 @@ from trustuqa_app.ask_page import (
     question_box,
     run_tabs,
 )
+from trustuqa_app.unioqa_views import current_view, unioqa_mode, unioqa_result
 from trustuqa_core.export import md_escape
 
 st.title("Ask")
@@ -28,6 +29,11 @@ hand_query_box()
 import_box()
 
 run = state.current_run()
-if run is not None:
+if unioqa_mode():
+    view = current_view()
+    if view is not None:
+        st.divider()
+        unioqa_result(view)
+elif run is not None:
     st.divider()
     run_tabs(run)
