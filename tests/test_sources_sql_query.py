@@ -337,3 +337,27 @@ def test_the_data_page_loads_a_postgresql_query_result(server: str) -> None:  # 
     at.button(key="tq_ask").click().run()
     assert not at.exception
     assert at.session_state["tq_run"].answer == ["5"]
+
+
+def test_the_data_page_loads_a_sqlite_query_result(shop: Path) -> None:
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/1_Data.py").run()
+    at.radio(key="tq_sql_source").set_value("SQLite or DuckDB file").run()
+    at.file_uploader(key="tq_sql_file").set_value(
+        [("shop.sqlite", shop.read_bytes(), "application/octet-stream")]).run()
+    at.text_area(key="tq_sql_text").set_value("SELECT 1 /* ; */; DROP TABLE orders")
+    at.text_input(key="tq_sql_name").set_value("totals")
+    at.button(key="tq_sql_go").click().run()
+    assert not at.exception
+    assert any("more than one statement" in e.value for e in at.error)
+    assert "tq_sources" not in at.session_state or not at.session_state["tq_sources"]
+    at.text_area(key="tq_sql_text").set_value(GROUPED)
+    at.button(key="tq_sql_go").click().run()
+    assert not at.exception
+    assert any("shop.sqlite:totals" in s.value for s in at.success)
+    assert [u.name for u in at.session_state["tq_sources"]] == ["shop.sqlite:totals"]
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_area(key="tq_hand").set_value(TOTAL_OF.format(who="Ann")).run()
+    at.button(key="tq_hand_go").click().run()
+    assert at.session_state["tq_run"].answer == [_expected_totals()["Ann"]]
