@@ -68,7 +68,7 @@ def test_the_unioqa_view_on_the_bundled_movie_kg_with_no_llm() -> None:
     assert any(w in i.value for i in at.info for w in want) and "executed" in at.info[0].value
     assert not at.success
     decision = [m.value for m in at.markdown if m.value.startswith("**Merge decision:**")]
-    assert decision and "no\\_searcher" in decision[0]
+    assert decision and "`no_searcher`" in decision[0]
     # the Cypher as written and after ERR, in code boxes (st.code has the copy button)
     codes = [c.value for c in at.code]
     assert view.cypher in codes and view.rebuilt in codes and "Inception" in view.rebuilt

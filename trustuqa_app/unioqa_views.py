@@ -12,6 +12,7 @@ TrustUQA's *verified*: a UniOQA answer is blue when executed, amber when LLM-rea
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import streamlit as st
@@ -90,7 +91,8 @@ def unioqa_result(view: UniOQAView) -> None:
         st.warning(f":material/smart_toy: {answer} — LLM-read, not executed (unverified)")
     else:
         st.info(f":material/database: {answer} — executed")
-    st.markdown(f"**Merge decision:** `{md_escape(view.decision)}` — {md_escape(view.reason)}. "
+    code = re.sub(r"[^a-z_]", "", view.decision)  # a REASONS key, shown as code (no escaping)
+    st.markdown(f"**Merge decision:** `{code}` — {md_escape(view.reason)}. "
                 f"Kept: {md_escape(view.source_label)}.")
     if view.translator_verdict:
         st.caption("The translator's program, judged as a TrustUQA run: "
