@@ -361,3 +361,22 @@ def test_the_data_page_loads_a_sqlite_query_result(shop: Path) -> None:
     at.text_area(key="tq_hand").set_value(TOTAL_OF.format(who="Ann")).run()
     at.button(key="tq_hand_go").click().run()
     assert at.session_state["tq_run"].answer == [_expected_totals()["Ann"]]
+
+
+def test_a_slow_query_is_stopped_at_the_deadline(shop: Path, warehouse: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sq, "QUERY_SECONDS", 0.5)
+    endless = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+               "SELECT count(*) FROM c")
+    with pytest.raises(SourceError, match="longer than 0.5 s"):
+        open_query(shop, endless, "r")
+    slow = "SELECT count(*) FROM range(100000) a, range(100000) b WHERE a.range + b.range = -1"
+    with pytest.raises(SourceError, match="longer than 0.5 s"):
+        open_query(warehouse, slow, "r")
+
+
+def test_a_slow_postgresql_query_is_stopped(server: str,  # noqa: F811
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sq, "QUERY_SECONDS", 0.5)
+    with pytest.raises(SourceError, match="longer than 0.5 s"):
+        open_query(server, "SELECT count(*) FROM generate_series(1, 1000000000) g", "r")

@@ -16,7 +16,8 @@ refused before the database is opened, with a message naming the problem:
   (:mod:`.databases`), and the driver checks again: SQLite through a ``mode=ro`` URI,
   ``query_only`` and an authorizer that allows reading only; DuckDB read-only without access to
   other files, its own parser confirming one ``SELECT``; PostgreSQL in a read-only transaction
-  through a server-side cursor (which only takes a query) with a statement timeout.
+  through a server-side cursor (which only takes a query). Each stops after
+  :data:`QUERY_SECONDS`.
 
 Rows are fetched in batches and stop at the ``table_rows`` / ``facts`` limits, as for tables.
 
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -75,7 +77,8 @@ FORBIDDEN_FUNCTIONS = frozenset(_FUNCTIONS_TEXT.split())
 _FORBIDDEN_PREFIXES = ("dblink", "lo_", "pg_advisory", "pg_try_advisory", "pg_logical",
                        "pg_replication", "pg_file", "read_", "sniff_")
 _FIRST_WORDS = ("select", "with", "values")
-#: a query may run this long (PostgreSQL statement timeout, SQLite progress deadline)
+#: a query may run this long (PostgreSQL statement timeout, SQLite progress deadline, DuckDB
+#: interrupt)
 QUERY_SECONDS = 60
 #: the longest SQL text accepted
 MAX_SQL_CHARS = 20_000
@@ -313,13 +316,19 @@ def _duckdb(path: Path, sql: str, name: str, origin: str | None) -> SourceFacts:
                             config={"enable_external_access": False})
     except duckdb.Error as exc:
         raise SourceError(name, f"not a readable DuckDB database ({_first_line(exc)})") from None
+    timer = threading.Timer(QUERY_SECONDS, db.interrupt)  # the deadline: interrupt the query
+    timer.start()
     try:
         cur = db.execute(sql)
         columns = [d[0] for d in cur.description or ()]
         return _read_rows(cur.fetchmany, columns, name, origin)
+    except duckdb.InterruptException:
+        raise SourceError(name, f"the query ran longer than {QUERY_SECONDS} s and was "
+                          "stopped") from None
     except duckdb.Error as exc:
         raise SourceError(name, f"DuckDB error: {_first_line(exc)}") from None
     finally:
+        timer.cancel()
         db.close()
 
 
