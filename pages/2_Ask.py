@@ -13,7 +13,7 @@ from trustuqa_app.ask_page import (
     question_box,
     run_tabs,
 )
-from trustuqa_app.unioqa_views import current_view, unioqa_mode, unioqa_result
+from trustuqa_app.unioqa_views import unioqa_area, unioqa_mode
 from trustuqa_core.export import md_escape
 
 st.title("Ask")
@@ -30,10 +30,7 @@ import_box()
 
 run = state.current_run()
 if unioqa_mode():
-    view = current_view()
-    if view is not None:
-        st.divider()
-        unioqa_result(view)
+    unioqa_area(run.question or "hand-written query" if run is not None else None)
 elif run is not None:
     st.divider()
     run_tabs(run)

@@ -116,3 +116,21 @@ def test_the_view_data_without_streamlit() -> None:
     assert len(kept) == 1 and kept[0]["answer"] == ", ".join(want)
     assert view.record["system"] == "unioqa" and view.record["answer"] == want
     assert {t["tail"] for t in view.triples if t["relation"] == "starred_actors"} == set(want)
+
+
+def test_switching_systems_keeps_the_trustuqa_run() -> None:
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=90)
+    at.run()
+    at.button(key="tq_sample_movies").click().run()
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_input(key="tq_question").set_value("who was the director of Inception?").run()
+    at.button(key="tq_ask").click().run()
+    run = at.session_state["tq_run"]
+    assert run.answer == _tails("Inception", "directed_by")
+    at.radio(key="tq_system").set_value("UniOQA").run()
+    assert not at.exception
+    assert any("current TrustUQA run" in c.value and "Inception" in c.value for c in at.caption)
+    assert not [h for h in at.subheader if h.value == "Answer"]  # the card is not drawn
+    at.radio(key="tq_system").set_value("TrustUQA").run()
+    assert [h for h in at.subheader if h.value == "Answer"]
+    assert at.session_state["tq_run"].rid == run.rid

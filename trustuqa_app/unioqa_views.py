@@ -25,7 +25,7 @@ from trustuqa_core.llm.client import LLMClient
 from . import state
 
 __all__ = ["SYSTEMS", "system_choice", "unioqa_mode", "answer_unioqa", "current_view",
-           "unioqa_result"]
+           "unioqa_area", "unioqa_result"]
 
 SYSTEMS = ("TrustUQA", "UniOQA")
 _KEY = "tq_system"
@@ -78,6 +78,18 @@ def current_view() -> UniOQAView | None:
     """The session's latest UniOQA view, if any."""
     view = st.session_state.get(_RESULT)
     return view if isinstance(view, UniOQAView) else None
+
+
+def unioqa_area(trustuqa_question: str | None) -> None:
+    """The result area in UniOQA mode: the latest UniOQA view, and a pointer to the TrustUQA
+    run kept meanwhile (``trustuqa_question``: its question, None when there is none)."""
+    if trustuqa_question is not None:
+        st.caption("The current TrustUQA run (“" + md_escape(trustuqa_question) + "”) is kept: "
+                   "switch *Answer with* to TrustUQA to see it.")
+    view = current_view()
+    if view is not None:
+        st.divider()
+        unioqa_result(view)
 
 
 def unioqa_result(view: UniOQAView) -> None:
