@@ -221,6 +221,10 @@ def test_the_drivers_refuse_writes_without_the_text_check(shop: Path, warehouse:
 def test_rows_stop_at_the_limit_and_names_are_checked(shop: Path, set_limits) -> None:
     with pytest.raises(SourceError, match="give the result a name"):
         open_query(shop, GROUPED, "  ")
+    for name in ("copy.sqlite", "t.xlsx", "g.ttl", "r.json"):  # would be read as such a file
+        with pytest.raises(SourceError, match="cannot end in a file suffix"):
+            open_query(shop, GROUPED, name)
+    assert open_query(shop, GROUPED, "totals v2.1").name == "shop.sqlite:totals v2.1"
     with pytest.raises(SourceError, match="no such table"):
         open_query(shop, "SELECT * FROM missing_table", "r")
     set_limits(table_rows=2)

@@ -50,7 +50,15 @@ from urllib.parse import quote, urlsplit
 
 from ..errors import SourceError
 from ..sources import SourceFacts
-from .databases import _first_line, _local_file, _read_rows, database_kind, safe_url
+from .databases import (
+    DATABASE_SUFFIXES,
+    _first_line,
+    _local_file,
+    _read_rows,
+    database_kind,
+    safe_url,
+)
+from .rdf import RDF_FORMATS
 
 __all__ = ["check_select", "check_result_name", "open_query", "FORBIDDEN_WORDS",
            "QUERY_SECONDS", "MAX_SQL_CHARS"]
@@ -83,6 +91,10 @@ QUERY_SECONDS = 60
 #: the longest SQL text accepted
 MAX_SQL_CHARS = 20_000
 _NAME_CHARS = 80
+#: a result name may not end like a file the loaders read by its suffix (the snapshot would be
+#: read as that kind of file)
+_FILE_SUFFIXES = frozenset({*DATABASE_SUFFIXES, *RDF_FORMATS, ".csv", ".tsv", ".xlsx", ".xlsm",
+                            ".json", ".gz", ".txt"})
 _LABEL = "SQL query"
 
 
@@ -104,6 +116,10 @@ characters or '#'
         raise SourceError(_LABEL, f"the result name is longer than {_NAME_CHARS} characters")
     if any(ord(c) < 32 or c in "#\x7f" for c in text):
         raise SourceError(_LABEL, "the result name cannot contain control characters or '#'")
+    suffix = Path(text).suffix.lower()
+    if suffix in _FILE_SUFFIXES:
+        raise SourceError(_LABEL, f"the result name cannot end in a file suffix ({suffix!r}): "
+                          "it names a table, not a file")
     return text
 
 
