@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trustuqa_app.data_views import database_box, loaded_overview, sample_picker, uploader
+from trustuqa_app.data_views import (
+    database_box,
+    loaded_overview,
+    sample_picker,
+    sql_query_box,
+    uploader,
+)
 
 st.title("Data")
 st.caption("Load one or several sources at once: tables, knowledge-graph triples and temporal "
            "knowledge-graph quintuples become one condition graph that questions run over.")
 
-samples, upload, database = st.tabs(["Bundled samples", "Upload files", "PostgreSQL"])
+samples, upload, database, sql = st.tabs(["Bundled samples", "Upload files", "PostgreSQL",
+                                          "SQL query"])
 with samples:
     sample_picker()
 with upload:
     uploader()
 with database:
     database_box()
+with sql:
+    sql_query_box()
 
 st.header("Loaded data")
 loaded_overview()

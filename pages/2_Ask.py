@@ -13,6 +13,7 @@ from trustuqa_app.ask_page import (
     question_box,
     run_tabs,
 )
+from trustuqa_app.unioqa_views import unioqa_area, unioqa_mode
 from trustuqa_core.export import md_escape
 
 st.title("Ask")
@@ -28,6 +29,8 @@ hand_query_box()
 import_box()
 
 run = state.current_run()
-if run is not None:
+if unioqa_mode():
+    unioqa_area(run.question or "hand-written query" if run is not None else None)
+elif run is not None:
     st.divider()
     run_tabs(run)

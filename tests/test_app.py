@@ -293,6 +293,10 @@ def test_thumbs_up_teaches_same_template_questions() -> None:
     shaped = [c.value for c in at.caption if "Shaped by your confirmed example" in c.value]
     assert shaped and "Who had the \\*highest\\* bib?" in shaped[0]  # escaped Markdown
     assert any("re-bound from your confirmed example" in c.value for c in at.caption)
+    # the verdict carries it too: a reason on the card (informative, escaped)
+    noted = [c.value for c in at.caption if c.value.startswith("Also noted:")]
+    assert noted and "`confirmed_example`" in noted[0]
+    assert "shaped by your confirmed example: “Who had the \\*highest\\* bib?”" in noted[0]
 
 
 # ------------------------------------------------------------------------------ views

@@ -154,3 +154,28 @@ def test_step_descriptions_follow_the_swap() -> None:
     text = render_program(got.program)
     assert "Find the smallest Projects" in text and "Salary" not in text
     assert text.startswith("## Target type: {Name}")
+
+
+def test_the_verdict_of_a_rebound_answer_names_the_confirmed_example(
+        base_pool: DemoPool) -> None:
+    """The re-bound run's verdict carries ``confirmed_example`` ("shaped by your confirmed
+    example: ...", informative, not blocking) end to end: answer() -> Trace -> JSON record;
+    an answer not re-bound from a confirmed example carries no such reason."""
+    graph = load_graph(tables=[STAFF])
+    mapper = Mapper(graph, encoder=None)
+    confirmed = "Who's got the highest salary?"
+    mine = _confirm(confirmed, _extreme_query("Salary"), graph, mapper, base_pool)
+    run, _ = ask("Who's got the fewest projects?", graph, mapper, loaded={"table1"}, demos=mine,
+                 writer="offline")
+    assert run is not None and run.origin == "rebound"
+    reasons = {r.code: r for r in run.trace.verdict.reasons}
+    assert reasons["confirmed_example"].message == (
+        f"shaped by your confirmed example: “{confirmed}”")
+    assert "confirmed_example" not in run.trace.verdict.blocking
+    record = [r for r in run.trace.to_dict()["reasons"] if r["code"] == "confirmed_example"]
+    assert [(r["arg"], r["message"]) for r in record] == [
+        (confirmed, f"shaped by your confirmed example: “{confirmed}”")]
+    plain, _ = ask("Who has the fewest projects?", graph, mapper, loaded={"table1"},
+                   demos=base_pool, writer="offline")
+    assert plain is not None and plain.origin != "rebound"
+    assert "confirmed_example" not in {r.code for r in plain.trace.verdict.reasons}

@@ -18,6 +18,7 @@ from trustuqa_core.llm.prompts import graph_kind
 from . import state
 from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
 from .guided_views import compare_view, reference_view, step_through
+from .unioqa_views import answer_unioqa, system_choice, unioqa_mode
 from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
 
 __all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_tabs",
@@ -43,7 +44,9 @@ def _pick_example() -> None:
 
 
 def question_box() -> None:
-    """Example picker, question input and the Answer button (progress shown per stage)."""
+    """System switch (TrustUQA / UniOQA), example picker, question input and the Answer
+    button (progress shown per stage)."""
+    system_choice()
     examples = questions_for(state.loaded_names())
     if examples:
         st.selectbox("Example questions for the loaded data",
@@ -63,6 +66,8 @@ def question_box() -> None:
     with st.container(key="tq_progress"):
         if (go or force) and not (question or "").strip():
             st.warning("Type a question first (or pick an example).")
+        elif (go or force) and unioqa_mode():
+            answer_unioqa(question.strip())
         elif go or force:
             answer_question(question.strip(), force)
 

@@ -22,6 +22,7 @@ from trustuqa_core.app_services.data import (
 )
 from trustuqa_core.app_services.database_url import EXAMPLE_URL, open_database_url
 from trustuqa_core.app_services.samples import sample_sets
+from trustuqa_core.app_services.sql_source import EXAMPLE_SQL, SQL_FILE_TYPES, open_sql_query
 from trustuqa_core.errors import SourceError
 from trustuqa_core.explain import overview_graph, render_html
 from trustuqa_core.export import md_escape
@@ -32,7 +33,8 @@ from trustuqa_core.translate.databases import safe_url
 from . import state
 from .explain_views import show_html
 
-__all__ = ["sample_picker", "uploader", "database_box", "loaded_overview", "show_errors"]
+__all__ = ["sample_picker", "uploader", "database_box", "sql_query_box", "loaded_overview",
+           "show_errors"]
 
 _ERRORS = "tq_upload_errors"
 _PG_ERRORS = "tq_pg_errors"
@@ -126,6 +128,58 @@ def database_box() -> None:
     if opened:
         st.success("Opened " + ", ".join(f"**{md_escape(n)}**" for n in opened) + ".")
     show_errors(st.session_state.get(_PG_ERRORS, []))
+
+
+# ------------------------------------------------------------------ a SQL query's result
+_SQL_ERRORS = "tq_sql_errors"
+_SQL_SOURCES = ("PostgreSQL URL", "SQLite or DuckDB file")
+
+
+def _run_sql_query() -> None:
+    """The Run query button's callback: run the SELECT, keep its result as a snapshot, then
+    forget the password (the URL field keeps the URL masked, the password field is emptied)."""
+    ss = st.session_state
+    sql, name = ss.get("tq_sql_text", ""), ss.get("tq_sql_name", "")
+    url, password = ss.get("tq_sql_url", ""), ss.get("tq_sql_password", "")
+    upload = ss.get("tq_sql_file")
+    uploads: list[Upload] = []
+    if ss.get("tq_sql_source") == _SQL_SOURCES[1]:
+        if upload is None:
+            errors = [SourceError("SQL query", "upload a SQLite or DuckDB file first")]
+        else:
+            uploads, errors = open_sql_query(sql, name, file=(upload.name, upload.getvalue()))
+    else:
+        uploads, errors = open_sql_query(sql, name, url=url, password=password)
+    if uploads:
+        _set(uploads, add=not ss.get("tq_sql_replace", False))
+        ss["tq_sql_opened"] = [u.name for u in uploads]
+    ss[_SQL_ERRORS] = errors
+    ss["tq_sql_password"] = ""
+    if url.strip():
+        ss["tq_sql_url"] = safe_url(url.strip())
+
+
+def sql_query_box() -> None:
+    """Load the result of one read-only SELECT (PostgreSQL URL or a SQLite/DuckDB file) as a
+    table named by the user."""
+    st.caption("One SELECT (or WITH … SELECT) is run once, read-only, and its result kept in "
+               "this session as a table named *database:name*. Anything that writes or holds a "
+               "second statement is refused before the database is opened.")
+    source = st.radio("Database", _SQL_SOURCES, horizontal=True, key="tq_sql_source")
+    if source == _SQL_SOURCES[0]:
+        st.text_input("PostgreSQL URL", key="tq_sql_url", placeholder=EXAMPLE_URL)
+        st.text_input("Password (if the URL has none)", key="tq_sql_password", type="password")
+    else:
+        st.file_uploader("SQLite or DuckDB file", type=list(SQL_FILE_TYPES), key="tq_sql_file")
+    st.text_area("SELECT query", key="tq_sql_text", placeholder=EXAMPLE_SQL, height=120)
+    st.text_input("Name of the result table", key="tq_sql_name", placeholder="totals")
+    st.toggle("Replace the data loaded now", value=False, key="tq_sql_replace")
+    st.button("Run query and load the result", type="primary", key="tq_sql_go",
+              on_click=_run_sql_query)
+    opened = st.session_state.pop("tq_sql_opened", None)
+    if opened:
+        st.success("Loaded " + ", ".join(f"**{md_escape(n)}**" for n in opened) + ".")
+    show_errors(st.session_state.get(_SQL_ERRORS, []))
 
 
 _OVERVIEW_HEIGHT = 620

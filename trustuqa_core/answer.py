@@ -48,6 +48,7 @@ from .verdict import Verdict, VoteEvidence, judge
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 from .writers.chain import link_chain
+from .writers.confirmed import confirmed_question
 
 __all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last"]
 
@@ -399,7 +400,8 @@ def _answer_over(
     verdict = judge(result.trace, question, vote=vote,
                     demo_origins=[r.demo.origin for r in retrieval.demos] if llm else (),
                     note=winner.note if winner else "", error=error, graph=graph,
-                    writer="llm" if llm else "offline")
+                    writer="llm" if llm else "offline",
+                    confirmed_example=confirmed_question(winner.note) if winner else None)
     if result.trace is not None:
         result.trace.judged = verdict
     timings["total"] = time.perf_counter() - t0

@@ -101,6 +101,9 @@ REASON_CODES = {
     "recovered": "a runner-up binding was used because the first choice found nothing",
     "similar_template": "the query re-binds a demonstration whose question differs in form",
     "user_demo": "a demonstration confirmed by a user shaped the query (shown, not a proof)",
+    "confirmed_example": "the query is an example you confirmed, re-bound to this question by "
+                         "the offline writer (shaped by your confirmed example; shown, not a "
+                         "proof)",
 }
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:how many|number of)\s+(?:the\s+)?([a-z][a-z0-9]*)", re.IGNORECASE)
@@ -164,7 +167,8 @@ class VoteEvidence:
 def judge(trace: Trace | None, question: str | None = None, *,
           vote: VoteEvidence | None = None, demo_origins: Iterable[str] = (),
           note: str = "", error: str | None = None, graph: GraphStore | None = None,
-          writer: str | None = None, thresholds: Thresholds = THRESHOLDS) -> Verdict:
+          writer: str | None = None, confirmed_example: str | None = None,
+          thresholds: Thresholds = THRESHOLDS) -> Verdict:
     """The verdict on ``trace`` as the answer to ``question`` (see the module docstring).
 
     Args:
@@ -177,6 +181,15 @@ def judge(trace: Trace | None, question: str | None = None, *,
         graph: the data, to name what the question mentions but the data lacks.
         writer: ``"llm"`` when an LLM wrote the query (its :attr:`Thresholds.llm_exempt`
             codes then inform only); ``"offline"`` or None otherwise.
+        confirmed_example: the question of the user-confirmed demonstration whose query was
+            re-bound to this question (reason ``confirmed_example``, which informs only).
+
+    >>> from trustuqa_core import load_graph, run_query
+    >>> g = load_graph(tables=[b"Name,Bib\\nAnn,3\\nBea,7\\n"])
+    >>> t = run_query("Query1: \\"get_information(relation='Bib', tail_entity='7')\\"", g)
+    >>> v = judge(t, "who had bib 7?", confirmed_example="who had bib 3?")
+    >>> v.label, [(r.code, r.message) for r in v.reasons]
+    ('verified', [('confirmed_example', 'shaped by your confirmed example: “who had bib 3?”')])
     """
     if question is None and trace is not None:
         question = trace.question
@@ -204,6 +217,9 @@ def judge(trace: Trace | None, question: str | None = None, *,
     if "user" in set(demo_origins) or "(user" in note:
         reasons.append(Reason("user_demo", "a demonstration you (or another user) confirmed "
                               "shaped this query: a reason to show it, not a proof"))
+    if confirmed_example:
+        reasons.append(Reason("confirmed_example", "shaped by your confirmed example: "
+                              f"“{_clip(confirmed_example, 200)}”", None, confirmed_example))
     blocking = tuple(dict.fromkeys(r.code for r in reasons if _blocks(r, th)))
     ordered = sorted(reasons, key=lambda r: r.code not in blocking)
     return Verdict("check" if blocking else "verified", tuple(ordered), blocking)

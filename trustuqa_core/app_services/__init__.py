@@ -5,6 +5,8 @@ The views themselves live outside the core, in the top-level ``trustuqa_app`` pa
 
 - :mod:`.samples`: the bundled sample data sets and their example questions;
 - :mod:`.data`: loading uploaded files and samples into one graph, per-file errors, statistics;
+- :mod:`.sql_source`: a read-only SQL query's result as a table snapshot (Data page);
+- :mod:`.unioqa_view`: the Ask page's UniOQA view (Cypher, ERR variants, GRAG triples, merge);
 - :mod:`.runs`: one question's run (query, overrides, trace): executed, re-run, imported;
 - :mod:`.run_tables`: the rows the Ask page shows about a run (mappings, elements, evidence);
 - :mod:`.ask`: who writes the query for a question (a confirmed query, or ``answer()``; an

@@ -17,8 +17,6 @@ called only through ``answer()`` with the writer set to ``"llm"``.
 
 from __future__ import annotations
 
-import ast
-import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,7 +27,7 @@ from ..mapping.mapper import Mapper
 from ..store import GraphStore
 from ..trace import ErrorInfo, Trace
 from ..verdict import judge_alone
-from ..writers.offline import CONFIRMED_NOTE
+from ..writers.confirmed import confirmed_question
 from .runs import Run, execute_text
 from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
 
@@ -156,14 +154,12 @@ def _mark_confirmed_origin(run: Run, a: Answer) -> None:
     """A run whose winning query the offline writer re-bound from a demo the user confirmed
     becomes origin ``rebound`` with :attr:`Run.shaped_by` naming that example; an LLM run
     whose prompt held user-confirmed demos names them in ``shaped_by`` too."""
-    winner = next((s for s in a.samples if a.trace is not None and s.trace is a.trace
-                   and s.note.startswith(CONFIRMED_NOTE)), None)
-    if winner is not None:
+    shaped = next((q for s in a.samples if a.trace is not None and s.trace is a.trace
+                   and (q := confirmed_question(s.note)) is not None), None)
+    if shaped is not None:
         run.origin = "rebound"
         run.trace.writer = "rebound"
-        match = re.match(re.escape(CONFIRMED_NOTE) + r" (?P<q>'.*'|\".*\") \(similarity",
-                         winner.note)
-        run.shaped_by = [ast.literal_eval(match["q"])] if match else []
+        run.shaped_by = [shaped]
     elif run.origin == "llm" and a.trace is not None:
         run.shaped_by = [r.demo.question for r in a.user_demos]
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .. import load_graph
 from ..engines import ENGINES, open_files, open_store, open_store_file
 from ..errors import UsageError
 from ..store import GraphStore
-from ..translate import load_source
+from ..translate import load_source, open_query
+from ..translate.sql_query import MAX_SQL_CHARS
 
 __all__ = ["add_sources", "add_store_options", "positive_int", "graph_from_args", "print_line",
-           "STORE_ENGINES"]
+           "sql_text", "STORE_ENGINES"]
 
 STORE_ENGINES: tuple[str, ...] = ENGINES
 """Where the graph is held: ``memory``, ``duckdb`` (a cached store file) or ``auto``."""
@@ -59,6 +61,15 @@ def add_sources(p: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="a temporal triple file (head, relation, tail, start, end); repeatable",
     )
+    p.add_argument(
+        "--sql",
+        action="append",
+        default=[],
+        nargs=3,
+        metavar=("DATABASE", "NAME", "SELECT"),
+        help="a read-only SELECT over a SQLite/DuckDB file or a postgresql:// URL, its result "
+             "loaded as the table DATABASE:NAME (SELECT may be @FILE); repeatable",
+    )
 
 
 def positive_int(text: str) -> int:
@@ -77,12 +88,20 @@ def graph_from_args(args: argparse.Namespace, engine: str = "memory") -> GraphSt
     ``engine``, or the store file of ``--store`` (warnings go to standard error);
     :class:`UsageError` when there are none."""
     store = getattr(args, "store", None)
+    queries = getattr(args, "sql", None) or []
     if store is not None:
-        if args.table or args.kg or args.tkg:
-            raise UsageError("give either --store or --table/--kg/--tkg files, not both")
+        if args.table or args.kg or args.tkg or queries:
+            raise UsageError("give either --store or --table/--kg/--tkg/--sql sources, not both")
         graph = open_store_file(store)
-    elif not (args.table or args.kg or args.tkg):
-        raise UsageError("give at least one --table, --kg or --tkg file (or --store)")
+    elif not (args.table or args.kg or args.tkg or queries):
+        raise UsageError("give at least one --table, --kg, --tkg file or --sql query "
+                         "(or --store)")
+    elif queries:
+        graph = open_store([load_source(path, kind) for kind, paths in
+                            (("table", args.table), ("kg", args.kg), ("tkg", args.tkg))
+                            for path in paths]
+                           + [open_query(db, sql_text(sql), name) for db, name, sql in queries],
+                           engine)
     elif engine == "memory":
         graph = load_graph(args.table, args.kg, args.tkg)
     elif args.kg and not (args.table or args.tkg):
@@ -95,6 +114,23 @@ def graph_from_args(args: argparse.Namespace, engine: str = "memory") -> GraphSt
         for warning in source.warnings:
             sys.stderr.write(f"warning: {warning}\n")
     return graph
+
+
+def sql_text(text: str) -> str:
+    """The SELECT of ``--sql``: literal, or ``@FILE`` (UTF-8, at most
+    :data:`~trustuqa_core.translate.sql_query.MAX_SQL_CHARS` characters)."""
+    if not text.startswith("@"):
+        return text
+    path = Path(text[1:])
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_SQL_CHARS * 4 + 1)
+    except OSError as exc:
+        raise UsageError(f"SQL file {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"SQL file {path}: not UTF-8 text; save it as UTF-8") from None
 
 
 def print_line(text: str) -> None:

@@ -22,6 +22,7 @@ from ..sources import SourceFacts, SourceKind
 from .databases import database_kind, open_database, safe_url
 from .kg import from_triples, read_triples
 from .rdf import RDF_FORMATS, read_rdf
+from .sql_query import open_query
 from .table import from_table, read_table
 from .temporal_kg import read_quintuples
 
@@ -31,6 +32,7 @@ __all__ = [
     "source_kind",
     "split_tables",
     "open_database",
+    "open_query",
     "read_rdf",
     "read_table",
     "from_table",

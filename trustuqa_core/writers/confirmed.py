@@ -29,10 +29,15 @@ Query4: "get_information(relation='Name', head_entity='output_of_query3')"
 >>> rebind_confirmed("Who has the highest salary?", demo, "who is the oldest",
 ...                  ["Name", "Salary"], None) is None
 True
+
+A candidate made this way carries a note (:func:`confirmed_note`) that names the confirmed
+question; :func:`confirmed_question` reads it back, so the verdict can say which example shaped
+the answer ("shaped by your confirmed example: ...").
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -45,7 +50,12 @@ from ..text import normalize, question_key
 from .linking import header_mentions, tokens
 from .templates import _literals
 
-__all__ = ["Rebound", "rebind_confirmed", "column_named", "UP_WORDS", "DOWN_WORDS"]
+__all__ = ["Rebound", "rebind_confirmed", "column_named", "UP_WORDS", "DOWN_WORDS",
+           "CONFIRMED_NOTE", "confirmed_note", "confirmed_question"]
+
+#: how the note of a candidate re-bound from a user-confirmed demo starts
+CONFIRMED_NOTE = "re-bound your confirmed example"
+_NOTE_QUESTION = re.compile(re.escape(CONFIRMED_NOTE) + r' (?P<q>"(?:[^"\\]|\\.)*") ')
 
 #: one-word superlatives by direction (the ranking words of :mod:`..rewrite`, plus counts)
 UP_WORDS = frozenset(w for w in MAX_WORDS if " " not in w) | {"most", "more"}
@@ -88,6 +98,39 @@ def column_named(text: str, columns: Sequence[str]) -> str | None:
     _, col, start, end = full[0]
     rest = words[:start] + words[end:]
     return col if all(w in _FILLER for w in rest) else None
+
+
+def confirmed_note(question: str, similarity: float, swaps: Sequence[tuple[str, str]]) -> str:
+    """The writer's note for a candidate re-bound from the confirmed ``question`` (the
+    question JSON-quoted, so :func:`confirmed_question` reads it back exactly).
+
+    >>> print(confirmed_note("Who won?", 0.634, [("highest", "lowest")]))
+    re-bound your confirmed example "Who won?" (similarity 0.63): 'highest' -> 'lowest'
+    >>> confirmed_question(confirmed_note('Who said "hi"?', 0.5, []))
+    'Who said "hi"?'
+    """
+    done = ", ".join(f"{a!r} -> {b!r}" for a, b in swaps) or "nothing to swap"
+    quoted = json.dumps(question, ensure_ascii=False)
+    return f"{CONFIRMED_NOTE} {quoted} (similarity {similarity:.2f}): {done}"
+
+
+def confirmed_question(note: str) -> str | None:
+    """The confirmed question a writer's note says its candidate was re-bound from; None for
+    any other note (a note is text, only ever read as JSON, never evaluated).
+
+    >>> confirmed_question(confirmed_note("Who has the highest salary?", 0.7, []))
+    'Who has the highest salary?'
+    >>> confirmed_question("schema linking: table t.csv") is None
+    True
+    """
+    m = _NOTE_QUESTION.match(note)
+    if m is None:
+        return None
+    try:
+        value = json.loads(m["q"])
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _direction(word: str) -> str | None:

@@ -46,7 +46,7 @@ from ..query.render import render_program
 from ..text import normalize
 from .base import WriteRequest, Written
 from .chain import link_chain
-from .confirmed import rebind_confirmed
+from .confirmed import CONFIRMED_NOTE, confirmed_note, rebind_confirmed
 from .kg import link_kg
 from .table_program import plan_program
 from .tables import link_table
@@ -59,9 +59,6 @@ from .templates import (
 )
 
 __all__ = ["OfflineWriter", "unlinked_words", "CONFIRMED_NOTE"]
-
-#: how the note of a candidate re-bound from a user-confirmed demo starts
-CONFIRMED_NOTE = "re-bound your confirmed example"
 
 
 class OfflineWriter:
@@ -162,9 +159,7 @@ class OfflineWriter:
                                    request.mapper.entities)
             if got is None:
                 continue
-            swaps = ", ".join(f"{a!r} -> {b!r}" for a, b in got.swaps) or "nothing to swap"
-            out.append((got.program, f"{CONFIRMED_NOTE} {demo.question!r} (similarity "
-                                     f"{sim:.2f}): {swaps}"))
+            out.append((got.program, confirmed_note(demo.question, sim, got.swaps)))
             if len(out) >= limit:
                 break
         return out
