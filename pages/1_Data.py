@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trustuqa_app.data_views import database_box, loaded_overview, sample_picker, uploader
+from trustuqa_app.data_views import (
+    database_box,
+    loaded_overview,
+    sample_picker,
+    store_box,
+    uploader,
+)
 
 st.title("Data")
 st.caption("Load one or several sources at once: tables, knowledge-graph triples and temporal "
            "knowledge-graph quintuples become one condition graph that questions run over.")
 
-samples, upload, database = st.tabs(["Bundled samples", "Upload files", "PostgreSQL"])
+samples, upload, database, big = st.tabs(["Bundled samples", "Upload files", "PostgreSQL",
+                                         "Big graph (DuckDB store)"])
 with samples:
     sample_picker()
 with upload:
     uploader()
 with database:
     database_box()
+with big:
+    store_box()
 
 st.header("Loaded data")
 loaded_overview()
