@@ -9,7 +9,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from trustuqa_core.duckstore import open_files, open_sources
+from trustuqa_core.duckstore import open_files, open_sources, store_dir
+from trustuqa_core.evaluate.graphs import clear_graph_cache, compare_runs, use_engine
+from trustuqa_core.evaluate.runner import build_evaluation, run_evaluation
 from trustuqa_core.graph import build_graph
 from trustuqa_core.numbers import parse_number
 from trustuqa_core.sources import SourceFacts
@@ -64,3 +66,26 @@ def test_native_reader_ids_lines_and_warnings(tmp_path: Path, text: str) -> None
     assert duck.sources[0].warnings == mem.sources[0].warnings
     facts = list(range(mem.n_facts))
     assert duck.fact_rows(facts) == mem.fact_rows(facts)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("benchmark", ["metaqa-1hop", "wikisql"])
+def test_bench_run_on_duckdb_answers_as_memory(benchmark: str, data_dir: Path, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench run --engine duckdb`` on a slice: per question, the same answers as memory."""
+    monkeypatch.setenv("TRUSTUQA_CACHE", str(tmp_path))
+    runs = {}
+    try:
+        for engine in ("executor", "duckdb"):
+            evaluation = build_evaluation(benchmark, "ceiling", engine=engine)
+            result = run_evaluation(evaluation, limit=25, out_dir=tmp_path, progress=False,
+                                    report=False)
+            runs[engine] = {o.id: o for o in result.outcomes}
+            assert result.run["mode"] == ("ceiling" if engine == "executor"
+                                          else "ceiling-duckdb")
+    finally:
+        use_engine("memory")
+        clear_graph_cache()
+    report = compare_runs(runs["executor"], runs["duckdb"])
+    assert report["compared"] == 25 and report["disagree"] == []
+    assert list(store_dir(tmp_path).glob("*.duckdb"))  # the stores were really built

@@ -30,7 +30,7 @@ from ..translate import load_source
 from .datasets import Source
 
 __all__ = ["source_graph", "sources_graph", "clear_graph_cache", "GRAPH_CACHE_SIZE",
-           "use_engine", "current_engine", "StoreEngine", "STORE_ENGINES"]
+           "use_engine", "current_engine", "StoreEngine", "STORE_ENGINES", "compare_runs"]
 
 STORE_ENGINES = ("memory", "duckdb")
 _engine = ["memory"]
@@ -128,3 +128,19 @@ class StoreEngine:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
+
+
+def compare_runs(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """Question-by-question comparison of two runs' cached outcomes (``RunCache.load()`` of a
+    memory run and of a ``--engine duckdb`` run): how many questions both answered, how many
+    with the same answer list, and every disagreement.
+
+    >>> from types import SimpleNamespace as O
+    >>> compare_runs({"q1": O(answer=["a"]), "q2": O(answer=["b"])},
+    ...              {"q1": O(answer=["a"]), "q2": O(answer=["c"]), "q3": O(answer=[])})
+    {'compared': 2, 'agree': 1, 'disagree': [{'id': 'q2', 'first': ['b'], 'second': ['c']}]}
+    """
+    ids = [k for k in first if k in second]
+    wrong = [{"id": k, "first": list(first[k].answer), "second": list(second[k].answer)}
+             for k in ids if list(first[k].answer) != list(second[k].answer)]
+    return {"compared": len(ids), "agree": len(ids) - len(wrong), "disagree": wrong}
