@@ -9,6 +9,7 @@ from trustuqa_app.data_views import (
     loaded_overview,
     sample_picker,
     sql_query_box,
+    store_box,
     uploader,
 )
 
@@ -16,8 +17,8 @@ st.title("Data")
 st.caption("Load one or several sources at once: tables, knowledge-graph triples and temporal "
            "knowledge-graph quintuples become one condition graph that questions run over.")
 
-samples, upload, database, sql = st.tabs(["Bundled samples", "Upload files", "PostgreSQL",
-                                          "SQL query"])
+samples, upload, database, sql, big = st.tabs(["Bundled samples", "Upload files", "PostgreSQL",
+                                               "SQL query", "Big graph (DuckDB store)"])
 with samples:
     sample_picker()
 with upload:
@@ -26,6 +27,8 @@ with database:
     database_box()
 with sql:
     sql_query_box()
+with big:
+    store_box()
 
 st.header("Loaded data")
 loaded_overview()

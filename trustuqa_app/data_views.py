@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
@@ -10,7 +12,6 @@ from trustuqa_core.app_services.data import (
     KIND_LABELS,
     OVERVIEW_FACTS,
     Upload,
-    data_key,
     guess_kind,
     load_all,
     loaded_uploads,
@@ -23,7 +24,17 @@ from trustuqa_core.app_services.data import (
 from trustuqa_core.app_services.database_url import EXAMPLE_URL, open_database_url
 from trustuqa_core.app_services.samples import sample_sets
 from trustuqa_core.app_services.sql_source import EXAMPLE_SQL, SQL_FILE_TYPES, open_sql_query
-from trustuqa_core.errors import SourceError
+from trustuqa_core.app_services.stores import (
+    SAMPLE_FACTS,
+    data_files,
+    inside,
+    size_rows,
+    store_files,
+    store_preview,
+    store_relation_stats,
+)
+from trustuqa_core.duckstore import DuckStore
+from trustuqa_core.errors import SourceError, TrustUQAError
 from trustuqa_core.explain import overview_graph, render_html
 from trustuqa_core.export import md_escape
 from trustuqa_core.graph import GraphStore, build_graph
@@ -34,7 +45,7 @@ from . import state
 from .explain_views import show_html
 
 __all__ = ["sample_picker", "uploader", "database_box", "sql_query_box", "loaded_overview",
-           "show_errors"]
+           "show_errors", "size_table", "store_box", "build_progress", "store_overview"]
 
 _ERRORS = "tq_upload_errors"
 _PG_ERRORS = "tq_pg_errors"
@@ -186,7 +197,7 @@ _OVERVIEW_HEIGHT = 620
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _overview(key: tuple[tuple[str, str, str], ...], source: str, _graph: GraphStore,
+def _overview(key: tuple[tuple[str, ...], ...], source: str, _graph: GraphStore,
               _facts: SourceFacts | None) -> tuple[str, str]:
     """One source's overview (its own small graph, so the picture is one connected piece
     that fills the frame), or the whole graph's when the source is too large to rebuild."""
@@ -196,7 +207,7 @@ def _overview(key: tuple[tuple[str, str, str], ...], source: str, _graph: GraphS
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _stats(key: tuple[tuple[str, str, str], ...], _graph: GraphStore) -> pd.DataFrame:
+def _stats(key: tuple[tuple[str, ...], ...], _graph: GraphStore) -> pd.DataFrame:
     return relation_stats(_graph)
 
 
@@ -207,6 +218,10 @@ def loaded_overview() -> None:
         st.info("No data loaded yet: load a bundled sample or upload files above.")
         return
     g = rep.graph
+    size_table(g)
+    if isinstance(g, DuckStore) and state.store_path():
+        store_overview(g)
+        return
     st.dataframe(source_frame(g), hide_index=True)
     show_errors(rep.errors)
     for w in rep.warnings:
@@ -222,7 +237,7 @@ def loaded_overview() -> None:
             st.dataframe(preview_frame(facts), height=300)
             st.caption(f"First rows of {len(facts)} facts, exactly as read.")
     st.markdown("#### Relations and columns")
-    stats = _stats(data_key(state.uploads()), g)
+    stats = _stats(state.data_id(), g)
     st.dataframe(stats, hide_index=True, height=min(38 + 35 * len(stats), 420))
     # off by default: the first plotly chart of a session makes the browser load plotly.js
     # (~2 s here), which would delay the first answer
@@ -235,7 +250,116 @@ def loaded_overview() -> None:
             else names[0]
         facts = next(f for f in rep.facts if f.name == name)
         small = overview_source(facts)
-        page, note = _overview(data_key(state.uploads()), name, g, small)
+        page, note = _overview(state.data_id(), name, g, small)
         st.caption(f"Rows and subjects blue, values grey; in large pictures only nodes with 3+ "
                    f"facts are labelled (hover for the others); {md_escape(note)}.")
         show_html(page, _OVERVIEW_HEIGHT + 20)
+
+
+# ------------------------------------------------------------------ engines and DuckDB stores
+_BUILD = "tq_store_build"
+
+
+def size_table(graph: GraphStore) -> None:
+    """The engine and size of the loaded graph (facts, nodes, relations)."""
+    rows = size_rows(graph)
+    cols = st.columns(len(rows))
+    for col, row in zip(cols, rows, strict=True):
+        col.metric(row.label.capitalize(), row.value)
+
+
+def store_box() -> None:
+    """Open a prebuilt DuckDB store, or build one from a data file, from the folders the
+    operator allows (listed, never typed: a visitor cannot name other server paths)."""
+    dirs = state.store_dirs()
+    st.caption("For graphs too big to upload (millions of facts): a DuckDB store file on this "
+               "server, built by `python -m trustuqa_core import FILE --kind kg --name NAME` "
+               "or here from a data file. Only these folders are read (the operator sets them "
+               "with TRUSTUQA_STORE_DIRS): " + ", ".join(f"`{md_escape(d)}`" for d in dirs))
+    stores = store_files(dirs)
+    if stores:
+        pick = st.selectbox("Store file", [str(p) for p in stores], key="tq_store_pick",
+                            format_func=lambda p: Path(p).name)
+        if st.button("Open this store", type="primary", key="tq_store_open"):
+            _open(pick)
+    else:
+        st.info("No store file in these folders yet.")
+    files = data_files(dirs)
+    if not files:
+        return
+    with st.container(border=True):
+        st.markdown("**Build a store from a data file**")
+        file = st.selectbox("Data file", [str(p) for p in files], key="tq_store_file",
+                            format_func=lambda p: Path(p).name)
+        kinds = list(KIND_LABELS)
+        kind = st.selectbox("Read it as", kinds, index=kinds.index("kg"), key="tq_store_kind",
+                            format_func=lambda k: KIND_LABELS[k])
+        if st.button("Build the store", key="tq_store_build_go"):
+            try:
+                job = state.build_jobs().start(file, kind or "kg", dirs)
+            except TrustUQAError as err:
+                st.error(md_escape(err))
+            else:
+                st.session_state[_BUILD] = (str(job.file), job.kind)
+        build_progress()
+
+
+def _open(path: str) -> None:
+    try:
+        DuckStore.open(inside(path, state.store_dirs())).close()
+    except TrustUQAError as err:
+        st.error(md_escape(err))
+        return
+    state.set_store(path)
+    st.rerun()
+
+
+@st.fragment(run_every=1.0)
+def build_progress() -> None:
+    """The running build's progress bar, refreshed every second by itself (the rest of the
+    page stays usable); opens the store when the build is done."""
+    key = st.session_state.get(_BUILD)
+    job = state.build_jobs().get(*key) if key else None
+    if job is None:
+        return
+    if job.error:
+        st.error(md_escape(job.error))
+        st.session_state.pop(_BUILD, None)
+        return
+    st.progress(job.fraction, text=f"Building the store of {md_escape(job.file.name)}: "
+                                   f"{md_escape(job.step)} ({job.seconds:.0f} s)")
+    if job.done and job.store is not None:
+        st.session_state.pop(_BUILD, None)
+        st.success(f"Built {md_escape(job.store.name)} in {job.seconds:.1f} s.")
+        state.set_store(str(job.store))
+        st.rerun(scope="app")
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _store_stats(key: tuple[tuple[str, ...], ...], _graph: DuckStore) -> pd.DataFrame:
+    return store_relation_stats(_graph)
+
+
+def store_overview(graph: DuckStore) -> None:
+    """What an opened store holds: sources, a sample of each, relation statistics (SQL);
+    no drawing of the whole graph."""
+    st.dataframe(source_frame(graph), hide_index=True)
+    for s in graph.sources:
+        for w in s.warnings:
+            st.warning(md_escape(w))
+    if st.button("Close the store", key="tq_store_close"):
+        state.set_uploads([])
+        st.rerun()
+    st.markdown("#### Preview")
+    tabs = st.tabs([md_escape(s.name) for s in graph.sources])
+    for i, tab in enumerate(tabs):
+        with tab:
+            st.dataframe(store_preview(graph, i), height=300)
+            st.caption(f"A sample: the first {SAMPLE_FACTS} of {graph.sources[i].n_facts:,} "
+                       "facts, read from the store.")
+    st.markdown("#### Relations")
+    if st.toggle("Count the relations (one pass over the store; seconds on millions of facts)",
+                 key="tq_store_stats"):
+        stats = _store_stats(state.data_id(), graph)
+        st.dataframe(stats, hide_index=True, height=min(38 + 35 * len(stats), 420))
+    st.caption("No overview drawing for a store: the Ask page draws each answer's evidence.")

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from trustuqa_core.app_services.stores import ENGINE_LABELS
 from trustuqa_core.export import md_escape
 from trustuqa_core.llm import PRESETS, LLMClient, SettingsError
 
 from . import state
 
-__all__ = ["llm_form", "key_form", "connection_test", "pipeline_form"]
+__all__ = ["llm_form", "key_form", "connection_test", "pipeline_form", "engine_form"]
 
 _CUSTOM = "Custom server"
 
@@ -137,3 +138,16 @@ def pipeline_form() -> None:
             state.update_settings(k=k, m=m, n=n, temperature=temperature, privacy=privacy,
                                   encoder=encoder, reference_first=reference_first)
             st.rerun()
+
+
+def engine_form() -> None:
+    """Which store uploaded files are built on: memory, DuckDB or auto (by size)."""
+    cfg = state.settings()
+    names = list(ENGINE_LABELS)
+    choice = st.radio("Graph engine for loaded files", names, horizontal=True,
+                      index=names.index(cfg.engine) if cfg.engine in names else 0,
+                      format_func=ENGINE_LABELS.get, key="tq_engine",
+                      help="A DuckDB store opened on the Data page always runs on DuckDB.")
+    if choice and choice != cfg.engine:
+        state.update_settings(engine=choice)
+        st.rerun()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -19,6 +20,12 @@ from trustuqa_core.app_services.data import LoadReport, Upload, data_key, load_a
 from trustuqa_core.app_services.history import find_run, remember
 from trustuqa_core.app_services.page_settings import AppSettings
 from trustuqa_core.app_services.runs import Run
+from trustuqa_core.app_services.stores import (
+    BuildJobs,
+    allowed_dirs,
+    open_store_path,
+    store_sample_facts,
+)
 from trustuqa_core.demos import (
     Demo,
     DemoPool,
@@ -35,11 +42,13 @@ from trustuqa_core.mapping import Encoder, HashingEncoder, Mapper, default_encod
 __all__ = ["settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
            "loaded_names", "llm_settings", "operator", "confirmed_demos", "add_confirmed_demo",
-           "demo_pool", "store_demo", "session_demos", "history", "reopen"]
+           "demo_pool", "store_demo", "session_demos", "history", "reopen", "store_path",
+           "set_store", "data_id", "build_jobs", "store_dirs"]
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
 _USER_DEMOS, _POOL, _HISTORY = "tq_user_demos", "tq_demo_pool", "tq_history"
+_STORE = "tq_store"
 
 
 def settings() -> AppSettings:
@@ -84,9 +93,58 @@ def uploads() -> list[Upload]:
 
 
 def set_uploads(items: Sequence[Upload]) -> None:
-    """Replace the loaded files (names made unique); the current run is dropped."""
+    """Replace the loaded files (names made unique); the current run is dropped, and so is
+    an opened DuckDB store."""
     st.session_state[_SOURCES] = unique_names(items)
     st.session_state.pop(_RUN, None)
+    st.session_state.pop(_STORE, None)
+
+
+# ------------------------------------------------------------------ DuckDB stores
+def store_dirs() -> list[Path]:
+    """The folders the operator allows stores to be opened from (TRUSTUQA_STORE_DIRS)."""
+    return allowed_dirs()
+
+
+@st.cache_resource(show_spinner=False)
+def build_jobs() -> BuildJobs:
+    """The store builds of this process (background threads), shared by all sessions."""
+    return BuildJobs()
+
+
+def store_path() -> str | None:
+    """The DuckDB store this session has open instead of uploaded files, if any."""
+    return st.session_state.get(_STORE)
+
+
+def set_store(path: str) -> None:
+    """Open the store at ``path`` (checked to be inside :func:`store_dirs`) as this session's
+    data, replacing uploaded files; the current run is dropped."""
+    st.session_state[_SOURCES] = []
+    st.session_state.pop(_RUN, None)
+    st.session_state[_STORE] = path
+
+
+@st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
+def _open_store(path: str, stamp: tuple[int, int]) -> LoadReport:
+    graph = open_store_path(path, store_dirs())
+    return LoadReport(store_sample_facts(graph), [], graph)
+
+
+def _stat(path: str) -> tuple[int, int]:
+    try:
+        info = Path(path).resolve().stat()
+    except OSError:
+        return (0, 0)
+    return (info.st_mtime_ns, info.st_size)
+
+
+def data_id() -> tuple[tuple[str, ...], ...]:
+    """A key of what this session has loaded (files and engine, or the store file)."""
+    path = store_path()
+    if path is not None:
+        return (("store", path, *map(str, _stat(path))),)
+    return (*data_key(uploads()), ("engine", settings().engine))
 
 
 def loaded_names() -> set[str]:
@@ -96,16 +154,21 @@ def loaded_names() -> set[str]:
 
 # graphs and their mappers kept per process (all sessions): TRUSTUQA_LIMIT_GRAPH_CACHE_ENTRIES
 @st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
-def _load(key: tuple[tuple[str, str, str], ...], _items: tuple[Upload, ...]) -> LoadReport:
-    return load_all(_items)
+def _load(key: tuple[tuple[str, str, str], ...], engine: str,
+          _items: tuple[Upload, ...]) -> LoadReport:
+    return load_all(_items, engine)
 
 
 def report() -> LoadReport | None:
-    """The loaded data (graph + per-file errors) for this session's files, or None."""
+    """The loaded data (graph + per-file errors) for this session's files or opened store
+    (its ``facts`` then hold a sample of each source), or None."""
+    path = store_path()
+    if path is not None:
+        return _open_store(path, _stat(path))
     items = tuple(uploads())
     if not items:
         return None
-    return _load(data_key(items), items)
+    return _load(data_key(items), settings().engine, items)
 
 
 def stamps() -> list[SourceStamp]:
@@ -123,7 +186,7 @@ def _encoder(name: str) -> Encoder | None:
 
 
 @st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
-def _mapper(key: tuple[tuple[str, str, str], ...], encoder: str, _report: LoadReport) -> Mapper:
+def _mapper(key: tuple[tuple[str, ...], ...], encoder: str, _report: LoadReport) -> Mapper:
     return Mapper(_report.graph, _encoder(encoder))
 
 
@@ -131,7 +194,7 @@ def mapper() -> Mapper | None:
     rep = report()
     if rep is None:
         return None
-    return _mapper(data_key(tuple(uploads())), settings().encoder, rep)
+    return _mapper(data_id(), settings().encoder, rep)
 
 
 # ------------------------------------------------------------------------------ runs

@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..engines import open_store
 from ..errors import SourceError, SourceLimitError, TrustUQAError
 from ..export import SourceStamp, fingerprint
-from ..graph import build_graph
 from ..limits import current_limits, over_limit
 from ..sources import SourceFacts
 from ..store import GraphStore
@@ -113,12 +113,13 @@ def guess_kind(name: str, data: bytes = b"") -> str:
     return "table"
 
 
-def load_all(uploads: Sequence[Upload]) -> LoadReport:
+def load_all(uploads: Sequence[Upload], engine: str = "memory") -> LoadReport:
     """Read every upload; unreadable ones become errors naming file, line and problem.
 
     Each file is read on its own: one that fails, for whatever reason, is reported and the
     others still load. A file that would take the graph past the ``facts`` limit is refused.
-    A database file (SQLite, DuckDB) gives one source per table.
+    A database file (SQLite, DuckDB) gives one source per table. ``engine`` (``memory``,
+    ``duckdb``, ``auto``) chooses the store the graph is built on.
     """
     limits = current_limits()
     facts: list[SourceFacts] = []
@@ -147,7 +148,7 @@ def load_all(uploads: Sequence[Upload]) -> LoadReport:
             continue
         total += size
         facts.extend(parts)
-    return LoadReport(facts, errors, build_graph(facts))
+    return LoadReport(facts, errors, open_store(facts, engine))
 
 
 def loaded_uploads(uploads: Sequence[Upload], report: LoadReport) -> list[Upload]:
@@ -156,7 +157,7 @@ def loaded_uploads(uploads: Sequence[Upload], report: LoadReport) -> list[Upload
 
     >>> ups = [Upload("shop.sqlite", "table", b""), Upload("bad.csv", "table", b"")]
     >>> rep = LoadReport([SourceFacts("shop.sqlite:staff", "table", [], [], [], [])], [],
-    ...                  build_graph([]))
+    ...                  open_store([]))
     >>> [u.name for u in loaded_uploads(ups, rep)]
     ['shop.sqlite']
     """

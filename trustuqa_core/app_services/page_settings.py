@@ -30,6 +30,7 @@ class AppSettings:
     privacy: bool = True             # True: never send data values to the LLM
     encoder: str = "lexical"         # "lexical" | "minilm"
     reference_first: bool = False    # True: example questions run their reference query only
+    engine: str = "auto"             # uploads: "auto" | "memory" | "duckdb" (app_services.stores)
 
     def llm_fields(self) -> dict[str, Any]:
         """The page's LLM choices, as :func:`~trustuqa_core.llm.settings.visitor_settings`

@@ -161,8 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="demo retrieval encoder for --mode answer (hashing: no model)")
     run.add_argument("--setting", choices=list(SETTINGS), default=None,
                      help="--benchmark mixed: data mixed or not, source known or not")
-    run.add_argument("--engine", choices=["executor", "cypher"], default="executor",
-                     help="cypher: MetaQA ceiling/replay programs run on Ladybug")
+    run.add_argument("--engine", choices=["executor", "cypher", "duckdb"], default="executor",
+                     help="cypher: MetaQA ceiling/replay programs run on Ladybug; duckdb: "
+                          "every graph on a DuckDB store (built once per content)")
     run.add_argument("--json", action="store_true")
     run.add_argument("--no-progress", action="store_true")
     run.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")

@@ -29,12 +29,12 @@ from .build import (
     write_sources,
     write_triple_files,
 )
-from .paths import files_key, sources_key, store_dir
+from .paths import files_key, name_store, sources_key, store_dir
 from .pool import SqlLabelPool
 from .store import DuckStore, StoreFileError
 
 __all__ = ["DuckStore", "SqlLabelPool", "StoreFileError", "Progress", "open_files",
-           "open_sources", "store_dir", "sources_key", "files_key"]
+           "open_sources", "store_dir", "sources_key", "files_key", "name_store"]
 
 
 def open_sources(sources: Sequence[SourceFacts], cache_dir: str | Path | None = None,
@@ -44,13 +44,16 @@ def open_sources(sources: Sequence[SourceFacts], cache_dir: str | Path | None = 
 
 
 def open_files(paths: Sequence[str | Path], kind: str | None = None,
-               cache_dir: str | Path | None = None, progress: Progress = quiet) -> DuckStore:
+               cache_dir: str | Path | None = None, progress: Progress = quiet,
+               folder: str | Path | None = None) -> DuckStore:
     """The store of the files at ``paths``: triple files (``kind`` ``kg``, tab- or
     ``|``-separated) are read by DuckDB itself; anything else goes through the Python
-    loaders first. Content-hash keyed in the cache, so an unchanged file is only reopened."""
+    loaders first. Content-hash keyed in the cache (or in ``folder`` itself when given), so
+    an unchanged file is only reopened."""
     files = [Path(p) for p in paths]
     check_readable(files)
-    path = store_dir(cache_dir) / f"{files_key(files, kind)}.duckdb"
+    where = Path(folder) if folder is not None else store_dir(cache_dir)
+    path = where / f"{files_key(files, kind)}.duckdb"
     if path.is_file():
         return DuckStore(path)
     native = kind == "kg" and all(triple_separator(f) for f in files)

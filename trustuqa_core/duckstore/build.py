@@ -46,7 +46,26 @@ Progress = Callable[[str, float], None]
 """Called while building with a step name and the fraction done (0..1)."""
 
 _BATCH = 200_000
+_HASH_BATCH = 500_000
 _ROW = "starts_with(n.text, chr(0) || 'row' || chr(0))"  # sources.ROW_PREFIX
+
+# Labels whose normal form and number SQL computes exactly as text.normalize and
+# numbers.parse_number do: printable ASCII starting with a letter (never a number: a number
+# may only start with a sign, a currency sign, a digit, a point or a space), and plain digit
+# strings of up to 15 digits (exact as doubles). tests/test_duckstore_build.py checks the
+# equality on tricky labels.
+_PLAIN_WORDS = "regexp_full_match(n.text, '[A-Za-z][ -~]*')"
+_PLAIN_DIGITS = "regexp_full_match(n.text, '[0-9]{1,15}')"
+_PUNCT = "".join(c for c in map(chr, range(0x21, 0x7F)) if not c.isalnum() and c not in "'.`")
+# normalize on such a label: a literal backslash-n and punctuation (underscore included) become
+# spaces, ' . ` go, case folds, spaces collapse (translate() drops the extra "from" characters)
+_WORDS_NORM = ("trim(regexp_replace(lower(translate(replace(n.text, '\\n', ' '), '"
+               + (_PUNCT + "'.`").replace("'", "''") + "', '" + " " * len(_PUNCT) + "')),"
+               " ' +', ' ', 'g'))")
+_SQL_NORM = ("CASE WHEN n.is_row THEN NULL WHEN n.words THEN " + _WORDS_NORM
+             + " WHEN n.digits THEN CAST(CAST(n.text AS BIGINT) AS VARCHAR) ELSE r.norm END")
+_SQL_NUM = ("CASE WHEN n.is_row OR n.words THEN NULL"
+            " WHEN n.digits THEN CAST(n.text AS DOUBLE) ELSE r.num END")
 
 
 def quiet(step: str, fraction: float) -> None:
@@ -142,25 +161,24 @@ def write_triple_files(path: Path, files: Sequence[Path], progress: Progress = q
                 return
             infos.append(info)
         progress("numbering nodes", 0.4)
-        con.execute("CREATE TEMP TABLE s_f AS SELECT row_number() OVER (ORDER BY src, line) - 1"
-                    " AS fact, * FROM s_lines")
-        con.execute("DROP TABLE s_lines")
+        # s_lines holds the valid lines in file order (insertion order is preserved), so its
+        # rowid is the fact id: no window over all facts is needed.
         con.execute("""CREATE TEMP TABLE s_nodes AS
             SELECT row_number() OVER (ORDER BY p) - 1 AS id, text FROM (
               SELECT text, min(p) AS p FROM (
-                SELECT h AS text, fact AS p FROM s_f
-                UNION ALL SELECT t, fact + (SELECT count(*) FROM s_f) FROM s_f)
+                SELECT h AS text, rowid AS p FROM s_lines
+                UNION ALL SELECT t, rowid + (SELECT count(*) FROM s_lines) FROM s_lines)
               GROUP BY text) ORDER BY id""")
         con.execute("""CREATE TEMP TABLE s_relations AS
             SELECT row_number() OVER (ORDER BY p) - 1 AS id, name FROM (
-              SELECT r AS name, min(fact) AS p FROM s_f GROUP BY r)""")
+              SELECT r AS name, min(rowid) AS p FROM s_lines GROUP BY r)""")
         progress("coding facts", 0.5)
         con.execute("""CREATE TEMP TABLE s_facts AS
-            SELECT f.fact, hn.id AS head, r.id AS rel, tn.id AS tail, f.src, f.line,
+            SELECT f.rowid AS fact, hn.id AS head, r.id AS rel, tn.id AS tail, f.src, f.line,
                    CAST('nan' AS DOUBLE) AS start, CAST('nan' AS DOUBLE) AS "end"
-            FROM s_f f JOIN s_nodes hn ON hn.text = f.h JOIN s_nodes tn ON tn.text = f.t
-                 JOIN s_relations r ON r.name = f.r ORDER BY f.fact""")
-        con.execute("DROP TABLE s_f")
+            FROM s_lines f JOIN s_nodes hn ON hn.text = f.h JOIN s_nodes tn ON tn.text = f.t
+                 JOIN s_relations r ON r.name = f.r ORDER BY fact""")
+        con.execute("DROP TABLE s_lines")
 
     _write(path, infos, stage, progress, lambda: ok)
     return ok
@@ -173,9 +191,14 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
     con.execute("""CREATE OR REPLACE TEMP TABLE s_raw AS SELECT l FROM read_csv(?,
         columns={'l': 'VARCHAR'}, delim=?, quote='', escape='', header=false,
         auto_detect=false, max_line_size=10000000)""", [str(file), "\x01"])
-    tail = "p[3]" if sep == "\t" else "array_to_string(p[3:], '|')"
+    tail = "p[3]" if sep == "\t" else \
+        "CASE WHEN len(p) = 3 THEN p[3] ELSE array_to_string(p[3:], '|') END"
+    blank = "trim({}, ' \t\r\n\x0b\x0c') = ''"
+    why = (f"CASE WHEN {blank.format('p[1]')} THEN 'empty head' WHEN {blank.format('p[2]')}"
+           f" THEN 'empty relation' WHEN {blank.format(tail)} THEN 'empty tail' END")
+    # one pass over the lines: split, width and why a line is left out (NULL: kept)
     con.execute(f"""CREATE OR REPLACE TEMP TABLE s_one AS
-        SELECT line, p[1] AS h, p[2] AS r, {tail} AS t, len(p) AS w FROM (
+        SELECT line, p[1] AS h, p[2] AS r, {tail} AS t, len(p) AS w, {why} AS why FROM (
           SELECT rowid + 1 AS line, string_split(l, ?) AS p FROM s_raw
           WHERE l IS NOT NULL AND trim(l, ' \t\r\n') <> '')""", [sep])
     con.execute("DROP TABLE s_raw")
@@ -186,15 +209,11 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
     if first is None:
         return None
     if {str(c).strip().lower() for c in first} <= HEADER_WORDS:
-        con.execute("DELETE FROM s_one WHERE line = (SELECT min(line) FROM s_one)")
-    blank = "trim({}, ' \t\r\n\x0b\x0c') = ''"
-    why = (f"CASE WHEN {blank.format('h')} THEN 'empty head' WHEN {blank.format('r')}"
-           f" THEN 'empty relation' WHEN {blank.format('t')} THEN 'empty tail' END")
-    skipped = con.execute(f"SELECT line, {why} AS why FROM s_one WHERE {why} IS NOT NULL"
+        con.execute("UPDATE s_one SET why = 'header' WHERE line = (SELECT min(line) FROM s_one)")
+    skipped = con.execute("SELECT line, why FROM s_one WHERE why IS NOT NULL AND why <> 'header'"
                           " ORDER BY line").fetchall()
-    con.execute(f"INSERT INTO s_lines SELECT {index}, line, h, r, t FROM s_one"
-                f" WHERE {why} IS NULL")
-    n = _one(con, "SELECT count(*) FROM s_one") - len(skipped)
+    con.execute(f"INSERT INTO s_lines SELECT {index}, line, h, r, t FROM s_one WHERE why IS NULL")
+    n = _one(con, "SELECT count(*) FROM s_one WHERE why IS NULL")
     con.execute("DROP TABLE s_one")
     if n == 0:
         return None
@@ -239,32 +258,42 @@ def _finish(con: duckdb.DuckDBPyConnection, infos: Sequence[dict[str, object]],
             progress: Progress) -> None:
     """The final tables from the staged ``s_facts``, ``s_nodes`` and ``s_relations``."""
     progress("reading node labels", 0.6)
-    con.execute("CREATE TEMP TABLE s_read (id BIGINT, norm VARCHAR, num DOUBLE)")
     digest = hashlib.sha256()
     n_nodes = int(_one(con, "SELECT count(*) FROM s_nodes"))
-    for lo in range(0, n_nodes, _BATCH):
-        rows = con.execute("SELECT id, text, " + _ROW + " FROM s_nodes n WHERE id >= ? AND id < ?"
-                           " ORDER BY id", [lo, lo + _BATCH]).fetchall()
-        for _, text, _ in rows:
-            digest.update(text.encode("utf-8", "surrogatepass") + b"\x01")
-        values = [(i, t) for i, t, is_row in rows if not is_row]
-        nums = [parse_number(t) for _, t in values]
-        frame = pd.DataFrame({"id": np.array([i for i, _ in values], dtype=np.int64),
-                              "norm": pd.Series([normalize(t) for _, t in values], dtype=object),
+    for lo in range(0, n_nodes, _HASH_BATCH):
+        row = con.execute("SELECT string_agg(text || chr(1), '' ORDER BY id) FROM s_nodes"
+                          " WHERE id >= ? AND id < ?", [lo, lo + _HASH_BATCH]).fetchone()
+        digest.update(str(row[0] if row else "").encode("utf-8", "surrogatepass"))
+    digest.update(b"\x02")
+    for (name,) in con.execute("SELECT name FROM s_relations ORDER BY id").fetchall():
+        digest.update(name.encode("utf-8", "surrogatepass") + b"\x01")
+    # labels SQL can normalise exactly as text.normalize does (see sql_label_columns) are
+    # done in SQL; only the others pass through Python
+    con.execute("CREATE TEMP TABLE s_read (id BIGINT, norm VARCHAR, num DOUBLE)")
+    con.execute("CREATE TEMP TABLE s_slow AS SELECT row_number() OVER (ORDER BY id) - 1 AS k,"
+                f" id, text FROM s_nodes n WHERE NOT {_ROW}"
+                f" AND NOT ({_PLAIN_WORDS} OR {_PLAIN_DIGITS})")
+    n_slow = int(_one(con, "SELECT count(*) FROM s_slow"))
+    for lo in range(0, n_slow, _BATCH):
+        rows = con.execute("SELECT id, text FROM s_slow WHERE k >= ? AND k < ? ORDER BY k",
+                           [lo, lo + _BATCH]).fetchall()
+        nums = [parse_number(t) for _, t in rows]
+        frame = pd.DataFrame({"id": np.array([i for i, _ in rows], dtype=np.int64),
+                              "norm": pd.Series([normalize(t) for _, t in rows], dtype=object),
                               "num": np.array([np.nan if v is None else v for v in nums])})
         con.register("read_df", frame)
         con.execute("INSERT INTO s_read SELECT id, norm, CASE WHEN isnan(num) THEN NULL"
                     " ELSE num END FROM read_df")
         con.unregister("read_df")
-    digest.update(b"\x02")
-    for (name,) in con.execute("SELECT name FROM s_relations ORDER BY id").fetchall():
-        digest.update(name.encode("utf-8", "surrogatepass") + b"\x01")
+    con.execute("DROP TABLE s_slow")
     progress("writing nodes", 0.7)
-    con.execute("""CREATE TABLE nodes AS
-        SELECT n.id, n.text, r.norm, r.num,
-               CASE WHEN {ROW} THEN CAST(split_part(n.text, chr(0), 3) AS INTEGER) END AS row_src,
-               CASE WHEN {ROW} THEN CAST(split_part(n.text, chr(0), 4) AS BIGINT) END AS row_no
-        FROM s_nodes n LEFT JOIN s_read r USING (id) ORDER BY n.id""".replace("{ROW}", _ROW))
+    con.execute(f"""CREATE TABLE nodes AS
+        SELECT n.id, n.text, {_SQL_NORM} AS norm, {_SQL_NUM} AS num,
+           CASE WHEN n.is_row THEN CAST(split_part(n.text, chr(0), 3) AS INTEGER) END AS row_src,
+           CASE WHEN n.is_row THEN CAST(split_part(n.text, chr(0), 4) AS BIGINT) END AS row_no
+        FROM (SELECT id, text, {_ROW} AS is_row, {_PLAIN_WORDS} AS words,
+                     {_PLAIN_DIGITS} AS digits FROM s_nodes n) n
+        LEFT JOIN s_read r USING (id) ORDER BY n.id""")
     con.execute("DROP TABLE s_read")
     con.execute("DROP TABLE s_nodes")
     con.execute("CREATE TABLE by_text AS SELECT text, id FROM nodes WHERE row_src IS NULL"
@@ -276,8 +305,8 @@ def _finish(con: duckdb.DuckDBPyConnection, infos: Sequence[dict[str, object]],
     con.execute("CREATE TABLE by_num AS SELECT num, id FROM nodes WHERE num IS NOT NULL"
                 " ORDER BY num, id")
     progress("writing the token index", 0.8)
-    con.execute("""CREATE TABLE tokens AS SELECT DISTINCT token, id FROM (
-        SELECT unnest(string_split(norm, ' ')) AS token, id FROM nodes
+    con.execute("""CREATE TABLE tokens AS SELECT token, id FROM (
+        SELECT unnest(list_distinct(string_split(norm, ' '))) AS token, id FROM nodes
         WHERE row_src IS NULL AND norm <> '') WHERE token <> '' ORDER BY token, id""")
     con.execute("CREATE TABLE relations AS SELECT id, name FROM s_relations ORDER BY id")
     progress("writing facts", 0.85)

@@ -15,13 +15,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..sources import SourceFacts
 from .build import FORMAT_VERSION
 
-__all__ = ["store_dir", "sources_key", "files_key"]
+__all__ = ["store_dir", "sources_key", "files_key", "name_store"]
 
 _CHUNK = 1 << 22
 
@@ -55,3 +56,28 @@ def files_key(paths: Sequence[Path], kind: str | None) -> str:
                 h.update(chunk)
         h.update(b"\x02")
     return h.hexdigest()[:40]
+
+
+def name_store(path: Path, name: str) -> Path:
+    """Link ``path`` as ``<name>.duckdb`` in its folder (replacing an older link of that
+    name; characters other than letters, digits, ``.``, ``-``, ``_`` become ``_``); returns
+    the link. A store file is never replaced by a link.
+
+    >>> import tempfile
+    >>> store = Path(tempfile.mkdtemp()) / "abc.duckdb"
+    >>> _ = store.write_bytes(b"")
+    >>> link = name_store(store, "my kb")
+    >>> link.name, link.resolve() == store.resolve()
+    ('my_kb.duckdb', True)
+    """
+    safe = re.sub(r"[^\w.-]", "_", name)[:100] or "store"
+    link = path.parent / f"{safe}.duckdb"
+    if link.resolve() == path.resolve():
+        return link
+    if link.exists() and not link.is_symlink():
+        return path
+    tmp = link.with_name(link.name + f".{os.getpid()}.link.tmp")
+    tmp.unlink(missing_ok=True)
+    os.symlink(path.name, tmp)
+    os.replace(tmp, link)
+    return link

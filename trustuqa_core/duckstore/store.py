@@ -312,10 +312,13 @@ class DuckStore:
         values = np.asarray(facts, dtype=np.int64)
         if len(values) == 0:
             return {}
+        # the range lets the zone maps of ``facts`` (sorted by fact) skip the other row
+        # groups: a few facts no longer cost a scan of the whole table (10 ms at 10M facts)
         return self._cols(
             f"WITH k AS (SELECT unnest(?) AS key, unnest(range(?)) AS pos)"
-            f" SELECT {expr} FROM k JOIN facts f ON f.fact = k.key ORDER BY k.pos",
-            [values.tolist(), len(values)])
+            f" SELECT {expr} FROM k JOIN facts f ON f.fact = k.key"
+            f" WHERE f.fact BETWEEN ? AND ? ORDER BY k.pos",
+            [values.tolist(), len(values), int(values.min()), int(values.max())])
 
     def _int_field(self, facts: np.ndarray, column: str) -> np.ndarray:
         cols = self._field(facts, f"f.{column} AS v")
@@ -430,6 +433,23 @@ class DuckStore:
     def content_hash(self) -> str:
         """A stable hash of all node and relation texts (the memory store's for the same graph)."""
         return self._hash
+
+    # ------------------------------------------- summaries (bounded, for the app)
+    def first_facts(self, source_index: int, limit: int = 50) -> np.ndarray:
+        """The first ``limit`` facts of a source, in file order (a preview, never the whole
+        source)."""
+        return self._ids("SELECT fact FROM facts WHERE src = ? ORDER BY fact LIMIT ?",
+                         [source_index, limit])
+
+    def relation_summary(self) -> list[dict[str, Any]]:
+        """Per relation: facts, distinct tails, facts with a numeric tail and the first fact's
+        tail label, in relation order; one scan of ``rt`` (seconds at 10M facts)."""
+        rows = self._q("""SELECT rel, count(*), count(DISTINCT tail), count(tnum),
+            arg_min(tail, fact) FROM rt GROUP BY rel ORDER BY rel""")
+        labels = self.labels([int(r[4]) for r in rows])
+        return [{"relation": self.relation_names[int(rel)], "facts": int(n),
+                 "distinct": int(d), "numeric": int(num), "example": label}
+                for (rel, n, d, num, _), label in zip(rows, labels, strict=True)]
 
     def __repr__(self) -> str:
         names = ", ".join(s.name for s in self.sources)

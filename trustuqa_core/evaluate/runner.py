@@ -34,6 +34,7 @@ from .answer_eval import AnswerEvaluation
 from .ceilings import MetaQACeiling, WikiSQLCeiling
 from .cypher_engine import ENGINES, CypherEngine
 from .datasets import BENCHMARKS
+from .graphs import StoreEngine
 from .mixed import MixedEvaluation, routing_summary
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .replay import MetaQAReplay, WTQReplay
@@ -75,8 +76,11 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
     mode, in one of :data:`~.mixed.SETTINGS` (default ``mix-unknown``). ``engine="cypher"``
     runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`).
     """
+    if engine == "duckdb":
+        return StoreEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
+                                            encoder, setting=setting))
     if engine not in ENGINES:
-        raise Unavailable(f"unknown engine {engine!r}; valid: {', '.join(ENGINES)}")
+        raise Unavailable(f"unknown engine {engine!r}; valid: {', '.join(ENGINES)}, duckdb")
     if engine == "cypher":
         return CypherEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
                                              encoder, setting=setting))
