@@ -169,8 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_bench_run)
     diff = bsub.add_parser("differential",
                            help="gold programs on the memory and the DuckDB store, compared")
-    diff.add_argument("--engine", choices=["duckdb"], default="duckdb",
-                      help="the store compared with the memory store")
+    diff.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
+                      help="the engine compared with the memory store (spark: one batch per set)")
+    diff.add_argument("--spark-master", default=None,
+                      help="Spark master URL (default $TRUSTUQA_SPARK_MASTER, else local[2])")
     diff.add_argument("--sets", nargs="+", default=list(DIFF_SETS), choices=list(DIFF_SETS))
     diff.add_argument("--split", default="dev")
     diff.add_argument("--limit", type=positive_int, default=None,
