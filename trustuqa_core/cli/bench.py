@@ -18,6 +18,7 @@ from typing import Any
 
 from ..bench.perf import run_perf
 from ..bench.scale import FIELDS, ScaleArgs, run_scale
+from ..bench.spark_batch import run_spark_batch
 from ..errors import TrustUQAError
 from ..evaluate.datasets import DatasetError
 from ..evaluate.engine_differential import metaqa_engines, wikisql_engines
@@ -28,7 +29,7 @@ from ..evaluate.spark_differential import spark_differential
 from ..llm import load_settings
 from .common import print_line
 
-__all__ = ["cmd_perf", "cmd_scale", "cmd_bench_run", "run_cli"]
+__all__ = ["cmd_perf", "cmd_scale", "cmd_bench_run", "run_cli", "cmd_spark_batch"]
 
 
 def cmd_perf(args: argparse.Namespace) -> int:
@@ -219,3 +220,21 @@ def _spark_differential(args: argparse.Namespace) -> int:
             print_line(f"  {row['id']}: memory {row['memory'][:5]} vs spark {row['spark'][:5]}")
         sys.stdout.flush()
     return 0 if ok else 1
+
+
+def cmd_spark_batch(args: argparse.Namespace) -> int:
+    """``bench spark``: questions/s of each engine on the same 3-hop programs over a
+    generated KG (exit 2 when an engine cannot start)."""
+    try:
+        figures = run_spark_batch(args.facts, args.questions, tuple(args.engines),
+                                  budget_s=args.budget, master=args.spark_master,
+                                  progress=None if args.json else print_line)
+    except TrustUQAError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if args.json:
+        print_line(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print_line(f"{key:24s} {value}")
+    return 0

@@ -43,7 +43,7 @@ from .metaqa_gold import qtype_program
 from .wikisql_gold import TableInfo, sql_to_program
 
 __all__ = ["SparkRow", "SparkReport", "Question", "spark_differential", "SPARK_SETS",
-           "metaqa_questions", "wikisql_questions", "compare"]
+           "metaqa_questions", "wikisql_questions", "compare", "memory_answer"]
 
 SPARK_SETS = ("metaqa-1hop", "metaqa-2hop", "metaqa-3hop", "wikisql")
 
@@ -110,7 +110,8 @@ def _rate(n: int, seconds: float) -> float:
     return round(n / seconds, 1) if seconds > 0 else 0.0
 
 
-def _memory(mapped: MappedProgram, graph: GraphStore) -> tuple[list[str], float]:
+def memory_answer(mapped: MappedProgram, graph: GraphStore) -> tuple[list[str], float]:
+    """The executor's answer on ``graph`` (``["error: ..."]`` when it fails) and its time."""
     t0 = time.perf_counter()
     trace = execute(mapped, graph)
     seconds = time.perf_counter() - t0
@@ -143,7 +144,7 @@ def metaqa_questions(hops: int, split: str, limit: int | None, root: Path | str 
         except TrustUQAError as exc:
             report.not_mapped[ex.id] = str(exc)
             continue
-        answer, seconds = _memory(mapped, memory)
+        answer, seconds = memory_answer(mapped, memory)
         out.append(Question(ex.id, graph_index, mapped, sorted(set(answer)), seconds))
     return sources, out
 
@@ -171,7 +172,7 @@ def wikisql_questions(split: str, limit: int | None, root: Path | str | None,
         except (TrustUQAError, ValueError) as exc:
             report.not_mapped[ex.id] = str(exc)
             continue
-        answer, seconds = _memory(mapped, memory)
+        answer, seconds = memory_answer(mapped, memory)
         out.append(Question(ex.id, first_graph + len(groups) - 1, mapped, answer, seconds))
     return groups, out
 
