@@ -178,8 +178,16 @@ def graphs(folder: Path) -> Iterator[SparkGraphs]:
         if os.environ.get("TRUSTUQA_REQUIRE_SPARK") == "1":
             pytest.fail(why + "; TRUSTUQA_REQUIRE_SPARK=1 requires it")
         pytest.skip(why)
-    yield SparkGraphs(spark_session(), folder)
-    stop_session()
+    shuffles = os.environ.get("TRUSTUQA_SPARK_SHUFFLE_PARTITIONS")
+    os.environ["TRUSTUQA_SPARK_SHUFFLE_PARTITIONS"] = "1"  # tiny data: one task per shuffle
+    try:
+        yield SparkGraphs(spark_session(), folder)
+    finally:
+        stop_session()
+        if shuffles is None:
+            os.environ.pop("TRUSTUQA_SPARK_SHUFFLE_PARTITIONS", None)
+        else:
+            os.environ["TRUSTUQA_SPARK_SHUFFLE_PARTITIONS"] = shuffles
 
 
 def _mapped(memory: list, g: int, text: str) -> MappedProgram:
@@ -278,8 +286,8 @@ def test_a_miscompiled_operation_is_caught(graphs: SparkGraphs, memory: list,
 def test_differential_on_a_slice_of_the_benchmarks(graphs: SparkGraphs, data_dir: Path) -> None:
     from trustuqa_core.evaluate.spark_differential import spark_differential
 
-    reports = spark_differential(["metaqa-2hop", "wikisql"], limit=12, root=data_dir)
+    reports = spark_differential(["metaqa-2hop", "wikisql"], limit=8, root=data_dir)
     for report in reports:
         s = report.summary()
-        assert s["compared"] >= 10 and s["agreement"] == 1.0, s
+        assert s["compared"] >= 6 and s["agreement"] == 1.0, s
         assert s["not_compiled"] == 0, s["not_compiled_questions"]
