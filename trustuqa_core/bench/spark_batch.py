@@ -127,7 +127,8 @@ def _figures(facts: int, questions: int, engines: tuple[str, ...], seed: int, bu
     out: dict[str, Any] = {"facts": memory.n_facts, "questions": questions,
                            "memory_load_s": round(time.perf_counter() - t0, 2)}
     say(f"memory store: {memory.n_facts} facts ({out['memory_load_s']} s)")
-    rng, mapper, mapped = random.Random(seed), Mapper(memory, None), []
+    rng, mapper = random.Random(seed), Mapper(memory, None)
+    mapped: list[MappedProgram] = []
     tries = 0
     while len(mapped) < questions and tries < questions * 20:
         tries += 1

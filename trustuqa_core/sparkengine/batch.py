@@ -47,6 +47,7 @@ TARGET_OFFSET = 1 << 48
 elements, as in the executor."""
 
 Item = tuple[int, Plan, PlanNode]
+AGGREGATES = frozenset({"sum", "mean", "max", "min"})
 
 
 class SparkGraphs:
@@ -270,7 +271,7 @@ class _Run:
             "q", "node").agg(F.min("ord").alias("ord"))
         return sums.unionByName(self.out(extremes)).unionByName(flags)
 
-    k_sum = k_mean = k_max = k_min = aggregate
+    k_aggregate = aggregate
 
     def k_target(self, items: Sequence[Item]) -> DataFrame:
         p = self.params(items)
@@ -287,7 +288,9 @@ class _Run:
         by_kind: dict[str, list[Item]] = defaultdict(list)
         for q, plan in enumerate(self.plans):
             if i < len(plan.nodes) and plan.nodes[i].kind != "const":
-                by_kind[plan.nodes[i].kind].append((q, plan, plan.nodes[i]))
+                kind = plan.nodes[i].kind  # the aggregates share one handler: one pass
+                by_kind["aggregate" if kind in AGGREGATES else kind].append(
+                    (q, plan, plan.nodes[i]))
         parts = []
         for kind, items in sorted(by_kind.items()):
             handler: Callable[[Sequence[Item]], DataFrame] = getattr(self, f"k_{kind}")
