@@ -437,3 +437,16 @@ def test_time_answers_keep_provenance_through_earlier_steps() -> None:
     (prov,) = t.answer_provenance()
     assert [(e["source"], e["relation"]) for e in prov["evidence"]] == [
         ("clubs.csv", "Club"), ("clubs.csv", "Founder"), ("tkg.tsv", "member of sports team")]
+
+
+def test_a_comparison_witnesses_each_head_by_its_own_fact() -> None:
+    """Heads selected by ``>`` keep the fact that holds their own value (the numeric index
+    returns facts in value order; the heads and the facts must stay paired)."""
+    from trustuqa_core.sources import SourceFacts
+
+    g = build_graph([SourceFacts("kg", "kg", ["A", "B", "C"], ["y", "y", "y"],
+                                 ["1995", "2001", "1984"], [1, 2, 3])])
+    out = run_query("Query1: \"get_information(relation='y', tail_entity>'1980')\"", g)
+    step = out.steps[0].output
+    assert [g.label(e) for e in step.elems] == ["A", "B", "C"]  # in fact order
+    assert [[g.fact_text(f)[0] for f in w] for w in step.witnesses] == [["A"], ["B"], ["C"]]

@@ -38,7 +38,7 @@ from ..errors import (
 from ..evaluate.mixed import SETTINGS
 from ..llm.client import LLMError, LLMNotConfigured
 from .ask import cmd_ask
-from .bench import cmd_bench_differential, cmd_bench_run, cmd_perf, cmd_scale
+from .bench import cmd_bench_differential, cmd_bench_run, cmd_perf, cmd_scale, cmd_spark_batch
 from .common import STORE_ENGINES, add_sources, add_store_options, positive_int
 from .query import cmd_query
 from .store_import import cmd_import
@@ -151,6 +151,17 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--no-table", action="store_true", help="skip the table question")
     scale.add_argument("--json", action="store_true")
     scale.set_defaults(handler=cmd_scale)
+    spark = bsub.add_parser("spark", help="batch throughput of memory, DuckDB and Spark on "
+                            "3-hop programs over a generated KG (the Spark crossover)")
+    spark.add_argument("--facts", type=positive_int, default=1_000_000)
+    spark.add_argument("--questions", type=positive_int, default=1000)
+    spark.add_argument("--engines", nargs="+", choices=["memory", "duckdb", "spark"],
+                       default=["memory", "duckdb", "spark"])
+    spark.add_argument("--budget", type=float, default=300.0,
+                       help="seconds of execution per sequential engine at most")
+    spark.add_argument("--spark-master", default=None)
+    spark.add_argument("--json", action="store_true")
+    spark.set_defaults(handler=cmd_spark_batch)
     run = bsub.add_parser("run", help="evaluate on a benchmark")
     run.add_argument("--benchmark", required=True)
     run.add_argument("--split", default=None)
@@ -170,8 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_bench_run)
     diff = bsub.add_parser("differential",
                            help="gold programs on the memory and the DuckDB store, compared")
-    diff.add_argument("--engine", choices=["duckdb"], default="duckdb",
-                      help="the store compared with the memory store")
+    diff.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
+                      help="the engine compared with the memory store (spark: one batch per set)")
+    diff.add_argument("--spark-master", default=None,
+                      help="Spark master URL (default $TRUSTUQA_SPARK_MASTER, else local[2])")
     diff.add_argument("--sets", nargs="+", default=list(DIFF_SETS), choices=list(DIFF_SETS))
     diff.add_argument("--split", default="dev")
     diff.add_argument("--limit", type=positive_int, default=None,

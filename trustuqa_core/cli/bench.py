@@ -18,16 +18,18 @@ from typing import Any
 
 from ..bench.perf import run_perf
 from ..bench.scale import FIELDS, ScaleArgs, run_scale
+from ..bench.spark_batch import run_spark_batch
 from ..errors import TrustUQAError
 from ..evaluate.datasets import DatasetError
 from ..evaluate.engine_differential import metaqa_engines, wikisql_engines
 from ..evaluate.outcome import Unavailable
 from ..evaluate.report import percent
 from ..evaluate.runner import build_evaluation, run_evaluation
+from ..evaluate.spark_differential import spark_differential
 from ..llm import load_settings
 from .common import print_line
 
-__all__ = ["cmd_perf", "cmd_scale", "cmd_bench_run", "run_cli"]
+__all__ = ["cmd_perf", "cmd_scale", "cmd_bench_run", "run_cli", "cmd_spark_batch"]
 
 
 def cmd_perf(args: argparse.Namespace) -> int:
@@ -162,6 +164,8 @@ def cmd_bench_differential(args: argparse.Namespace) -> int:
     """``bench differential --engine duckdb``: gold programs of MetaQA dev 1/2/3-hop and
     WikiSQL dev on the memory and the DuckDB store; prints agreement and every disagreement.
     Exit 0 when agreement reaches ``--target`` on every set, else 1."""
+    if getattr(args, "engine", "duckdb") == "spark":
+        return _spark_differential(args)
     ok = True
     for name in args.sets:
         if name.startswith("metaqa-"):
@@ -182,3 +186,55 @@ def cmd_bench_differential(args: argparse.Namespace) -> int:
             print_line(f"  {row['id']}: memory {row['memory'][:5]} vs duckdb {row['duckdb'][:5]}")
         sys.stdout.flush()
     return 0 if ok else 1
+
+
+def _spark_differential(args: argparse.Namespace) -> int:
+    """``bench differential --engine spark``: each set's gold programs as one Spark batch
+    against the memory executor; prints agreement, what was not compiled (counted and
+    listed) and every disagreement. Exit 0 when agreement reaches ``--target`` on every set,
+    1 when not, 2 when Spark cannot start."""
+    try:
+        reports = spark_differential(args.sets, args.split, args.limit,
+                                     master=args.spark_master,
+                                     progress=None if args.json else print_line)
+    except TrustUQAError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    ok = True
+    for report in reports:
+        summary = report.summary()
+        ok = ok and summary["agreement"] >= args.target
+        if args.json:
+            print_line(json.dumps(summary, ensure_ascii=False, default=str))
+            continue
+        print_line(f"{summary['name']}: {summary['agree']}/{summary['compared']} agree "
+                   f"({percent(summary['agreement'])}), not compiled "
+                   f"{summary['not_compiled']}, not mapped {summary['not_mapped']}, skipped "
+                   f"{summary['skipped_topic_not_in_kb']}; memory "
+                   f"{summary['memory_questions_per_s']} questions/s, Spark batch "
+                   f"{summary['spark_seconds']} s ({summary['spark_questions_per_s']} "
+                   "questions/s)")
+        for qid, why in summary["not_compiled_questions"].items():
+            print_line(f"  not compiled {qid}: {why}")
+        for row in summary["disagreements"]:
+            print_line(f"  {row['id']}: memory {row['memory'][:5]} vs spark {row['spark'][:5]}")
+        sys.stdout.flush()
+    return 0 if ok else 1
+
+
+def cmd_spark_batch(args: argparse.Namespace) -> int:
+    """``bench spark``: questions/s of each engine on the same 3-hop programs over a
+    generated KG (exit 2 when an engine cannot start)."""
+    try:
+        figures = run_spark_batch(args.facts, args.questions, tuple(args.engines),
+                                  budget_s=args.budget, master=args.spark_master,
+                                  progress=None if args.json else print_line)
+    except TrustUQAError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if args.json:
+        print_line(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print_line(f"{key:24s} {value}")
+    return 0

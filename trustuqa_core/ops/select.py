@@ -100,7 +100,8 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
                 f"{n_all - n_numeric} non-numeric value(s) of "
                 f"{rel_name(ctx, rel)!r} were not compared"
             )
-        return distinct_heads(g, g.heads_of(facts), np.unique(facts))
+        facts = np.unique(facts)  # heads and facts aligned (each head its own fact)
+        return distinct_heads(g, g.heads_of(facts), facts)
     loose = _loose_thresholds(ctx, value)
     if loose is not None:
         result = _select_cmp_loose(ctx, rel, cmp, loose, n_numeric)
@@ -111,7 +112,8 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         ctx.notes.append(
             f"{n_all - n_numeric} non-numeric value(s) of {rel_name(ctx, rel)!r} were not compared"
         )
-        return distinct_heads(g, g.heads_of(facts), np.unique(facts))
+        facts = np.unique(facts)  # heads and facts aligned (each head its own fact)
+        return distinct_heads(g, g.heads_of(facts), facts)
     return _llm_compare(ctx, rel, cmp, value)
 
 
