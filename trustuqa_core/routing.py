@@ -209,7 +209,7 @@ def route(question: str, graph: GraphStore,
             evidence[i].append(f"the given entity '{entity}' is a node of {names[i]}")
     named = {w for text in spans for w in text.split()}
     for w in dict.fromkeys(tokens):
-        where = index.tokens.get(w)
+        where = index.tokens.get(w, frozenset())
         if not where or w in named or w in _STOP or len(w) <= 2 or len(where) == n:
             continue
         points = WEIGHTS["label_word"] * math.log(n / len(where))
