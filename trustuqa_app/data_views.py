@@ -115,13 +115,21 @@ def _open_database() -> None:
     url, password = ss.get("tq_pg_url", ""), ss.get("tq_pg_password", "")
     tables = [t for t in ss.get("tq_pg_tables", "").split(",") if t.strip()]
     uploads, errors = open_database_url(url, password, tables)
+    _keep_snapshot("tq_pg", uploads, errors, url)
+
+
+def _keep_snapshot(prefix: str, uploads: list[Upload], errors: list[SourceError],
+                   url: str) -> None:
+    """After a database read (keys ``<prefix>_*``): load what was read, keep the errors, empty
+    the password field and show the URL masked."""
+    ss = st.session_state
     if uploads:
-        _set(uploads, add=not ss.get("tq_pg_replace", False))
-        ss["tq_pg_opened"] = [u.name for u in uploads]
-    ss[_PG_ERRORS] = errors
-    ss["tq_pg_password"] = ""
+        _set(uploads, add=not ss.get(f"{prefix}_replace", False))
+        ss[f"{prefix}_opened"] = [u.name for u in uploads]
+    ss[f"{prefix}_errors"] = errors
+    ss[f"{prefix}_password"] = ""
     if url.strip():
-        ss["tq_pg_url"] = safe_url(url.strip())
+        ss[f"{prefix}_url"] = safe_url(url.strip())
 
 
 def database_box() -> None:
@@ -161,13 +169,7 @@ def _run_sql_query() -> None:
             uploads, errors = open_sql_query(sql, name, file=(upload.name, upload.getvalue()))
     else:
         uploads, errors = open_sql_query(sql, name, url=url, password=password)
-    if uploads:
-        _set(uploads, add=not ss.get("tq_sql_replace", False))
-        ss["tq_sql_opened"] = [u.name for u in uploads]
-    ss[_SQL_ERRORS] = errors
-    ss["tq_sql_password"] = ""
-    if url.strip():
-        ss["tq_sql_url"] = safe_url(url.strip())
+    _keep_snapshot("tq_sql", uploads, errors, url)
 
 
 def sql_query_box() -> None:

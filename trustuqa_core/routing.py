@@ -98,7 +98,7 @@ class _Index:
     names: dict[str, frozenset[int]]  # normalised node label -> sources holding it
     words: tuple[frozenset[str], ...]  # per source: stems of its relation / column words
     temporal: tuple[bool, ...]
-    tokens: dict[str, frozenset[int]] = field(default_factory=dict)  # label word -> sources
+    tokens: dict[str, frozenset[int]]  # word of a node label (3+ letters, no stop word) -> sources
 
 
 _INDEXES: weakref.WeakKeyDictionary[GraphStore, _Index] = weakref.WeakKeyDictionary()
@@ -210,7 +210,7 @@ def route(question: str, graph: GraphStore,
     named = {w for text in spans for w in text.split()}
     for w in dict.fromkeys(tokens):
         where = index.tokens.get(w, frozenset())
-        if not where or w in named or w in _STOP or len(w) <= 2 or len(where) == n:
+        if not where or w in named or len(where) == n:  # the index holds no stop words
             continue
         points = WEIGHTS["label_word"] * math.log(n / len(where))
         for i in where:
