@@ -99,6 +99,16 @@ def each(g: GraphStore) -> dict[str, Callable[[GraphStore], Any]]:
         "relation_tails": lambda s: [s.relation_tails(r).tolist() for r in rels],
         "tail_counts": lambda s: [s.tail_counts(r) for r in rels],
         "relations_of_heads": lambda s: s.relations_of_heads(shuffled[:9]).tolist(),
+        "relations_of_source": lambda s: [s.relations_of_source(i).tolist()
+                                          for i in range(len(g.sources))],
+        "relation_nodes": lambda s: [s.relation_nodes(r, side, i).tolist() for r in rels
+                                     for side in ("head", "tail")
+                                     for i in (None, *range(len(g.sources)))],
+        "first_facts_of_rel": lambda s: [s.first_facts_of_rel(r, n, i).tolist() for r in rels
+                                         for n in (0, 1, 3)
+                                         for i in (None, *range(len(g.sources)))],
+        "node_relations": lambda s: [[x.tolist() for x in s.node_relations(shuffled[:k], side)]
+                                     for k in (0, 1, 9) for side in ("head", "tail")],
         "heads_of_source": lambda s: [s.heads_of_source(i).tolist() for i in range(len(g.sources))],
         "fact_fields": lambda s: (s.heads_of(facts[::-1]), s.tails_of(facts), s.rels_of(facts),
                                   s.sources_of(facts), *s.intervals_of(facts)),

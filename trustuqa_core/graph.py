@@ -248,6 +248,47 @@ class ConditionGraph:
         """Distinct relation ids used by facts whose head is in ``heads``."""
         return np.unique(self.rel[self.facts_heads(heads)])
 
+    def relations_of_source(self, source_index: int) -> np.ndarray:
+        """Relation ids used by one source, in the order of their first fact."""
+        rels = self.rel[self.facts_of_source(source_index)]
+        _, first = np.unique(rels, return_index=True)
+        return rels[np.sort(first)].astype(np.int64)
+
+    def _rel_facts_in(self, rel: int, source_index: int | None) -> np.ndarray:
+        facts = self.facts_rel(rel)
+        if source_index is not None:
+            facts = facts[self.fact_source[facts] == int(source_index)]
+        return facts
+
+    def relation_nodes(self, rel: int, side: str, source_index: int | None = None
+                       ) -> np.ndarray:
+        """Distinct heads (``side="head"``) or tails (``"tail"``) of ``rel``'s facts, within
+        one source when ``source_index`` is given (sorted ids)."""
+        column = self.head if side == "head" else self.tail
+        return np.unique(column[self._rel_facts_in(rel, source_index)]).astype(np.int64)
+
+    def first_facts_of_rel(self, rel: int, n: int, source_index: int | None = None
+                           ) -> np.ndarray:
+        """The ``n`` smallest fact ids of ``rel`` (within one source when given), sorted."""
+        return np.sort(self._rel_facts_in(rel, source_index))[:max(int(n), 0)]
+
+    def node_relations(self, nodes: np.ndarray, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct (node, relation) pairs: the relations each of ``nodes`` is the head of
+        (``side="head"``) or the tail of (``"tail"``), sorted by node then relation."""
+        keys = np.unique(np.asarray(nodes, dtype=np.int64))
+        if side == "head":
+            facts = self.facts_heads(keys)
+            owner = self.head[facts]
+        else:
+            per = [self.facts_tail(int(t)) for t in keys.tolist()]
+            facts = np.concatenate(per) if per else np.zeros(0, dtype=np.int64)
+            owner = self.tail[facts]
+        if not len(facts):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        pairs = np.unique(np.stack([owner.astype(np.int64), self.rel[facts].astype(np.int64)],
+                                   axis=1), axis=0)
+        return pairs[:, 0], pairs[:, 1]
+
     def heads_of(self, facts: np.ndarray) -> np.ndarray:
         """Head node of each fact."""
         return self.head[facts]

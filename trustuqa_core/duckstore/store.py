@@ -307,6 +307,46 @@ class DuckStore:
         return self._ids("SELECT DISTINCT head FROM facts WHERE src = ? ORDER BY head",
                          [int(source_index)])
 
+    def relations_of_source(self, source_index: int) -> np.ndarray:
+        """Relation ids used by one source, in the order of their first fact."""
+        return self._ids("SELECT rel FROM facts WHERE src = ? GROUP BY rel ORDER BY min(fact)",
+                         [int(source_index)])
+
+    def relation_nodes(self, rel: int, side: str, source_index: int | None = None
+                       ) -> np.ndarray:
+        """Distinct heads (``side="head"``) or tails (``"tail"``) of ``rel``'s facts, within
+        one source when ``source_index`` is given (sorted ids; one SQL scan)."""
+        column = "head" if side == "head" else "tail"
+        if source_index is None and column == "tail":
+            return self.relation_tails(rel)
+        where, params = "rel = ?", [int(rel)]
+        if source_index is not None:
+            where, params = where + " AND src = ?", [*params, int(source_index)]
+        return self._ids(f"SELECT DISTINCT {column} FROM facts WHERE {where} ORDER BY 1", params)
+
+    def first_facts_of_rel(self, rel: int, n: int, source_index: int | None = None
+                           ) -> np.ndarray:
+        """The ``n`` smallest fact ids of ``rel`` (within one source when given), sorted."""
+        where, params = "rel = ?", [int(rel)]
+        if source_index is not None:
+            where, params = where + " AND src = ?", [*params, int(source_index)]
+        return self._ids(f"SELECT fact FROM facts WHERE {where} ORDER BY fact LIMIT ?",
+                         [*params, max(int(n), 0)])
+
+    def node_relations(self, nodes: np.ndarray, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct (node, relation) pairs: the relations each of ``nodes`` is the head of
+        (``side="head"``) or the tail of (``"tail"``), sorted by node then relation."""
+        keys = np.unique(np.asarray(nodes, dtype=np.int64))
+        if not len(keys):
+            return EMPTY, EMPTY
+        table, column = ("hr", "head") if side == "head" else ("rt", "tail")
+        cols = self._cols(f"SELECT DISTINCT {column} AS n, rel AS r FROM {table}"
+                          f" WHERE {column} IN (SELECT unnest(?)) ORDER BY 1, 2",
+                          [keys.tolist()])
+        if not cols or not len(cols["n"]):
+            return EMPTY, EMPTY
+        return (np.asarray(cols["n"], dtype=np.int64), np.asarray(cols["r"], dtype=np.int64))
+
     # ------------------------------------------------------------ fact fields
     def _field(self, facts: np.ndarray, expr: str) -> dict[str, np.ndarray]:
         values = np.asarray(facts, dtype=np.int64)

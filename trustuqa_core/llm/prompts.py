@@ -257,10 +257,7 @@ def _source_relations(graph: GraphStore, index: int) -> list[str]:
     cache = _per_graph(graph)
     key = ("rels", index)
     if key not in cache:
-        rels = graph.rels_of(graph.facts_of_source(index))
-        _, first = np.unique(rels, return_index=True)
-        order = rels[np.sort(first)]
-        names = [graph.relation_names[r] for r in order]
+        names = [graph.relation_names[r] for r in graph.relations_of_source(index).tolist()]
         cache[key] = [n for n in names if n != _ROW_NUMBER] + (
             [_ROW_NUMBER] if _ROW_NUMBER in names else [])
     return list(cache[key])  # type: ignore[call-overload]

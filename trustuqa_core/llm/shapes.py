@@ -160,9 +160,10 @@ def _literal_kind(labels: Sequence[str]) -> str | None:
     return None
 
 
-def _freebase_kind(graph: GraphStore, nodes: np.ndarray) -> str | None:
+def _freebase_kind(graph: GraphStore, nodes: np.ndarray, head_rels: list[set[int]]
+                   ) -> str | None:
     votes: Counter[str] = Counter()
-    for rels in _head_rels(graph, nodes):
+    for rels in head_rels:
         types = {".".join(graph.relation_names[r].split(".")[:2])
                  for r in rels if graph.relation_names[r].count(".") >= 2}
         votes.update(types)
@@ -174,33 +175,31 @@ def _freebase_kind(graph: GraphStore, nodes: np.ndarray) -> str | None:
     return kind.split(".")[-1].replace("_", " ")
 
 
-def _head_rels(graph: GraphStore, nodes: np.ndarray) -> list[set[int]]:
-    """The relations each node is the head of, in three store calls for all nodes (a store
-    on disk answers each call in milliseconds, so one call per node adds up)."""
-    facts = graph.facts_heads(np.asarray(nodes, dtype=np.int64))
+def _rels_per_node(graph: GraphStore, nodes: np.ndarray, side: str) -> list[set[int]]:
+    """The relations each of ``nodes`` is the head (or tail) of, in one store call for all
+    nodes (a store on disk answers each call in milliseconds, so one call per node adds up)."""
+    owners, rels = graph.node_relations(np.asarray(nodes, dtype=np.int64), side)
     where = {int(n): i for i, n in enumerate(nodes.tolist())}
-    out: list[set[int]] = [set() for _ in where]
-    for h, r in zip(graph.heads_of(facts).tolist(), graph.rels_of(facts).tolist(), strict=True):
-        out[where[h]].add(r)
+    out: list[set[int]] = [set() for _ in range(len(nodes))]
+    for n, r in zip(owners.tolist(), rels.tolist(), strict=True):
+        out[where[n]].add(r)
     return out
+
+
+def _head_rels(graph: GraphStore, nodes: np.ndarray) -> list[set[int]]:
+    """The relations each node is the head of."""
+    return _rels_per_node(graph, nodes, "head")
 
 
 def _tail_rels(graph: GraphStore, nodes: np.ndarray) -> list[set[int]]:
-    """The relations each node is the tail of (one ``rels_of`` call for all nodes)."""
-    per_node = [graph.facts_tail(int(n)) for n in nodes.tolist()]
-    if not per_node:
-        return []
-    rels = graph.rels_of(np.concatenate(per_node)).tolist()
-    out, at = [], 0
-    for facts in per_node:
-        out.append(set(rels[at:at + len(facts)]))
-        at += len(facts)
-    return out
+    """The relations each node is the tail of."""
+    return _rels_per_node(graph, nodes, "tail")
 
 
-def _cover_kind(graph: GraphStore, nodes: np.ndarray, rel: int, side: str) -> str:
+def _cover_kind(graph: GraphStore, nodes: np.ndarray, rel: int, side: str,
+                head_rels: list[set[int]]) -> str:
     votes: Counter[tuple[str, int]] = Counter()
-    for as_head, as_tail in zip(_head_rels(graph, nodes), _tail_rels(graph, nodes), strict=True):
+    for as_head, as_tail in zip(head_rels, _tail_rels(graph, nodes), strict=True):
         seen = {("head", r) for r in as_head} | {("tail", r) for r in as_tail}
         seen.discard((side, rel))
         votes.update(seen)
@@ -225,17 +224,21 @@ def _its(name: str) -> str:
 
 def _kind(graph: GraphStore, nodes: np.ndarray, rel: int, side: str) -> str:
     nodes = nodes[:SAMPLE]
-    literal = _literal_kind([graph.label(n) for n in nodes.tolist()])
+    literal = _literal_kind(graph.labels(nodes))
     if literal is not None:
         return literal
-    return _freebase_kind(graph, nodes) or _cover_kind(graph, nodes, rel, side)
+    head_rels = _head_rels(graph, nodes)
+    return (_freebase_kind(graph, nodes, head_rels)
+            or _cover_kind(graph, nodes, rel, side, head_rels))
 
 
 def _time_kind(graph: GraphStore, facts: np.ndarray) -> str:
-    spans = [s for f in facts[:SAMPLE].tolist() if (s := graph.interval(f)) is not None]
-    if not spans:
+    """``time: year`` or ``time: span of years`` from the first :data:`SAMPLE` facts."""
+    starts, ends = graph.intervals_of(np.asarray(facts[:SAMPLE], dtype=np.int64))
+    known = ~(np.isnan(starts) & np.isnan(ends))
+    if not known.any():
         return ""
-    if all(s[0] == s[1] for s in spans):
+    if np.array_equal(starts[known], ends[known]):
         return "time: year"
     return "time: span of years"
 
@@ -249,20 +252,21 @@ def _spread(nodes: np.ndarray) -> np.ndarray:
 
 def relation_signature(graph: GraphStore, rel: int, source: int | None = None
                        ) -> RelationSignature:
-    """The direction of relation ``rel`` (within one source when ``source`` is given)."""
-    facts = _fact_ids(graph, rel, source)
-    heads = np.unique(graph.heads_of(facts))
-    tails = np.unique(graph.tails_of(facts))
+    """The direction of relation ``rel`` (within one source when ``source`` is given), read
+    from a fixed sample of its distinct heads and tails and its first facts: the store does
+    the scanning, so a relation with millions of facts costs a few store calls."""
+    heads = graph.relation_nodes(rel, "head", source)
+    tails = graph.relation_nodes(rel, "tail", source)
     return RelationSignature(graph.relation_names[rel],
                              _kind(graph, _spread(heads), rel, "head"),
                              _kind(graph, _spread(tails), rel, "tail"),
-                             _time_kind(graph, facts))
+                             _time_kind(graph, graph.first_facts_of_rel(rel, SAMPLE, source)))
 
 
 def example_triple(graph: GraphStore, rel: int, source: int | None = None) -> str:
     """One fact of ``rel`` as ``(head, relation, tail[, years])`` -- data values: only with
     privacy off."""
-    facts = _fact_ids(graph, rel, source)
+    facts = graph.first_facts_of_rel(rel, 1, source)
     if not len(facts):
         return ""
     fact = int(facts[0])
