@@ -151,75 +151,136 @@ def write_triple_files(path: Path, files: Sequence[Path], progress: Progress = q
 
     def stage(con: duckdb.DuckDBPyConnection) -> None:
         nonlocal ok
-        con.execute("CREATE TEMP TABLE s_lines (src INTEGER, line BIGINT, h VARCHAR, r VARCHAR,"
-                    " t VARCHAR)")
+        facts_of: list[str] = []  # per file: its kept lines with their fact ids
+        offset = 0
         for index, (file, sep) in enumerate(zip(files, seps, strict=True)):
             progress(f"reading {file.name}", 0.05 + 0.3 * index / len(files))
-            info = _stage_triples(con, index, file, str(sep), names[index])
-            if info is None:
+            staged = _stage_triples(con, index, file, str(sep), names[index])
+            if staged is None:
                 ok = False
                 return
+            info, first = staged
             infos.append(info)
+            # a file kept as one run of lines numbers its facts by line (no sort); a file
+            # with gaps was sorted by line, so its row ids count its facts
+            fact = f"line - {first} + {offset}" if first is not None else f"rowid + {offset}"
+            facts_of.append(f"SELECT {fact} AS fact, src, line, h, r, t FROM s_kept_{index}")
+            offset += int(str(info["n_facts"]))
+        con.execute("CREATE TEMP VIEW s_lines AS " + " UNION ALL ".join(facts_of))
         progress("numbering nodes", 0.4)
-        # s_lines holds the valid lines in file order (insertion order is preserved), so its
-        # rowid is the fact id: no window over all facts is needed.
-        con.execute("""CREATE TEMP TABLE s_nodes AS
+        # nodes by first appearance among the heads (in fact order), then the tails
+        con.execute(f"""CREATE TEMP TABLE s_nodes AS
             SELECT row_number() OVER (ORDER BY p) - 1 AS id, text FROM (
               SELECT text, min(p) AS p FROM (
-                SELECT h AS text, rowid AS p FROM s_lines
-                UNION ALL SELECT t, rowid + (SELECT count(*) FROM s_lines) FROM s_lines)
+                SELECT h AS text, fact AS p FROM s_lines
+                UNION ALL SELECT t, fact + {offset} FROM s_lines)
               GROUP BY text) ORDER BY id""")
         con.execute("""CREATE TEMP TABLE s_relations AS
             SELECT row_number() OVER (ORDER BY p) - 1 AS id, name FROM (
-              SELECT r AS name, min(rowid) AS p FROM s_lines GROUP BY r)""")
+              SELECT r AS name, min(fact) AS p FROM s_lines GROUP BY r)""")
         progress("coding facts", 0.5)
         con.execute("""CREATE TEMP TABLE s_facts AS
-            SELECT f.rowid AS fact, hn.id AS head, r.id AS rel, tn.id AS tail, f.src, f.line,
+            SELECT f.fact, hn.id AS head, r.id AS rel, tn.id AS tail, f.src, f.line,
                    CAST('nan' AS DOUBLE) AS start, CAST('nan' AS DOUBLE) AS "end"
             FROM s_lines f JOIN s_nodes hn ON hn.text = f.h JOIN s_nodes tn ON tn.text = f.t
                  JOIN s_relations r ON r.name = f.r ORDER BY fact""")
-        con.execute("DROP TABLE s_lines")
+        con.execute("DROP VIEW s_lines")
+        for index in range(len(files)):
+            con.execute(f"DROP TABLE s_kept_{index}")
 
     _write(path, infos, stage, progress, lambda: ok)
     return ok
 
 
+_WS = "' \t\r\n\x0b\x0c'"
+
+
+def _filled(expr: str) -> str:
+    """SQL: ``expr`` is not blank (``trim`` only runs when the first character is blank, so
+    the common field costs one ``ascii`` call)."""
+    return f"(ascii({expr}) NOT IN (0, 9, 10, 11, 12, 13, 32) OR trim({expr}, {_WS}) <> '')"
+
+
+def _first_line(con: duckdb.DuckDBPyConnection, nonblank: str) -> tuple[int, str] | None:
+    row = con.execute(f"SELECT rowid + 1, l FROM s_raw WHERE {nonblank} ORDER BY rowid"
+                      " LIMIT 1").fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def _is_header(line: str, sep: str) -> bool:
+    """A first line naming the columns (``head|relation|tail``)."""
+    fields = line.split(sep)
+    if len(fields) < 3:
+        return False
+    tail = fields[2] if sep == "\t" else sep.join(fields[2:])
+    return {c.strip().lower() for c in (fields[0], fields[1], tail)} <= HEADER_WORDS
+
+
+def _keep_file_order(con: duckdb.DuckDBPyConnection, table: str) -> int | None:
+    """The first line of ``table`` when its lines are one run of consecutive lines (fact ids
+    then follow from the line numbers, whatever order the rows were written in), else
+    ``None`` after sorting the table by line (fact ids are then its row ids).
+
+    A parallel scan with a filter does not keep the file's order (seen at 300k and 10M
+    lines: later batches first), so nothing relies on the written order without a sort.
+    """
+    row = con.execute(f"SELECT count(*), min(line), max(line) FROM {table}").fetchone()
+    assert row is not None
+    n, lo, hi = int(row[0]), row[1], row[2]
+    if n and int(hi) - int(lo) + 1 == n:
+        return int(lo)
+    con.execute(f"CREATE TEMP TABLE {table}_sorted AS SELECT * FROM {table} ORDER BY line")
+    con.execute(f"DROP TABLE {table}")
+    con.execute(f"ALTER TABLE {table}_sorted RENAME TO {table}")
+    return None
+
+
 def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: str,
-                   name: str) -> dict[str, object] | None:
-    """Lines of one triple file into ``s_lines``; its source description, or ``None`` when
-    the Python loader should read it instead."""
+                   name: str) -> tuple[dict[str, object], int | None] | None:
+    """The kept lines of one triple file into ``s_kept_<index>``; its source description and
+    first line (see :func:`_keep_file_order`), or ``None`` when the Python loader should read
+    it instead.
+
+    One pass splits, checks and keeps the good lines; only when some non-blank line was not
+    kept does a second pass find out why (a wrong width: the Python loader reads the file;
+    an empty field: the line is left out with a warning)."""
     con.execute("""CREATE OR REPLACE TEMP TABLE s_raw AS SELECT l FROM read_csv(?,
         columns={'l': 'VARCHAR'}, delim=?, quote='', escape='', header=false,
         auto_detect=false, max_line_size=10000000)""", [str(file), "\x01"])
+    nonblank = ("l IS NOT NULL AND (ascii(l) NOT IN (0, 9, 10, 13, 32)"
+                " OR trim(l, ' \t\r\n') <> '')")
+    first = _first_line(con, nonblank)
+    if first is None:
+        con.execute("DROP TABLE s_raw")
+        return None
+    header = first[0] if _is_header(first[1], sep) else 0
     tail = "p[3]" if sep == "\t" else \
         "CASE WHEN len(p) = 3 THEN p[3] ELSE array_to_string(p[3:], '|') END"
-    blank = "trim({}, ' \t\r\n\x0b\x0c') = ''"
-    why = (f"CASE WHEN {blank.format('p[1]')} THEN 'empty head' WHEN {blank.format('p[2]')}"
-           f" THEN 'empty relation' WHEN {blank.format(tail)} THEN 'empty tail' END")
-    # one pass over the lines: split, width and why a line is left out (NULL: kept)
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE s_one AS
-        SELECT line, p[1] AS h, p[2] AS r, {tail} AS t, len(p) AS w, {why} AS why FROM (
-          SELECT rowid + 1 AS line, string_split(l, ?) AS p FROM s_raw
-          WHERE l IS NOT NULL AND trim(l, ' \t\r\n') <> '')""", [sep])
+    width_ok = "len(p) = 3" if sep == "\t" else "len(p) >= 3"
+    split = (f"SELECT rowid + 1 AS line, string_split(l, '{sep}') AS p FROM s_raw"
+             f" WHERE {nonblank}")
+    con.execute(f"""CREATE TEMP TABLE s_kept_{index} AS
+        SELECT CAST({index} AS INTEGER) AS src, line, p[1] AS h, p[2] AS r, {tail} AS t
+        FROM ({split}) WHERE {width_ok} AND line <> {header} AND {_filled('p[1]')}
+        AND {_filled('p[2]')} AND {_filled(tail)}""")
+    n = _one(con, f"SELECT count(*) FROM s_kept_{index}")
+    skipped: list[tuple[int, str]] = []
+    if n + (1 if header else 0) < _one(con, f"SELECT count(*) FROM s_raw WHERE {nonblank}"):
+        if _one(con, f"SELECT count(*) FROM ({split}) WHERE NOT ({width_ok})"):
+            con.execute("DROP TABLE s_raw")
+            return None
+        why = (f"CASE WHEN NOT {_filled('p[1]')} THEN 'empty head' WHEN NOT {_filled('p[2]')}"
+               f" THEN 'empty relation' ELSE 'empty tail' END")
+        skipped = [(int(a), str(b)) for a, b in con.execute(
+            f"SELECT line, {why} FROM ({split}) WHERE line <> {header} AND NOT ("
+            f"{_filled('p[1]')} AND {_filled('p[2]')} AND {_filled(tail)}) ORDER BY line"
+        ).fetchall()]
     con.execute("DROP TABLE s_raw")
-    wrong = "w <> 3" if sep == "\t" else "w < 3"
-    if _one(con, f"SELECT count(*) FROM s_one WHERE {wrong}"):
-        return None
-    first = con.execute("SELECT h, r, t FROM s_one ORDER BY line LIMIT 1").fetchone()
-    if first is None:
-        return None
-    if {str(c).strip().lower() for c in first} <= HEADER_WORDS:
-        con.execute("UPDATE s_one SET why = 'header' WHERE line = (SELECT min(line) FROM s_one)")
-    skipped = con.execute("SELECT line, why FROM s_one WHERE why IS NOT NULL AND why <> 'header'"
-                          " ORDER BY line").fetchall()
-    con.execute(f"INSERT INTO s_lines SELECT {index}, line, h, r, t FROM s_one WHERE why IS NULL")
-    n = _one(con, "SELECT count(*) FROM s_one WHERE why IS NULL")
-    con.execute("DROP TABLE s_one")
     if n == 0:
         return None
-    return {"name": name, "kind": "kg", "n_facts": n, "n_rows": 0, "columns": [],
-            "path": str(file),
-            "warnings": skipped_warning(name, [(int(a), str(b)) for a, b in skipped])}
+    return ({"name": name, "kind": "kg", "n_facts": n, "n_rows": 0, "columns": [],
+             "path": str(file), "warnings": skipped_warning(name, skipped)},
+            _keep_file_order(con, f"s_kept_{index}"))
 
 
 def _write(path: Path, infos: Sequence[dict[str, object]],
