@@ -291,3 +291,27 @@ def test_differential_on_a_slice_of_the_benchmarks(graphs: SparkGraphs, data_dir
         s = report.summary()
         assert s["compared"] >= 6 and s["agreement"] == 1.0, s
         assert s["not_compiled"] == 0, s["not_compiled_questions"]
+
+
+@pytest.mark.parametrize("benchmark", ["metaqa-1hop", "wikisql"])
+def test_bench_run_on_spark_scores_as_the_executor(graphs: SparkGraphs, data_dir: Path,
+                                                  benchmark: str) -> None:
+    """``bench run --engine spark``: one batch for the run; each item re-scored with Spark's
+    answer equals the executor's outcome, and a wrong Spark answer would be seen."""
+    from trustuqa_core.evaluate.runner import build_evaluation
+
+    spark = build_evaluation(benchmark, "ceiling", "dev", root=data_dir, engine="spark")
+    plain = build_evaluation(benchmark, "ceiling", "dev", root=data_dir)
+    assert spark.mode == "ceiling-spark"
+    items = spark.items(6)
+    assert spark.batch is not None and spark.batch.questions >= 5
+    for (qid, item), (_, same) in zip(items, plain.items(6), strict=True):
+        a, b = spark.evaluate(item), plain.evaluate(same)
+        assert a.flags["engine_agrees"], (qid, a.answer, b.answer)
+        assert (a.correct, a.category, a.answer) == (b.correct, b.category,
+                                                     [str(x) for x in b.answer])
+    qid, item = next((i, it) for i, it in items if i in spark.batch.answers)
+    spark.batch.answers[qid] = ["no such answer"]
+    wrong = spark.evaluate(item)
+    assert not wrong.flags["engine_agrees"] and not wrong.correct
+    assert wrong.category == "engine_differs"

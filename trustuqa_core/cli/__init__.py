@@ -172,9 +172,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="demo retrieval encoder for --mode answer (hashing: no model)")
     run.add_argument("--setting", choices=list(SETTINGS), default=None,
                      help="--benchmark mixed: data mixed or not, source known or not")
-    run.add_argument("--engine", choices=["executor", "cypher", "duckdb"], default="executor",
+    run.add_argument("--engine", choices=["executor", "cypher", "duckdb", "spark"],
+                     default="executor",
                      help="cypher: MetaQA ceiling/replay programs run on Ladybug; duckdb: "
-                          "every graph on a DuckDB store (built once per content)")
+                          "every graph on a DuckDB store (built once per content); spark: "
+                          "MetaQA/WikiSQL ceiling programs as one Spark SQL batch")
+    run.add_argument("--spark-master", default=None,
+                     help="with --engine spark: Spark master URL (default "
+                          "$TRUSTUQA_SPARK_MASTER, else local[2])")
     run.add_argument("--json", action="store_true")
     run.add_argument("--no-progress", action="store_true")
     run.add_argument("--out", type=Path, default=None, help="report folder (default reports/)")

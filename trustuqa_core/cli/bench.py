@@ -89,7 +89,8 @@ def run_cli(args: argparse.Namespace) -> int:
         evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
                                       encoder=getattr(args, "encoder", "minilm"),
                                       setting=getattr(args, "setting", None),
-                                      engine=getattr(args, "engine", "executor"))
+                                      engine=getattr(args, "engine", "executor"),
+                                      spark_master=getattr(args, "spark_master", None))
     except (Unavailable, DatasetError) as exc:
         if args.json:
             out.write(json.dumps({"benchmark": args.benchmark, "split": split,
@@ -125,6 +126,8 @@ def _command(args: argparse.Namespace) -> str:
     parts += [f"--encoder {encoder}"] if args.mode == "answer" and encoder != "minilm" else []
     engine = getattr(args, "engine", "executor")
     parts += [f"--engine {engine}"] if engine != "executor" else []
+    master = getattr(args, "spark_master", None)
+    parts += [f"--spark-master {master}"] if engine == "spark" and master else []
     parts += [f"--limit {args.limit}"] if args.limit is not None else []
     parts += [f"--out {args.out}"] if args.out else []
     return " ".join(parts)

@@ -42,6 +42,7 @@ from .replay_webqsp import WebQSPReplay
 from .report import write_report
 from .run_cache import RunCache, cache_file, code_version
 from .selective import verdict_summary
+from .spark_engine import SparkEngine
 
 __all__ = ["build_evaluation", "run_evaluation", "RunResult", "DEFAULT_WORKERS"]
 
@@ -67,20 +68,26 @@ _NO_REPLAY = {
 def build_evaluation(benchmark: str, mode: str, split: str | None = None,
                      writer: str = "offline", settings: Any = None,
                      root: Path | str | None = None, encoder: str = "minilm",
-                     setting: str | None = None, engine: str = "executor") -> Evaluation:
+                     setting: str | None = None, engine: str = "executor",
+                     spark_master: str | None = None) -> Evaluation:
     """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not.
 
     ``benchmark="across"`` (generated table → KB → TKG questions, :mod:`.across`) runs in
     ``ceiling`` or ``answer`` mode. ``benchmark="mixed"`` (five benchmarks over one graph,
     :mod:`.mixed`) runs in ``answer``
     mode, in one of :data:`~.mixed.SETTINGS` (default ``mix-unknown``). ``engine="cypher"``
-    runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`).
+    runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`); ``"spark"`` a
+    MetaQA / WikiSQL ceiling as one Spark batch (:class:`SparkEngine`, on ``spark_master``).
     """
     if engine == "duckdb":
         return StoreEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
                                             encoder, setting=setting))
+    if engine == "spark":
+        return SparkEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
+                                            encoder, setting=setting), spark_master)
     if engine not in ENGINES:
-        raise Unavailable(f"unknown engine {engine!r}; valid: {', '.join(ENGINES)}, duckdb")
+        raise Unavailable(f"unknown engine {engine!r}; valid: {', '.join(ENGINES)}, duckdb, "
+                          "spark")
     if engine == "cypher":
         return CypherEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
                                              encoder, setting=setting))
