@@ -28,7 +28,10 @@ Ubik|written_by|Philip K. Dick
 """
 AWARDS = (b"Frank Herbert\taward received\tHugo Award for Best Novel\t1966\t1966\n"
           b"William Gibson\taward received\tHugo Award for Best Novel\t1986\t1986\n"
-          b"William Gibson\taward received\tNebula Award for Best Novel\t1985\t1985\n")
+          b"William Gibson\taward received\tNebula Award for Best Novel\t1985\t1985\n"
+          b"Jane Austen\tposition held\twriter\t1795\t1817\n"
+          b"William Gibson\tnominated for\tLocus Award\t1985\t1985\n"
+          b"William Gibson\tnominated by\tSFWA\t1985\t1985\n")
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +52,11 @@ CASES = [
     ("Which books in the bestsellers were written by Frank Herbert?", ["Children of Dune",
                                                                        "Dune"]),
     ("how long was it between the releases of Dune and Neuromancer?", ["19 years"]),
+    # "the writer of": a role naming the KG hop, though 'writer' is also a TKG value
+    ("How many awards did the writer of the Book whose Rank is 2 receive?", ["2"]),
+    # the TKG relation named word for word wins over a near one (nominated for / by)
+    ("Which nominations did the writer of the Book whose Rank is 2 get nominated for?",
+     ["Locus Award"]),
     # about the KG alone (no table named): every Herbert book, not only the listed ones
     ("Which books were written by Frank Herbert?", ["Children of Dune", "Dune",
                                                     "The Dosadi Experiment"]),

@@ -60,7 +60,8 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     if asks_year:
         padded = padded[:asks_year.start()] + " when " + padded[asks_year.end():]
     columns = _named_columns(graph, padded)
-    if not columns:
+    plurals = _named_columns(graph, padded, plural=True)  # "films": only for KG → table
+    if not plurals:
         return []
     key = _key_cell(graph, columns, padded) or _ordinal_key(graph, padded)
     tkg_rels, award = _named_tkg_value(graph, padded)
@@ -72,7 +73,7 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     # "when" asks for the TKG fact's time, not for a KG date relation
     kg_rel = _best_relation(rest.replace(" when ", " "), graph, "kg")
     if key is None and award is None and kg_rel is not None:
-        return _kg_to_table(graph, padded, columns, kg_rel)
+        return _kg_to_table(graph, padded, plurals, kg_rel)
     # a value of several TKG relations (won / nominated for the same award): the one the
     # remaining words name, else the first
     named = [name for _, name in relation_scores(rest, graph) if name in tkg_rels]
@@ -119,9 +120,9 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     return [(program(None, steps), how)]
 
 
-def _named_columns(graph: GraphStore, padded: str) -> list[str]:
-    """Table columns the question names as whole words (or their plural: *films*), in the
-    order it names them."""
+def _named_columns(graph: GraphStore, padded: str, plural: bool = False) -> list[str]:
+    """Table columns the question names as whole words (with ``plural``, also as their plural:
+    *films*), in the order it names them."""
     found = []
     for s in graph.sources:
         if s.kind != "table":
@@ -130,8 +131,8 @@ def _named_columns(graph: GraphStore, padded: str) -> list[str]:
             norm = normalize(col)
             if not norm or graph.relation(col) is None:
                 continue
-            at = min((a for a in (padded.find(f" {norm} "), padded.find(f" {norm}s "))
-                      if a >= 0), default=-1)
+            forms = (f" {norm} ", f" {norm}s ") if plural else (f" {norm} ",)
+            at = min((a for a in (padded.find(f) for f in forms) if a >= 0), default=-1)
             if at >= 0:
                 found.append((at, col))
     return [c for _, c in sorted(set(found))]
@@ -225,8 +226,12 @@ def _key_cell(graph: GraphStore, columns: list[str], padded: str) -> tuple[str, 
 
 
 def _best_relation(question: str, graph: GraphStore, kind: str) -> str | None:
-    """The relation of a ``kind`` source the question's words name best."""
-    for _, name in relation_scores(question, graph):
+    """The relation of a ``kind`` source the question's words name best (one it names word
+    for word, *nominated for*, before the others)."""
+    names = [name for _, name in relation_scores(question, graph)]
+    padded = f" {normalize(question)} "
+    verbatim = [name for name in names if f" {normalize(name)} " in padded]
+    for name in dict.fromkeys([*verbatim, *names]):
         rel = graph.relation(name)
         facts = graph.facts_rel(rel) if rel is not None else None
         if facts is not None and len(facts) and any(
@@ -237,7 +242,8 @@ def _best_relation(question: str, graph: GraphStore, kind: str) -> str | None:
 
 def _named_tkg_value(graph: GraphStore, padded: str) -> tuple[list[str], str | None]:
     """``(relations, value)``: the longest value of a TKG relation the question names as
-    whole words and every TKG relation it is a value of (``([], None)`` when none)."""
+    whole words (not as a role, *the director of*) and every TKG relation it is a value of
+    (``([], None)`` when none)."""
     tkg = [i for i, s in enumerate(graph.sources) if s.kind == "tkg"]
     rels = {int(r) for i in tkg for r in set(graph.rels_of(graph.facts_of_source(i)).tolist())}
     found: dict[str, list[str]] = {}
@@ -247,7 +253,9 @@ def _named_tkg_value(graph: GraphStore, padded: str) -> tuple[list[str], str | N
             continue
         for label in pool.labels:
             norm = normalize(label)
-            if len(norm) >= _MIN_VALUE and f" {norm} " in padded:
+            # "the director of the Play ...": a role naming the hop, not a value asked about
+            if len(norm) >= _MIN_VALUE and f" {norm} " in padded and \
+                    f" the {norm} of " not in padded:
                 found.setdefault(label, []).append(graph.relation_names[rel])
     if not found:
         return [], None
