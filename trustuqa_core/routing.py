@@ -10,14 +10,20 @@ source by
   (``ln(n_sources / sources_with_it)``, so a word every source holds counts nothing);
 - **relation words**: question words that are words of the source's relation / column names
   (with the ``kg_relation_words`` synonyms of the lexicon: ``wrote`` -> ``written``);
+- **anchors**: a named node (or given entity) that sits in a fact of the source whose relation
+  (a KG relation, the cell's column) another question word names: *time zone* of London;
+- **centrality**: a given entity's share of the source's facts, relative to the source where
+  it is most central (a subgraph built around it beats a table with it in one cell); a given
+  entity that is also a named span is counted once, as the name;
 - **time**: a year of the question inside a dated fact of a temporal KG (``when`` questions
   lean to a TKG a little);
 - **demos**: the similarity of the best demonstration of the source's kind (given by the caller,
   who owns the demo pool: ``answer()`` passes it).
 
-Every point of score comes with a line of evidence. The router picks the best source; when
-another scores within :data:`UNSURE_RATIO` of it, it is *unsure* and keeps all the close ones;
-with no evidence at all it keeps every source.
+Cells of a repeated header row (a table row at least half of whose cells are column names)
+name nothing. Every point of score comes with a line of evidence. The router picks the best
+source; when another scores within :data:`UNSURE_RATIO` of it, it is *unsure* and keeps all
+the close ones; with no evidence at all it keeps every source.
 
 >>> from trustuqa_core import load_graph
 >>> g = load_graph(tables=[b"Name,Department\\nChen Wei,Marketing\\n"],
@@ -44,18 +50,21 @@ from .lexicon import word_map, word_set
 from .store import GraphStore
 from .text import normalize, stem, table_words
 from .trace import ALL_SOURCES, Routing
+from .translate.table import ROW_NUMBER
 
 __all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words"]
 
 #: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
 #: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
 UNSURE_RATIO = 0.9
-#: points per kind of evidence (a name counts per word of the span); ``label_word`` (0.5) and
-#: ``given_entity`` (2.0, was the name weight 1.0) chosen on the tune half of the mixed benchmark
-#: (questions 100-199 of each benchmark, ``scripts/routing_accuracy.py --half tune``)
+#: points per kind of evidence (a name counts per word of the span); ``label_word`` (0.5),
+#: ``given_entity`` (2.0, was the name weight 1.0), ``anchor`` (4.0) and ``central`` (4.0)
+#: chosen on the tune half of the mixed benchmark (questions 100-199 of each benchmark,
+#: ``scripts/routing_accuracy.py --half tune``, ``scripts/routing_grid.py``)
 WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
                                 "year_in_interval": 1.5, "when": 0.4, "demo": 0.5,
-                                "label_word": 0.5, "given_entity": 2.0}
+                                "label_word": 0.5, "given_entity": 2.0, "anchor": 4.0,
+                                "central": 4.0}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
@@ -99,6 +108,8 @@ class _Index:
     words: tuple[frozenset[str], ...]  # per source: stems of its relation / column words
     temporal: tuple[bool, ...]
     tokens: dict[str, frozenset[int]]  # word of a node label (3+ letters, no stop word) -> sources
+    nodes: dict[str, tuple[int, ...]]  # normalised node label -> node ids (rows left out)
+    sizes: tuple[int, ...]  # facts per source
 
 
 _INDEXES: weakref.WeakKeyDictionary[GraphStore, _Index] = weakref.WeakKeyDictionary()
@@ -122,7 +133,8 @@ def _index(graph: GraphStore) -> _Index:
     names: dict[str, set[int]] = {}
     tokens: dict[str, set[int]] = {}
     labels: dict[int, str] = {}
-    words, temporal = [], []
+    nodes_of: dict[str, set[int]] = {}
+    words, temporal, sizes = [], [], []
     for i, info in enumerate(graph.sources):
         facts = graph.facts_of_source(i)
         nodes = np.unique(np.concatenate([graph.heads_of(facts), graph.tails_of(facts)]))
@@ -132,19 +144,47 @@ def _index(graph: GraphStore) -> _Index:
             label = labels.get(node)
             if label is None:
                 label = labels[node] = normalize(graph.label(node))
+        skip = _header_cells(graph, facts, {normalize(c) for c in info.columns}, labels) \
+            if info.kind == "table" else set()
+        for node in nodes.tolist():
+            if graph.is_row(node) or node in skip:
+                continue
+            label = labels[node]
             if label and label.count(" ") < _MAX_SPAN:
                 names.setdefault(label, set()).add(i)
+                nodes_of.setdefault(label, set()).add(node)
             for word in label.split()[:_MAX_SPAN]:
                 if word not in _STOP and len(word) > 2 and not word.isdigit():
                     tokens.setdefault(word, set()).add(i)
         rels = {graph.relation_names[int(r)] for r in np.unique(graph.rels_of(facts)).tolist()}
         words.append(source_words(sorted(rels | set(info.columns))))
+        sizes.append(len(facts))
         temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.intervals_of(facts)[0]).any()))
     index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal),
-                   {k: frozenset(v) for k, v in tokens.items()})
+                   {k: frozenset(v) for k, v in tokens.items()},
+                   {k: tuple(sorted(v)) for k, v in nodes_of.items()}, tuple(sizes))
     with _LOCK:
         _INDEXES[graph] = index
     return index
+
+
+def _header_cells(graph: GraphStore, facts: np.ndarray, headers: set[str],
+                  labels: Mapping[int, str]) -> set[int]:
+    """Cells found only in repeated header rows of a table (rows at least half of whose cells
+    are column names, like a second header line): they name no data of the table."""
+    number = graph.relation(ROW_NUMBER)
+    if number is not None:
+        facts = facts[graph.rels_of(facts) != number]
+    heads, tails = graph.heads_of(facts), graph.tails_of(facts)
+    is_header = np.fromiter((labels.get(t) in headers for t in tails.tolist()), dtype=bool,
+                            count=len(tails))
+    if not is_header.any():
+        return set()
+    rows, inverse = np.unique(heads, return_inverse=True)
+    cells = np.bincount(inverse, minlength=len(rows))
+    named = np.bincount(inverse, weights=is_header, minlength=len(rows))
+    header_row = (2 * named >= cells)[inverse]
+    return set(tails[header_row].tolist()) - set(tails[~header_row].tolist())
 
 
 def _synonyms() -> dict[str, set[str]]:
@@ -203,10 +243,16 @@ def route(question: str, graph: GraphStore,
             evidence[i].append(f"'{text}' names a node of {names[i]} ({words} word"
                                f"{'s' if words > 1 else ''})")
     for entity in dict.fromkeys(normalize(x) for x in entities):
+        if entity in spans:
+            continue  # the same mention, already counted as a name of the question
         where = index.names.get(entity, frozenset())
         for i in where:
             scores[i] += WEIGHTS["given_entity"] * (1.0 + math.log(n / len(where)))
             evidence[i].append(f"the given entity '{entity}' is a node of {names[i]}")
+    content = [w for w in re.findall(r"[a-z]+", question.casefold()) if w not in _STOP]
+    given = [x for x in dict.fromkeys(normalize(x) for x in entities) if x in index.names]
+    for text in dict.fromkeys([*spans, *given]):
+        _anchor(graph, index, text, content, text in given, scores, evidence, names)
     named = {w for text in spans for w in text.split()}
     for w in dict.fromkeys(tokens):
         where = index.tokens.get(w, frozenset())
@@ -216,7 +262,6 @@ def route(question: str, graph: GraphStore,
         for i in where:
             scores[i] += points
             evidence[i].append(f"'{w}' is a word of a node of {names[i]}")
-    content = [w for w in re.findall(r"[a-z]+", question.casefold()) if w not in _STOP]
     for w in dict.fromkeys(content):
         stems = {stem(w)} | _SYNONYMS.get(w, set())
         holders = [i for i in range(n) if stems & index.words[i]]
@@ -241,6 +286,53 @@ def route(question: str, graph: GraphStore,
             scores[i] += WEIGHTS["demo"] * sim
             evidence[i].append(f"best {info.kind} demonstration similarity {sim:.2f}")
     return _decide(names, scores, evidence)
+
+
+_REL_STEMS: weakref.WeakKeyDictionary[GraphStore, dict[int, frozenset[str]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _rel_stems(graph: GraphStore, rel: int) -> frozenset[str]:
+    with _LOCK:
+        cache = _REL_STEMS.setdefault(graph, {})
+    found = cache.get(rel)
+    if found is None:
+        found = cache[rel] = source_words([graph.relation_names[rel]])
+    return found
+
+
+def _anchor(graph: GraphStore, index: _Index, text: str, content: Sequence[str], given: bool,
+            scores: list[float], evidence: list[list[str]], names: tuple[str, ...]) -> None:
+    """Points for the sources where the node named ``text`` sits in a fact whose relation (a
+    KG relation, a table's column) a question word names (``anchor``) and, for a given entity,
+    for how central the node is in the source (its share of the source's facts, ``central``)."""
+    ids = np.asarray(index.nodes.get(text, ()), dtype=np.int64)
+    if not len(ids):
+        return
+    facts = np.concatenate([graph.facts_heads(ids), *[graph.facts_tail(int(t)) for t in ids]])
+    if not len(facts):
+        return
+    srcs, rels = graph.sources_of(facts), graph.rels_of(facts)
+    own = set(text.split())
+    wanted = {w: {stem(w)} | _SYNONYMS.get(w, set()) for w in content if w not in own}
+    shares: dict[int, float] = {}
+    for i in np.unique(srcs).tolist():
+        mask = srcs == i
+        stems: set[str] = set()
+        for r in np.unique(rels[mask]).tolist():
+            stems |= _rel_stems(graph, int(r))
+        matched = [w for w, ws in wanted.items() if ws & stems]
+        if matched and WEIGHTS["anchor"]:
+            scores[i] += WEIGHTS["anchor"] * len(matched)
+            evidence[i].append(f"'{text}' is in a fact of {names[i]} whose relation is named by "
+                               + ", ".join(f"'{w}'" for w in matched))
+        shares[i] = int(mask.sum()) / max(index.sizes[i], 1)
+    if given and shares and WEIGHTS["central"]:
+        best = max(shares.values())
+        for i, share in shares.items():
+            scores[i] += WEIGHTS["central"] * share / best
+            evidence[i].append(f"the given entity '{text}' is in {share:.1%} of the facts of "
+                               f"{names[i]}")
 
 
 def _year_in_source(graph: GraphStore, source: int, year: int) -> bool:

@@ -31,15 +31,21 @@ holding those → the named column.
 
 from __future__ import annotations
 
+import re
+
+from ..lexicon import word_set
 from ..query.ast import Program
 from ..query.build import call, get_information, program, ref
 from ..store import GraphStore
-from ..text import letter_words, normalize
+from ..text import letter_words, normalize, stem
 from .kg import relation_scores
 
 __all__ = ["link_chain"]
 
 _MIN_VALUE = 2
+_ASKS_YEAR = re.compile(r" (?:in )?(?:which|what) year ")
+_ORDINAL = re.compile(r" ([a-z]+) (?:number |no )?(\d+)(?:st|nd|rd|th)? ")
+_STOP = word_set("function_words") | word_set("stop_words")
 
 
 def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
@@ -49,10 +55,15 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     if "table" not in kinds or not ({"kg", "tkg"} & kinds):
         return []
     padded = f" {normalize(question)} "
+    # "in which year ..." asks for a time like "when" does, and names no Year column
+    asks_year = _ASKS_YEAR.search(padded)
+    if asks_year:
+        padded = padded[:asks_year.start()] + " when " + padded[asks_year.end():]
     columns = _named_columns(graph, padded)
-    if not columns:
+    plurals = _named_columns(graph, padded, plural=True)  # "films": only for KG → table
+    if not plurals:
         return []
-    key = _key_cell(graph, columns, padded)
+    key = _key_cell(graph, columns, padded) or _ordinal_key(graph, padded)
     tkg_rels, award = _named_tkg_value(graph, padded)
     # the spans already explained (column names, the key, the TKG value) name no relation
     rest = padded
@@ -61,6 +72,8 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
             rest = rest.replace(f" {normalize(text)} ", "  ", 1)
     # "when" asks for the TKG fact's time, not for a KG date relation
     kg_rel = _best_relation(rest.replace(" when ", " "), graph, "kg")
+    if key is None and award is None and kg_rel is not None:
+        return _kg_to_table(graph, padded, plurals, kg_rel)
     # a value of several TKG relations (won / nominated for the same award): the one the
     # remaining words name, else the first
     named = [name for _, name in relation_scores(rest, graph) if name in tkg_rels]
@@ -68,7 +81,7 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
         rest, graph, "tkg")
     if kg_rel is None or tkg_rel is None:
         return []
-    words = set(letter_words(question))
+    words = set(letter_words(padded))
     if key is not None:
         col_a, a = key
         others = [c for c in columns if c != col_a]
@@ -107,18 +120,91 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     return [(program(None, steps), how)]
 
 
-def _named_columns(graph: GraphStore, padded: str) -> list[str]:
-    """Table columns the question names as whole words, in the order it names them."""
+def _named_columns(graph: GraphStore, padded: str, plural: bool = False) -> list[str]:
+    """Table columns the question names as whole words (with ``plural``, also as their plural:
+    *films*), in the order it names them."""
     found = []
     for s in graph.sources:
         if s.kind != "table":
             continue
         for col in s.columns:
             norm = normalize(col)
-            at = padded.find(f" {norm} ") if norm else -1
-            if at >= 0 and graph.relation(col) is not None:
+            if not norm or graph.relation(col) is None:
+                continue
+            forms = (f" {norm} ", f" {norm}s ") if plural else (f" {norm} ",)
+            at = min((a for a in (padded.find(f) for f in forms) if a >= 0), default=-1)
+            if at >= 0:
                 found.append((at, col))
     return [c for _, c in sorted(set(found))]
+
+
+def _ordinal_key(graph: GraphStore, padded: str) -> tuple[str, str] | None:
+    """A key cell named as ``<column word> <number>``: *ranked 6th*, *rank 6*, *number 10*
+    (the column whose one-word name has the word's stem, holding that number)."""
+    for m in _ORDINAL.finditer(padded):
+        word, number = stem(m.group(1)), m.group(2)
+        for s in graph.sources:
+            if s.kind != "table":
+                continue
+            for col in s.columns:
+                norm = normalize(col)
+                rel = graph.relation(col)
+                if rel is None or " " in norm or stem(norm) != word:
+                    continue
+                if graph.value_pool(rel).exact(number):
+                    return col, number
+    return None
+
+
+def _names_table(graph: GraphStore, padded: str) -> bool:
+    """Whether the question names a loaded table itself: a word of its file name (*the comedy
+    ranking* of ``comedy_ranking.csv``) or the word *table*."""
+    if " table " in padded:
+        return True
+    words = {stem(w) for w in padded.split() if w not in _STOP and len(w) > 2}
+    for s in graph.sources:
+        if s.kind == "table":
+            name = normalize(s.name.rsplit(".", 1)[0])
+            if words & {stem(w) for w in name.split() if w not in _STOP and len(w) > 2}:
+                return True
+    return False
+
+
+def _kg_to_table(graph: GraphStore, padded: str, columns: list[str],
+                 kg_rel: str) -> list[tuple[Program, str]]:
+    """KG → table: *Which films in the comedy ranking were directed by Mel Brooks?* — the KG
+    heads of ``kg_rel`` whose value the question names, kept when they are values of the named
+    table column. Only when the question names the table itself and some of those heads are
+    in the column (otherwise it is a question about the KG alone)."""
+    rel = graph.relation(kg_rel)
+    if rel is None or not _names_table(graph, padded):
+        return []
+    pool = graph.value_pool(rel)
+    if len(pool) > 50_000:
+        return []
+    named = [label for label in pool.labels
+             if len(normalize(label)) >= _MIN_VALUE and f" {normalize(label)} " in padded]
+    if not named:
+        return []
+    value = max(named, key=lambda label: (len(normalize(label)), label))
+    node = graph.entity(value)
+    if node is None:
+        return []
+    heads = {normalize(x) for x in graph.labels(graph.heads_of(graph.facts_rel_tail(rel, node)))}
+    for col in columns:
+        col_rel = graph.relation(col)
+        if col_rel is None:
+            continue
+        cells = {normalize(x) for x in graph.labels(graph.relation_tails(col_rel))}
+        if heads & cells:
+            steps = [(f"What is {kg_rel} {value}", get_information(relation=kg_rel,
+                                                                    tail_entity=value)),
+                     (f"The rows whose {col} is one of those", get_information(
+                         relation=col, tail_entity=ref(1))),
+                     (f"Their {col}", get_information(relation=col, head_entity=ref(2)))]
+            how = f"chained across sources: KG {kg_rel!r}={value!r} → table {col}"
+            return [(program(None, steps), how)]
+    return []
 
 
 def _key_cell(graph: GraphStore, columns: list[str], padded: str) -> tuple[str, str] | None:
@@ -140,8 +226,12 @@ def _key_cell(graph: GraphStore, columns: list[str], padded: str) -> tuple[str, 
 
 
 def _best_relation(question: str, graph: GraphStore, kind: str) -> str | None:
-    """The relation of a ``kind`` source the question's words name best."""
-    for _, name in relation_scores(question, graph):
+    """The relation of a ``kind`` source the question's words name best (one it names word
+    for word, *nominated for*, before the others)."""
+    names = [name for _, name in relation_scores(question, graph)]
+    padded = f" {normalize(question)} "
+    verbatim = [name for name in names if f" {normalize(name)} " in padded]
+    for name in dict.fromkeys([*verbatim, *names]):
         rel = graph.relation(name)
         facts = graph.facts_rel(rel) if rel is not None else None
         if facts is not None and len(facts) and any(
@@ -152,7 +242,8 @@ def _best_relation(question: str, graph: GraphStore, kind: str) -> str | None:
 
 def _named_tkg_value(graph: GraphStore, padded: str) -> tuple[list[str], str | None]:
     """``(relations, value)``: the longest value of a TKG relation the question names as
-    whole words and every TKG relation it is a value of (``([], None)`` when none)."""
+    whole words (not as a role, *the director of*) and every TKG relation it is a value of
+    (``([], None)`` when none)."""
     tkg = [i for i, s in enumerate(graph.sources) if s.kind == "tkg"]
     rels = {int(r) for i in tkg for r in set(graph.rels_of(graph.facts_of_source(i)).tolist())}
     found: dict[str, list[str]] = {}
@@ -162,7 +253,9 @@ def _named_tkg_value(graph: GraphStore, padded: str) -> tuple[list[str], str | N
             continue
         for label in pool.labels:
             norm = normalize(label)
-            if len(norm) >= _MIN_VALUE and f" {norm} " in padded:
+            # "the director of the Play ...": a role naming the hop, not a value asked about
+            if len(norm) >= _MIN_VALUE and f" {norm} " in padded and \
+                    f" the {norm} of " not in padded:
                 found.setdefault(label, []).append(graph.relation_names[rel])
     if not found:
         return [], None

@@ -7,7 +7,9 @@ from the cell values the linker found in the question, the column from the heade
   B" -> two rows of one column, the named numeric column of each, ``difference``;
 * "did Italy win more medals than Japan?" -> the same values, ``compare(..., op='>')``;
 * "how long did Ann serve?" -> one row, a start and an end column (``Took office`` /
-  ``Left office``, ``From`` / ``To``, ``Opened`` / ``Closed``), ``duration``.
+  ``Left office``, ``From`` / ``To``, ``Opened`` / ``Closed``), ``duration``;
+* "how long was it between the releases of A and B?" -> two rows of one column, the year column
+  (the one named, else the table's only column of years), ``duration`` from one to the other.
 
 >>> from trustuqa_core import load_graph
 >>> from trustuqa_core.writers.tables import link_table
@@ -67,6 +69,10 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
     if len(equal) != 2 or equal[0].column != equal[1].column:
         return None
     named = {c.column for c in equal}
+    if "how long" in text and (year := _year_column(table, named, mentions)) is not None:
+        return Computed("duration", tuple(sorted(equal, key=lambda c: c.span)), year,
+                        why=f"'how long' between two rows: years from one {year!r} to the "
+                            "other")
     numeric = [c for c, m in mentions.items()
                if c not in named and table.numeric.get(c) and m[0] >= 0.5]
     if not numeric:
@@ -81,6 +87,18 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
         return Computed("compare", rows, column, op=op,
                         why=f"a yes/no comparison of {column!r} ({m.group(1)!r} -> {op})")
     return None
+
+
+def _year_column(table: Table, named: set[str],
+                 mentions: dict[str, tuple[float, int, int]]) -> str | None:
+    """The column of years two rows are compared by: the year column the question names, else
+    the table's only column whose numbers all lie in 1000-2100."""
+    years = [c for c in table.columns if c not in named and table.numeric.get(c)
+             and 1000 <= table.ranges.get(c, (0, 0))[0] <= table.ranges[c][1] <= 2100]
+    said = [c for c in years if mentions.get(c, (0.0,))[0] >= 0.5]
+    if said:
+        return said[0]
+    return years[0] if len(years) == 1 else None
 
 
 def _span_columns(table: Table) -> tuple[str, str] | None:
@@ -100,7 +118,7 @@ def computed_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
         steps.append((f"Find the row whose {row.column} is {value}",
                       get_information(relation=row.column, tail_entity=value)))
         anchor = len(steps)
-        for column in (c.column, c.end_column) if c.kind == "duration" else (c.column,):
+        for column in (c.column, c.end_column) if c.end_column else (c.column,):
             steps.append((f"Get the {column} of output_of_query{anchor}",
                           get_information(relation=column, head_entity=ref(anchor))))
             values.append(len(steps))
