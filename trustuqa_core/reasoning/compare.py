@@ -26,6 +26,7 @@ from .cues import (
     RANK_WORDS,
     SPEED_WORDS,
     TIME_RELATION,
+    order_word,
     question_form,
     rank_direction,
 )
@@ -94,7 +95,14 @@ def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Re
     """Both operands as numbers, refusing readings that would make the comparison a guess."""
     a, b = read_number(ctx, left, what), read_number(ctx, right, what)
     if a.rows == 1 and b.rows == 1:
-        raise not_applicable(ctx, f"{what}: comparing two rows needs a value of them")
+        word = order_word(ctx.question)
+        if word is None:
+            raise not_applicable(ctx, f"{what}: comparing two rows needs a value of them")
+        a, b = _row_order(ctx, left, a, what), _row_order(ctx, right, b, what)
+        ctx.notes.append(
+            f"{what}: both operands are single rows and the question asks about order "
+            f"({word!r}): they are compared by their position in the table"
+        )
     if _mismatched(a, b) or _mismatched(b, a):
         raise not_applicable(
             ctx, f"{what}: {a.text!r} reads as a {a.kind} and {b.text!r} as a {b.kind}"
@@ -108,6 +116,16 @@ def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Re
             ctx, f"{what}: {a.text!r} and {b.text!r} differ but their leading numbers are equal"
         )
     return a, b
+
+
+def _row_order(ctx: Context, value: object, r: Reading, what: str) -> Reading:
+    """A single row read as its 1-based position in its table (``row_number``)."""
+    row = _res(ctx, value).distinct().elems[0]
+    pos = None if isinstance(row, Scalar) else ctx.graph.row_position(row)
+    if pos is None:
+        raise not_applicable(ctx, f"{what}: {operand_text(value)} is not a table row")
+    return Reading(float(pos[1]), "row position", f"row {pos[1]}", r.witnesses,
+                   relation="row_number")
 
 
 def _mismatched(a: Reading, b: Reading) -> bool:
