@@ -72,7 +72,7 @@ def _without_placeholders(ctx: Context, args: Args, what: str) -> list[object]:
     names = ", ".join(repr(o.value) for o in rest if isinstance(o, Text))
     ctx.notes.append(f"{what}: {names} name(s) no value; the operands are read from "
                      f"output_of_query{refs[0].step}")
-    return refs
+    return [refs[0]]
 
 
 def _pair_of(ctx: Context, r: Result, what: str) -> tuple[Result, Result] | None:
