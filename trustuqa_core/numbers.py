@@ -85,6 +85,8 @@ def parse_quantity(text: object) -> tuple[float, str] | None:
     (27.0, 'ordinal')
     >>> parse_quantity("March 3, 2001"), parse_quantity("–"), parse_quantity("2:1")
     ((20010303.0, 'date'), None, None)
+    >>> parse_quantity("−7.5\\n(18.5)")  # °C with °F below it, a unicode minus
+    (-7.5, 'leading number')
     """
     number = parse_number(text)
     if number is not None:
@@ -100,7 +102,7 @@ def parse_quantity(text: object) -> tuple[float, str] | None:
         return (int(h or 0) * 3600 + int(mnt) * 60 + float(sec)), "duration"
     if m := _ORDINAL.match(text):
         return float(m.group(1)), "ordinal"
-    if m := _LEADING.match(text):
+    if m := _LEADING.match(text.translate(_MINUS_TABLE)):  # '−7.5\\n(18.5)': a unicode minus
         value = parse_number(m.group(1).replace(" ", ""))
         if value is not None:
             return value, "leading number"

@@ -44,6 +44,7 @@ from .operands import (
     show,
     split_args,
 )
+from .placeholders import bind_placeholders
 
 __all__ = ["fn_compare", "fn_if_then_else", "fn_equals", "fn_contains", "holds"]
 
@@ -295,8 +296,10 @@ def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
     return parts
 
 
-def _condition(ctx: Context, value: object) -> bool:
-    """The truth of a condition: a comparison step, a yes/no value, or a comparison text."""
+def _condition(ctx: Context, value: object, args: Args | None = None) -> bool:
+    """The truth of a condition: a comparison step, a yes/no value, or a comparison text
+    (whose made-up operand names are bound to the branches' values when ``args`` has them,
+    :mod:`.placeholders`)."""
     if isinstance(value, Ref):
         if value.step in ctx.verdicts:
             truth = ctx.verdicts[value.step]
@@ -312,6 +315,8 @@ def _condition(ctx: Context, value: object) -> bool:
     if isinstance(value, Text) and value.value.strip().lower() in _TRUE | _FALSE:
         return value.value.strip().lower() in _TRUE
     left, symbol, right = _expression(ctx, value)
+    if args is not None and args.has_then:
+        left, right = bind_placeholders(ctx, left, right, args.then, args.otherwise)
     truth, _, _ = _verdict(ctx, left, symbol, right, "if_then_else()")
     return truth
 
@@ -339,10 +344,11 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
             return operand_result(ctx, only)
         return _compare_args(ctx, args, "if_then_else()")
     if args.condition is not None:
-        truth = _condition(ctx, args.condition)
+        truth = _condition(ctx, args.condition, args)
     elif len(args.operands) == 2 and args.operator in COMPARISONS:
-        truth, _, _ = _verdict(ctx, args.operands[0], args.operator, args.operands[1],
-                               "if_then_else()")
+        left, right = bind_placeholders(ctx, args.operands[0], args.operands[1], args.then,
+                                        args.otherwise)
+        truth, _, _ = _verdict(ctx, left, args.operator, right, "if_then_else()")
     elif len(args.operands) == 1:
         truth = _condition(ctx, args.operands[0])
     else:

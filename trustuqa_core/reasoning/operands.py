@@ -138,9 +138,21 @@ def _value(text: str) -> Ref | Text:
     return Text(t)
 
 
+# ``set2='output_of_query2`` inside an expression: an argument name and stray quotes around
+# a reference, left over when a reply writes ``if(set1='output_of_query1' > set2='...', ...)``
+_NAMED_REF = re.compile(r"\b[A-Za-z_]\w*\s*=\s*['\"]?(?=output_of_query\s*\d)")
+_QUOTED_REF = re.compile(r"['\"]?(output_of_query\s*\d+)['\"]?")
+
+
 def read_expression(text: str) -> tuple[Ref | Text, str, Ref | Text] | None:
-    """``'A op B'`` -> (A, op, B) when ``text`` is one binary expression, else ``None``."""
+    """``'A op B'`` -> (A, op, B) when ``text`` is one binary expression, else ``None``.
+
+    >>> read_expression("output_of_query1' > set2='output_of_query2")
+    (Ref(step=1), '>', Ref(step=2))
+    """
     m = _EXPRESSION.match(text)
+    if m is None and "output_of_query" in text:
+        m = _EXPRESSION.match(_QUOTED_REF.sub(r"\1", _NAMED_REF.sub("", text)))
     if m is None:
         return None
     left, sym, right = m.groups()
@@ -204,6 +216,7 @@ def split_args(ctx: Context, op: Op) -> Args:
         else:
             out.operands.append(value)
             out.names.append(key)
+    _named_condition(op, out)
     if positional_after_condition:
         if len(positional_after_condition) != 2 or out.has_then:
             raise not_applicable(ctx, "a condition needs exactly two values to choose from")
@@ -213,6 +226,20 @@ def split_args(ctx: Context, op: Op) -> Args:
         out.operator = op.cmp
         out.operator_text = op.cmp
     return out
+
+
+def _named_condition(op: Op, out: Args) -> None:
+    """``if(set1 > 'output_of_query4', A, B)``: the first argument's name is the left operand
+    of the condition (the parser keeps it as a name with an operator) and the two unnamed
+    arguments after it are the branches."""
+    if op.cmp == "=" or out.has_then or out.condition is not None or len(out.operands) != 3:
+        return
+    first, *rest = out.names
+    if first.startswith("arg") or not all(n.startswith("arg") for n in rest):
+        return
+    right, then, otherwise = out.operands
+    out.operands, out.names = [Text(first), right], [first, first]
+    out.then, out.otherwise, out.has_then = then, otherwise, True
 
 
 def _set_operator(ctx: Context, out: Args, word: str) -> None:
