@@ -29,6 +29,7 @@ from .operands import (
     not_applicable,
     operand_result,
     operand_text,
+    operator_symbol,
     read_expression,
     read_number,
     split_args,
@@ -233,11 +234,23 @@ def fn_calculate(ctx: Context, op: Op) -> Result:
     if symbol is None and isinstance(args.condition, Text):
         parts = read_expression(args.condition.value)
         symbol = parts[1] if parts else None
+    if symbol is None:
+        symbol = _named_operation(ctx, args)
     if symbol in COMPARISONS:
         return fn_compare(ctx, op)
     if symbol not in ("+", "-", "*", "/", "%"):
         raise not_applicable(ctx, "calculate() names no operation it knows")
     return _compute(ctx, op, symbol, f"calculate({symbol})")
+
+
+def _named_operation(ctx: Context, args: Args) -> str | None:
+    """The operation the operands' names all spell (``calculate(sum='...', sum2='...')``)."""
+    words = {re.sub(r"_?\d+$", "", n) for n in args.names}
+    symbols = {operator_symbol(w) for w in words}
+    if len(symbols) != 1 or (symbol := symbols.pop()) not in ("+", "-", "*", "/", "%"):
+        return None
+    ctx.notes.append(f"calculate(): the operands are named {sorted(words)[0]!r}: {symbol}")
+    return symbol
 
 
 def _years(ctx: Context, value: object) -> list[tuple[int, tuple[int, ...]]]:

@@ -257,10 +257,23 @@ def _text(value: object) -> str:
     return str(value)
 
 
+_INDEXED = re.compile(r"^\s*output_of_query\s*(\d+)\s*\[\s*(\d+)\s*\]\s*$", re.IGNORECASE)
+
+
 def operand_result(ctx: Context, value: object) -> Result:
-    """The elements an operand stands for (a literal text is itself, as a scalar)."""
+    """The elements an operand stands for (a literal text is itself, as a scalar;
+    ``'output_of_query3[0]'`` is the first element of that result)."""
     if isinstance(value, Result):
         return value
+    if isinstance(value, Text) and (m := _INDEXED.match(value.value)):
+        whole, index = resolve_set(ctx, Ref(int(m.group(1)))), int(m.group(2))
+        if index >= len(whole):
+            raise ctx.fail(f"{value.value}: output_of_query{m.group(1)} has {len(whole)} "
+                           "element(s)")
+        note = f"{value.value} is element {index + 1} of output_of_query{m.group(1)}"
+        if note not in ctx.notes:
+            ctx.notes.append(note)
+        return Result((whole.elems[index],), (whole.witnesses[index],))
     if isinstance(value, Ref | Bound | ListValue | str):
         return resolve_set(ctx, value)
     if isinstance(value, Text):
