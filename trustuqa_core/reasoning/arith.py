@@ -34,6 +34,7 @@ from .operands import (
     read_number,
     split_args,
 )
+from .scores import SCORE
 
 __all__ = [
     "fn_add",
@@ -51,12 +52,6 @@ __all__ = [
 _SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷", "%": "as a percentage of", "|-|": "−"}
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 _UNIT = re.compile(r"^\s*[\d.,]+(\s?)([A-Za-z]{1,6}\.?)\s*$")  # '401 ft', '38.6m', '8 kg'
-# a score or record holding two numbers: '21–7', 'W 52–10', 'L\xa016–3 (OT)', '1937–1978'
-_PAIR = re.compile(
-    r"^\s*(?:(?:w|l|t|d|won|lost|win|loss|tie|draw)\b\.?[\s,]*)?"
-    r"(\d+(?:\.\d+)?)\s*[–—\-−]\s*(\d+(?:\.\d+)?)\s*(?:\([^()]*\))?\s*$",
-    re.IGNORECASE,
-)
 # a name the LLM made up for a part it could not name ('point1', 'score_part2'): not a value
 _PLACEHOLDER = re.compile(r"^[a-z]+(?:_[a-z]+)*_?\d$", re.IGNORECASE)
 
@@ -78,7 +73,7 @@ def _without_placeholders(ctx: Context, args: Args, what: str) -> list[object]:
 
 def _pair_of(ctx: Context, r: Result, what: str) -> tuple[Result, Result] | None:
     """The two numbers of one value like ``'W 52–10'`` (a score, a record, a span)."""
-    if len(r.distinct()) != 1 or not (m := _PAIR.match(elem_text(ctx.graph, r.elems[0]))):
+    if len(r.distinct()) != 1 or not (m := SCORE.match(elem_text(ctx.graph, r.elems[0]))):
         return None
     ctx.notes.append(
         f"{what}: {elem_text(ctx.graph, r.elems[0])!r} holds two numbers, "
@@ -99,7 +94,7 @@ def _same_pair(
     if len(a.distinct()) != 1 or a.distinct().elems != b.distinct().elems:
         return None
     text = elem_text(ctx.graph, a.elems[0])
-    if parse_quantity(text) is not None or not _PAIR.match(text):
+    if parse_quantity(text) is not None or not SCORE.match(text):
         return None
     ctx.notes.append(f"output_of_query{left.step} and output_of_query{right.step} are the "
                      f"same value {text!r}: its two numbers are the operands")

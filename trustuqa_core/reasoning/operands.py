@@ -29,6 +29,7 @@ from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Bound, ListValue, Ref, Text
 from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
+from .scores import read_score
 
 __all__ = [
     "Args",
@@ -355,6 +356,11 @@ def read_number(ctx: Context, value: object, what: str) -> Reading:
         q = quantity(g, e)
         if q is None and isinstance(e, Scalar) and str(e.value).strip().lower() in _NUMBER_WORDS:
             q = (_NUMBER_WORDS[str(e.value).strip().lower()], "number")
+        if q is None and (score := read_score(elem_text(g, e), ctx.question)) is not None:
+            note = f"{elem_text(g, e)!r} is a score or record: read as {score[1]}"
+            if note not in ctx.notes:
+                ctx.notes.append(note)
+            q = (score[0], "score")
         if q is None:
             raise not_applicable(
                 ctx, f"{what}: {elem_text(g, e)!r} in {shown} does not read as a number"
