@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ExecutionError
+from ..errors import ExecutionError, NotApplicableError
 from ..numbers import format_number
-from ..ops.base import Context, elem_text, resolve_set
+from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
@@ -45,6 +45,7 @@ from .operands import (
     split_args,
 )
 from .placeholders import bind_placeholders
+from .scores import read_score
 
 __all__ = ["fn_compare", "fn_if_then_else", "fn_equals", "fn_contains", "holds"]
 
@@ -92,9 +93,44 @@ def _two_operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
     raise not_applicable(ctx, f"{what} needs two values; it got {len(args.operands)}")
 
 
+_COUNT_CUE = re.compile(r"\b(more|most|fewer|fewest|less|least)\b")
+
+
+def _counted(ctx: Context, value: object) -> Reading | None:
+    """An earlier result none of whose values reads as a number (or a score), read as how
+    many values it holds (one per row it came from); else ``None``."""
+    if not isinstance(value, Ref):
+        return None
+    r = _res(ctx, value)
+    if not r or any(
+        quantity(ctx.graph, e) is not None or read_score(elem_text(ctx.graph, e), None)
+        for e in r.elems
+    ):
+        return None
+    n = len(r.elems)
+    return Reading(float(n), "count", f"{n} value(s)", merged_witnesses([r]))
+
+
+def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
+    """Both operands as numbers; when neither holds numbers and the question asks "more" or
+    "fewer" ("who broke more world records, X or Y?"), how many values each holds."""
+    try:
+        return read_number(ctx, left, what), read_number(ctx, right, what)
+    except NotApplicableError:
+        cue = _COUNT_CUE.search((ctx.question or "").lower())
+        a, b = _counted(ctx, left), _counted(ctx, right)
+        if cue is None or a is None or b is None or max(a.value, b.value) < 2:
+            raise  # one value against one says nothing about "more"
+        ctx.notes.append(
+            f"{what}: the values are not numbers and the question asks {cue.group(1)!r}: "
+            "each operand is read as how many values it holds"
+        )
+        return a, b
+
+
 def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers, refusing readings that would make the comparison a guess."""
-    a, b = read_number(ctx, left, what), read_number(ctx, right, what)
+    a, b = _read_both(ctx, left, right, what)
     if a.rows == 1 and b.rows == 1:
         word = order_word(ctx.question)
         if word is None:
