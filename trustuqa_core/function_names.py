@@ -198,6 +198,17 @@ FUNCTION_ALIASES: dict[str, str] = {
     "check_equality": "equals",
     "split_string": "split",
     "get_number": "extract_number",
+    # the same operations under other names (mined from the tune half's fallback steps)
+    "is_not_empty": "exists",
+    "not_empty": "exists",
+    "size": "count",
+    "get_any": "first",
+    "arg_max": "most_frequent",
+    "count_occurrence": "most_frequent",
+    "get_highest_frequency_entity": "most_frequent",
+    "get_duration": "duration",
+    "is_greater_than": "compare",
+    "set_equals": "equals",
 }
 
 
