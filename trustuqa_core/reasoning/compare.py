@@ -271,6 +271,12 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
         truth = _judge(ctx, left, a, symbol, right, b)
         _keep_verdict(ctx, truth, given, x, y)
         names = operand_name(ctx, left), operand_name(ctx, right)
+        if (names[0] is None or names[1] is None) and _HOISTED.match(ctx.description or ""):
+            ctx.notes.append(
+                f"{what} is {ctx.description}, which reads its truth: "
+                f"{'yes' if ctx.verdicts[ctx.step] else 'no'}"
+            )
+            return _answer("yes" if ctx.verdicts[ctx.step] else "no", wits)
         if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
         if x == y:
@@ -292,6 +298,10 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+# the description the parser gives a comparison it lifted out of another call (query/hoist.py)
+_HOISTED = re.compile(r"^part of Query\s*\d+$")
 
 
 def _keep_verdict(ctx: Context, truth: bool, given: str | None, x: float, y: float) -> None:
