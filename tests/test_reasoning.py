@@ -49,7 +49,7 @@ def test_family_fixture(case: dict) -> None:
 
 def test_every_family_has_a_fixture_file() -> None:
     assert {p.stem for p in FAMILIES.glob("*.json")} == {
-        "compare", "arithmetic", "duration", "conditional", "yesno", "sets"
+        "compare", "arithmetic", "duration", "conditional", "yesno", "sets", "text"
     }
 
 
@@ -207,3 +207,21 @@ def test_a_date_against_a_non_date_is_not_compared() -> None:
     )
     assert t.steps[-1].status == "unanswered"
     assert any("reads as a date" in n for n in t.steps[-1].notes)
+
+
+def test_extreme_of_scores_reads_the_number_the_question_asks_for() -> None:
+    g = _graph("Home team,Score,Away team\nCeltic,2–1,Hearts\nAberdeen,3–0,Rangers\n"
+               "Dundee,1–2,Hibernian\n")
+    text = (
+        "Query1: \"get_information(relation='Score')\"\n"
+        "Query2: \"max(set='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Score', tail_entity='output_of_query2')\"\n"
+        "Query4: \"get_information(relation='Home team', head_entity='output_of_query3')\""
+    )
+    home = run_query(text, g, Mapper(g), question="what home team scored the most goals?")
+    assert home.answer == ["Aberdeen"]
+    assert any("each read as its first number" in n for n in home.steps[1].notes)
+    away = run_query(text.replace("Home team", "Away team"), g, Mapper(g),
+                     question="which away team scored the most goals?")
+    assert away.answer == ["Hibernian"]
+    assert any("its second number ('away')" in n for n in away.steps[1].notes)

@@ -67,6 +67,8 @@ REASONING_FUNCTIONS = frozenset(
         "first",
         "last",
         "distinct",
+        "split",
+        "extract_number",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -190,6 +192,23 @@ FUNCTION_ALIASES: dict[str, str] = {
     "unique": "distinct",
     "count_unique": "count",  # count already counts distinct elements
     "count_distinct": "count",
+    # the value itself: value(set='output_of_query2') in an expression
+    "value": "distinct",
+    "get_value": "distinct",
+    "check_equality": "equals",
+    "split_string": "split",
+    "get_number": "extract_number",
+    # the same operations under other names (mined from the tune half's fallback steps)
+    "is_not_empty": "exists",
+    "not_empty": "exists",
+    "size": "count",
+    "get_any": "first",
+    "arg_max": "most_frequent",
+    "count_occurrence": "most_frequent",
+    "get_highest_frequency_entity": "most_frequent",
+    "get_duration": "duration",
+    "is_greater_than": "compare",
+    "set_equals": "equals",
 }
 
 

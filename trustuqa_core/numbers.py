@@ -64,6 +64,18 @@ _CLOCK = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{2}(?:\.\d+)?)\s*$")
 _LEADING = re.compile(
     r"^\s*[~≈]?\s*([+\-]?[$€£¥]?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d:/\-–—])"
 )
+# feet and inches: 6'8", 6′ 10″, 1 ft 10 3⁄4 in (578 mm); read as inches ('401 ft' alone is
+# a leading number with a unit)
+_FEET = re.compile(
+    r"^\s*(\d+)\s*('|′|ft\.?|feet)\s*(?:(\d+(?:\.\d+)?)(?:\s*(\d+)\s*[⁄/]\s*(\d+))?\s*"
+    r"(?:\"|″|''|in\.?|inches)?)?\s*(?:\([^()]*\))?\s*$",
+    re.IGNORECASE,
+)
+# a time of day with am/pm: 7:00 pm, 6 p.m., 11.30 am (EST); read as seconds after midnight
+_AMPM = re.compile(
+    r"^\s*(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s*m\.?\s*(?:\(?[A-Z]{2,4}\)?)?\s*$",
+    re.IGNORECASE,
+)
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
 _DATE_TEXT = re.compile(
@@ -85,6 +97,12 @@ def parse_quantity(text: object) -> tuple[float, str] | None:
     (27.0, 'ordinal')
     >>> parse_quantity("March 3, 2001"), parse_quantity("–"), parse_quantity("2:1")
     ((20010303.0, 'date'), None, None)
+    >>> parse_quantity("−7.5\\n(18.5)")  # °C with °F below it, a unicode minus
+    (-7.5, 'leading number')
+    >>> parse_quantity("6'10in"), parse_quantity("1 ft 10 3/4 in (578 mm)")
+    ((82.0, 'inches'), (22.75, 'inches'))
+    >>> parse_quantity("7:00 pm"), parse_quantity("6 p.m.")
+    ((68400.0, 'time of day'), (64800.0, 'time of day'))
     """
     number = parse_number(text)
     if number is not None:
@@ -100,7 +118,14 @@ def parse_quantity(text: object) -> tuple[float, str] | None:
         return (int(h or 0) * 3600 + int(mnt) * 60 + float(sec)), "duration"
     if m := _ORDINAL.match(text):
         return float(m.group(1)), "ordinal"
-    if m := _LEADING.match(text):
+    if (m := _FEET.match(text)) and (m.group(2) in "'′" or m.group(3)):  # not '14375 ft'
+        feet, _, inches, num, den = m.groups()
+        extra = int(num) / int(den) if num and den and int(den) else 0.0
+        return int(feet) * 12 + float(inches or 0) + extra, "inches"
+    if (m := _AMPM.match(text)) and 1 <= int(m.group(1)) <= 12:
+        hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+        return float(hour * 3600 + int(m.group(2) or 0) * 60), "time of day"
+    if m := _LEADING.match(text.translate(_MINUS_TABLE)):  # '−7.5\\n(18.5)': a unicode minus
         value = parse_number(m.group(1).replace(" ", ""))
         if value is not None:
             return value, "leading number"

@@ -41,6 +41,7 @@ from .sets import (
     fn_last,
     fn_most_frequent,
 )
+from .text import fn_extract_number, fn_split
 
 __all__ = ["REASONING"]
 
@@ -67,4 +68,6 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "first": fn_first,
     "last": fn_last,
     "distinct": fn_distinct,
+    "split": fn_split,
+    "extract_number": fn_extract_number,
 }

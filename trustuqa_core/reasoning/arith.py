@@ -29,10 +29,12 @@ from .operands import (
     not_applicable,
     operand_result,
     operand_text,
+    operator_symbol,
     read_expression,
     read_number,
     split_args,
 )
+from .scores import SCORE
 
 __all__ = [
     "fn_add",
@@ -50,36 +52,79 @@ __all__ = [
 _SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷", "%": "as a percentage of", "|-|": "−"}
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 _UNIT = re.compile(r"^\s*[\d.,]+(\s?)([A-Za-z]{1,6}\.?)\s*$")  # '401 ft', '38.6m', '8 kg'
-_PAIR = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[–—\-−]\s*(\d+(?:\.\d+)?)\s*$")  # a score 21–7
+# a name the LLM made up for a part it could not name ('point1', 'score_part2'): not a value
+_PLACEHOLDER = re.compile(r"^[a-z]+(?:_[a-z]+)*_?\d$", re.IGNORECASE)
+
+
+def _without_placeholders(ctx: Context, args: Args, what: str) -> list[object]:
+    """The operands less made-up part names (``operand1='point1', operand2='point2',
+    set='output_of_query2'``) when exactly one earlier result is left to read them from."""
+    refs = [o for o in args.operands if isinstance(o, Ref)]
+    rest = [o for o in args.operands if not isinstance(o, Ref)]
+    if len(refs) != 1 or not rest or not all(
+        isinstance(o, Text) and _PLACEHOLDER.match(o.value.strip()) for o in rest
+    ):
+        return args.operands
+    names = ", ".join(repr(o.value) for o in rest if isinstance(o, Text))
+    ctx.notes.append(f"{what}: {names} name(s) no value; the operands are read from "
+                     f"output_of_query{refs[0].step}")
+    return [refs[0]]
+
+
+def _pair_of(ctx: Context, r: Result, what: str) -> tuple[Result, Result] | None:
+    """The two numbers of one value like ``'W 52–10'`` (a score, a record, a span)."""
+    if len(r.distinct()) != 1 or not (m := SCORE.match(elem_text(ctx.graph, r.elems[0]))):
+        return None
+    ctx.notes.append(
+        f"{what}: {elem_text(ctx.graph, r.elems[0])!r} holds two numbers, "
+        f"{m.group(1)} and {m.group(2)}"
+    )
+    w = r.witnesses[0]
+    return (Result((Scalar(float(m.group(1)), m.group(1)),), (w,)),
+            Result((Scalar(float(m.group(2)), m.group(2)),), (w,)))
+
+
+def _same_pair(
+    ctx: Context, left: object, right: object, what: str
+) -> tuple[Result, Result] | None:
+    """Both operands are the one same score (the query reached one game twice)."""
+    if not (isinstance(left, Ref) and isinstance(right, Ref)):
+        return None
+    a, b = operand_result(ctx, left), operand_result(ctx, right)
+    if len(a.distinct()) != 1 or a.distinct().elems != b.distinct().elems:
+        return None
+    text = elem_text(ctx.graph, a.elems[0])
+    if parse_quantity(text) is not None or not SCORE.match(text):
+        return None
+    ctx.notes.append(f"output_of_query{left.step} and output_of_query{right.step} are the "
+                     f"same value {text!r}: its two numbers are the operands")
+    return _pair_of(ctx, a, what)
 
 
 def _operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
     """Two operands: two arguments, or one expression text, or one set of two values, or
-    one value holding two numbers (a score ``21–7``, a span ``1937–1978``)."""
-    if len(args.operands) == 2:
-        return args.operands[0], args.operands[1]
-    if not args.operands and isinstance(args.condition, Text):
+    one value holding two numbers (a score ``21–7`` or ``W 52–10``, a span ``1937–1978``),
+    also when both arguments are that one value."""
+    operands = _without_placeholders(ctx, args, what)
+    if len(operands) == 2:
+        pair = _same_pair(ctx, operands[0], operands[1], what)
+        return pair if pair is not None else (operands[0], operands[1])
+    if not operands and isinstance(args.condition, Text):
         parts = read_expression(args.condition.value)
         if parts is not None:
             return parts[0], parts[2]
-    if len(args.operands) == 1 and isinstance(args.operands[0], Ref):
-        r = operand_result(ctx, args.operands[0])
-        if len(r) == 1 and (m := _PAIR.match(elem_text(ctx.graph, r.elems[0]))):
-            ctx.notes.append(
-                f"{what}: {elem_text(ctx.graph, r.elems[0])!r} holds two numbers, "
-                f"{m.group(1)} and {m.group(2)}"
-            )
-            w = r.witnesses[0]
-            return (Result((Scalar(float(m.group(1)), m.group(1)),), (w,)),
-                    Result((Scalar(float(m.group(2)), m.group(2)),), (w,)))
+    if len(operands) == 1 and isinstance(operands[0], Ref):
+        r = operand_result(ctx, operands[0])
+        if (pair := _pair_of(ctx, r, what)) is not None:
+            return pair
         if len(r) == 2:
             ctx.notes.append(
-                f"{what}: output_of_query{args.operands[0].step} holds two values; "
+                f"{what}: output_of_query{operands[0].step} holds two values; "
                 "the first is the first operand"
             )
             return (Result((r.elems[0],), (r.witnesses[0],)),
                     Result((r.elems[1],), (r.witnesses[1],)))
-    raise not_applicable(ctx, f"{what} needs two values; it got {len(args.operands)}")
+    raise not_applicable(ctx, f"{what} needs two values; it got {len(operands)}")
 
 
 def _as_years(ctx: Context, a: Reading, b: Reading) -> tuple[float, float]:
@@ -184,11 +229,23 @@ def fn_calculate(ctx: Context, op: Op) -> Result:
     if symbol is None and isinstance(args.condition, Text):
         parts = read_expression(args.condition.value)
         symbol = parts[1] if parts else None
+    if symbol is None:
+        symbol = _named_operation(ctx, args)
     if symbol in COMPARISONS:
         return fn_compare(ctx, op)
     if symbol not in ("+", "-", "*", "/", "%"):
         raise not_applicable(ctx, "calculate() names no operation it knows")
     return _compute(ctx, op, symbol, f"calculate({symbol})")
+
+
+def _named_operation(ctx: Context, args: Args) -> str | None:
+    """The operation the operands' names all spell (``calculate(sum='...', sum2='...')``)."""
+    words = {re.sub(r"_?\d+$", "", n) for n in args.names}
+    symbols = {operator_symbol(w) for w in words}
+    if len(symbols) != 1 or (symbol := symbols.pop()) not in ("+", "-", "*", "/", "%"):
+        return None
+    ctx.notes.append(f"calculate(): the operands are named {sorted(words)[0]!r}: {symbol}")
+    return symbol
 
 
 def _years(ctx: Context, value: object) -> list[tuple[int, tuple[int, ...]]]:

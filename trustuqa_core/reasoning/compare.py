@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ExecutionError
+from ..errors import ExecutionError, NotApplicableError
 from ..numbers import format_number
-from ..ops.base import Context, elem_text, resolve_set
+from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
@@ -26,6 +26,7 @@ from .cues import (
     RANK_WORDS,
     SPEED_WORDS,
     TIME_RELATION,
+    order_word,
     question_form,
     rank_direction,
 )
@@ -43,6 +44,8 @@ from .operands import (
     show,
     split_args,
 )
+from .placeholders import bind_placeholders
+from .scores import read_score
 
 __all__ = ["fn_compare", "fn_if_then_else", "fn_equals", "fn_contains", "holds"]
 
@@ -90,11 +93,53 @@ def _two_operands(ctx: Context, args: Args, what: str) -> tuple[object, object]:
     raise not_applicable(ctx, f"{what} needs two values; it got {len(args.operands)}")
 
 
+_COUNT_CUE = re.compile(r"\b(more|most|fewer|fewest|less|least)\b")
+
+
+def _counted(ctx: Context, value: object) -> Reading | None:
+    """An earlier result none of whose values reads as a number (or a score), read as how
+    many values it holds (one per row it came from); else ``None``."""
+    if not isinstance(value, Ref):
+        return None
+    r = _res(ctx, value)
+    if not r or any(
+        quantity(ctx.graph, e) is not None or read_score(elem_text(ctx.graph, e), None)
+        for e in r.elems
+    ):
+        return None
+    n = len(r.elems)
+    return Reading(float(n), "count", f"{n} value(s)", merged_witnesses([r]))
+
+
+def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
+    """Both operands as numbers; when neither holds numbers and the question asks "more" or
+    "fewer" ("who broke more world records, X or Y?"), how many values each holds."""
+    try:
+        return read_number(ctx, left, what), read_number(ctx, right, what)
+    except NotApplicableError:
+        cue = _COUNT_CUE.search((ctx.question or "").lower())
+        a, b = _counted(ctx, left), _counted(ctx, right)
+        if cue is None or a is None or b is None or max(a.value, b.value) < 2:
+            raise  # one value against one says nothing about "more"
+        ctx.notes.append(
+            f"{what}: the values are not numbers and the question asks {cue.group(1)!r}: "
+            "each operand is read as how many values it holds"
+        )
+        return a, b
+
+
 def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers, refusing readings that would make the comparison a guess."""
-    a, b = read_number(ctx, left, what), read_number(ctx, right, what)
+    a, b = _read_both(ctx, left, right, what)
     if a.rows == 1 and b.rows == 1:
-        raise not_applicable(ctx, f"{what}: comparing two rows needs a value of them")
+        word = order_word(ctx.question)
+        if word is None:
+            raise not_applicable(ctx, f"{what}: comparing two rows needs a value of them")
+        a, b = _row_order(ctx, left, a, what), _row_order(ctx, right, b, what)
+        ctx.notes.append(
+            f"{what}: both operands are single rows and the question asks about order "
+            f"({word!r}): they are compared by their position in the table"
+        )
     if _mismatched(a, b) or _mismatched(b, a):
         raise not_applicable(
             ctx, f"{what}: {a.text!r} reads as a {a.kind} and {b.text!r} as a {b.kind}"
@@ -108,6 +153,16 @@ def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Re
             ctx, f"{what}: {a.text!r} and {b.text!r} differ but their leading numbers are equal"
         )
     return a, b
+
+
+def _row_order(ctx: Context, value: object, r: Reading, what: str) -> Reading:
+    """A single row read as its 1-based position in its table (``row_number``)."""
+    row = _res(ctx, value).distinct().elems[0]
+    pos = None if isinstance(row, Scalar) else ctx.graph.row_position(row)
+    if pos is None:
+        raise not_applicable(ctx, f"{what}: {operand_text(value)} is not a table row")
+    return Reading(float(pos[1]), "row position", f"row {pos[1]}", r.witnesses,
+                   relation="row_number")
 
 
 def _mismatched(a: Reading, b: Reading) -> bool:
@@ -216,6 +271,12 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
         truth = _judge(ctx, left, a, symbol, right, b)
         _keep_verdict(ctx, truth, given, x, y)
         names = operand_name(ctx, left), operand_name(ctx, right)
+        if (names[0] is None or names[1] is None) and _HOISTED.match(ctx.description or ""):
+            ctx.notes.append(
+                f"{what} is {ctx.description}, which reads its truth: "
+                f"{'yes' if ctx.verdicts[ctx.step] else 'no'}"
+            )
+            return _answer("yes" if ctx.verdicts[ctx.step] else "no", wits)
         if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
         if x == y:
@@ -237,6 +298,10 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+# the description the parser gives a comparison it lifted out of another call (query/hoist.py)
+_HOISTED = re.compile(r"^part of Query\s*\d+$")
 
 
 def _keep_verdict(ctx: Context, truth: bool, given: str | None, x: float, y: float) -> None:
@@ -277,8 +342,10 @@ def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
     return parts
 
 
-def _condition(ctx: Context, value: object) -> bool:
-    """The truth of a condition: a comparison step, a yes/no value, or a comparison text."""
+def _condition(ctx: Context, value: object, args: Args | None = None) -> bool:
+    """The truth of a condition: a comparison step, a yes/no value, or a comparison text
+    (whose made-up operand names are bound to the branches' values when ``args`` has them,
+    :mod:`.placeholders`)."""
     if isinstance(value, Ref):
         if value.step in ctx.verdicts:
             truth = ctx.verdicts[value.step]
@@ -294,6 +361,8 @@ def _condition(ctx: Context, value: object) -> bool:
     if isinstance(value, Text) and value.value.strip().lower() in _TRUE | _FALSE:
         return value.value.strip().lower() in _TRUE
     left, symbol, right = _expression(ctx, value)
+    if args is not None and args.has_then:
+        left, right = bind_placeholders(ctx, left, right, args.then, args.otherwise)
     truth, _, _ = _verdict(ctx, left, symbol, right, "if_then_else()")
     return truth
 
@@ -321,10 +390,11 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
             return operand_result(ctx, only)
         return _compare_args(ctx, args, "if_then_else()")
     if args.condition is not None:
-        truth = _condition(ctx, args.condition)
+        truth = _condition(ctx, args.condition, args)
     elif len(args.operands) == 2 and args.operator in COMPARISONS:
-        truth, _, _ = _verdict(ctx, args.operands[0], args.operator, args.operands[1],
-                               "if_then_else()")
+        left, right = bind_placeholders(ctx, args.operands[0], args.operands[1], args.then,
+                                        args.otherwise)
+        truth, _, _ = _verdict(ctx, left, args.operator, right, "if_then_else()")
     elif len(args.operands) == 1:
         truth = _condition(ctx, args.operands[0])
     else:

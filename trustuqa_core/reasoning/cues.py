@@ -37,6 +37,8 @@ __all__ = [
     "PAIR_WORDS",
     "RANK_WORDS",
     "RANK_RELATION",
+    "ORDER_WORDS",
+    "order_word",
 ]
 
 # comparative words -> the direction they ask for ('>' larger / later, '<' smaller / earlier)
@@ -88,6 +90,11 @@ RANK_RELATION = re.compile(
     r"^(row_number|rank|ranking|pos\.?|position|place|placing|finish|finished|standing|seed|"
     r"final position|final place)$",
     re.IGNORECASE,
+)
+# words asking which of two rows comes first in the table ("which film came first?")
+ORDER_WORDS = frozenset(
+    {"first", "before", "earlier", "earliest", "sooner", "after", "later", "latest", "last",
+     "listed", "precede", "preceded", "precedes", "follow", "followed", "follows"}
 )
 _AUX = re.compile(
     r"^\s*(is|was|were|are|did|does|do|has|have|had|can|could|will|would|should|am)\b",
@@ -180,3 +187,16 @@ def mentions_years(question: str | None) -> bool:
     (True, False)
     """
     return question is not None and re.search(r"\byears?\b", question.lower()) is not None
+
+
+def order_word(question: str | None) -> str | None:
+    """The first word of the question asking about the order of rows, or ``None``.
+
+    >>> order_word("which film came first, halaal ki kamai or dariya dil?")
+    'first'
+    >>> order_word("who won more medals, china or italy?") is None
+    True
+    """
+    if not question:
+        return None
+    return next((w for w in _WORD.findall(question.lower()) if w in ORDER_WORDS), None)

@@ -29,6 +29,7 @@ from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Bound, ListValue, Ref, Text
 from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
+from .scores import read_score
 
 __all__ = [
     "Args",
@@ -138,9 +139,21 @@ def _value(text: str) -> Ref | Text:
     return Text(t)
 
 
+# ``set2='output_of_query2`` inside an expression: an argument name and stray quotes around
+# a reference, left over when a reply writes ``if(set1='output_of_query1' > set2='...', ...)``
+_NAMED_REF = re.compile(r"\b[A-Za-z_]\w*\s*=\s*['\"]?(?=output_of_query\s*\d)")
+_QUOTED_REF = re.compile(r"['\"]?(output_of_query\s*\d+)['\"]?")
+
+
 def read_expression(text: str) -> tuple[Ref | Text, str, Ref | Text] | None:
-    """``'A op B'`` -> (A, op, B) when ``text`` is one binary expression, else ``None``."""
+    """``'A op B'`` -> (A, op, B) when ``text`` is one binary expression, else ``None``.
+
+    >>> read_expression("output_of_query1' > set2='output_of_query2")
+    (Ref(step=1), '>', Ref(step=2))
+    """
     m = _EXPRESSION.match(text)
+    if m is None and "output_of_query" in text:
+        m = _EXPRESSION.match(_QUOTED_REF.sub(r"\1", _NAMED_REF.sub("", text)))
     if m is None:
         return None
     left, sym, right = m.groups()
@@ -204,6 +217,7 @@ def split_args(ctx: Context, op: Op) -> Args:
         else:
             out.operands.append(value)
             out.names.append(key)
+    _named_condition(op, out)
     if positional_after_condition:
         if len(positional_after_condition) != 2 or out.has_then:
             raise not_applicable(ctx, "a condition needs exactly two values to choose from")
@@ -213,6 +227,20 @@ def split_args(ctx: Context, op: Op) -> Args:
         out.operator = op.cmp
         out.operator_text = op.cmp
     return out
+
+
+def _named_condition(op: Op, out: Args) -> None:
+    """``if(set1 > 'output_of_query4', A, B)``: the first argument's name is the left operand
+    of the condition (the parser keeps it as a name with an operator) and the two unnamed
+    arguments after it are the branches."""
+    if op.cmp == "=" or out.has_then or out.condition is not None or len(out.operands) != 3:
+        return
+    first, *rest = out.names
+    if first.startswith("arg") or not all(n.startswith("arg") for n in rest):
+        return
+    right, then, otherwise = out.operands
+    out.operands, out.names = [Text(first), right], [first, first]
+    out.then, out.otherwise, out.has_then = then, otherwise, True
 
 
 def _set_operator(ctx: Context, out: Args, word: str) -> None:
@@ -230,10 +258,23 @@ def _text(value: object) -> str:
     return str(value)
 
 
+_INDEXED = re.compile(r"^\s*output_of_query\s*(\d+)\s*\[\s*(\d+)\s*\]\s*$", re.IGNORECASE)
+
+
 def operand_result(ctx: Context, value: object) -> Result:
-    """The elements an operand stands for (a literal text is itself, as a scalar)."""
+    """The elements an operand stands for (a literal text is itself, as a scalar;
+    ``'output_of_query3[0]'`` is the first element of that result)."""
     if isinstance(value, Result):
         return value
+    if isinstance(value, Text) and (m := _INDEXED.match(value.value)):
+        whole, index = resolve_set(ctx, Ref(int(m.group(1)))), int(m.group(2))
+        if index >= len(whole):
+            raise ctx.fail(f"{value.value}: output_of_query{m.group(1)} has {len(whole)} "
+                           "element(s)")
+        note = f"{value.value} is element {index + 1} of output_of_query{m.group(1)}"
+        if note not in ctx.notes:
+            ctx.notes.append(note)
+        return Result((whole.elems[index],), (whole.witnesses[index],))
     if isinstance(value, Ref | Bound | ListValue | str):
         return resolve_set(ctx, value)
     if isinstance(value, Text):
@@ -315,6 +356,11 @@ def read_number(ctx: Context, value: object, what: str) -> Reading:
         q = quantity(g, e)
         if q is None and isinstance(e, Scalar) and str(e.value).strip().lower() in _NUMBER_WORDS:
             q = (_NUMBER_WORDS[str(e.value).strip().lower()], "number")
+        if q is None and (score := read_score(elem_text(g, e), ctx.question)) is not None:
+            note = f"{elem_text(g, e)!r} is a score or record: read as {score[1]}"
+            if note not in ctx.notes:
+                ctx.notes.append(note)
+            q = (score[0], "score")
         if q is None:
             raise not_applicable(
                 ctx, f"{what}: {elem_text(g, e)!r} in {shown} does not read as a number"

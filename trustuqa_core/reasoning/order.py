@@ -9,6 +9,10 @@ Two readings, each stated in the step's notes:
   row_number of output_of_query1"), ``max`` is the value of the last row and ``min`` the value
   of the first row, in table order (rows read from the values' witnesses).
 
+* **scores**: when every value is a score or record (``W 24–17``), each reads as the one
+  number the question asks for (:func:`.scores.read_score`: the first, the second for
+  "against"/"away", the larger for "winning", the sum for "total").
+
 Anything else returns ``None`` and the caller hands the step to the LLM fallback, marked
 unverified, as before.
 
@@ -24,6 +28,7 @@ import re
 
 from ..ops.base import Context, elem_text
 from ..results import Result, Scalar
+from .scores import read_score
 
 __all__ = ["asks_row_order", "extreme_without_numbers"]
 
@@ -55,6 +60,9 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
             f"({elem_text(ctx.graph, d.elems[0])!r}), so it is the {name}imum"
         )
         return d
+    scored = _extreme_score(ctx, name, s)
+    if scored is not None:
+        return scored
     if not asks_row_order(ctx.description):
         return None
     rows = [_row_of(ctx, w) for w in s.witnesses]
@@ -69,5 +77,21 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
         f"{name}(): the values are not numbers and the step asks for the row number: the "
         f"value of the {'last' if name == 'max' else 'first'} row in table order "
         f"(row {pick[1]} of {len(set(positions))})"
+    )
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
+def _extreme_score(ctx: Context, name: str, s: Result) -> Result | None:
+    """The values whose score reading is the largest (smallest), when all are scores."""
+    readings = [read_score(elem_text(ctx.graph, e), ctx.question) for e in s.elems]
+    if any(r is None for r in readings):
+        return None
+    values = [r[0] for r in readings if r is not None]
+    pick = max(values) if name == "max" else min(values)
+    keep = [i for i, v in enumerate(values) if v == pick]
+    how = next(r[1] for r in readings if r is not None)
+    ctx.notes.append(
+        f"{name}(): the values are scores or records, each read as {how}: "
+        f"{name}imum {pick:g} ({elem_text(ctx.graph, s.elems[keep[0]])!r})"
     )
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()

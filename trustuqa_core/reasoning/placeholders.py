@@ -1,0 +1,80 @@
+"""Binding the made-up operand names of a conditional to earlier results.
+
+LLM replies often write the condition of a choice with names that were never defined:
+``if(set1 > set2, output_of_query1, output_of_query3)`` or ``if(set1 > 'output_of_query4',
+'Brown', 'Jones')``, after steps that looked up one value per candidate (Query2: Brown's
+number, Query4: Jones's number). The reading here is fixed and stated in the step's notes:
+a name ending in 1 stands for the value about the *then* candidate, a name ending in 2 for
+the value about the *else* candidate, where "the value about" a candidate is the latest
+earlier result that holds values (not rows) and whose query chain names that candidate.
+When no such result exists, or the binding would compare a result with itself, the name
+stays unread and the step goes to the LLM fallback as before.
+
+>>> is_placeholder("set1"), is_placeholder("value_2"), is_placeholder("Italy")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..ops.base import Context
+from ..query.ast import Ref, Text
+from ..results import Scalar
+from .operands import operand_name
+
+__all__ = ["is_placeholder", "bind_placeholders", "PLACEHOLDER"]
+
+PLACEHOLDER = re.compile(
+    r"^(?:set|value|val|count|num|number|operand|amount|score|result)_?([12])$", re.IGNORECASE
+)
+
+
+def is_placeholder(text: str) -> bool:
+    """True for an operand name like ``set1`` / ``value_2`` that names no data."""
+    return PLACEHOLDER.match(text.strip()) is not None
+
+
+def _value_step(ctx: Context, name: str, avoid: set[int]) -> int | None:
+    """The latest earlier step holding values whose query chain names ``name``."""
+    wanted = name.strip().casefold()
+    for step in sorted(ctx.env, reverse=True):
+        if step >= ctx.step or step in avoid:
+            continue
+        r = ctx.env[step]
+        if not r or all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems):
+            continue
+        if any(n.strip().casefold() == wanted for n in ctx.names.get(step, ())):
+            return step
+    return None
+
+
+def bind_placeholders(
+    ctx: Context, left: object, right: object, then: object, otherwise: object
+) -> tuple[object, object]:
+    """``left``/``right`` with placeholder names replaced by the value results of the
+    then / else candidates (module doc); unchanged when they cannot be bound."""
+    operands = [left, right]
+    if not any(isinstance(o, Text) and is_placeholder(o.value) for o in operands):
+        return left, right
+    branches = {"1": then, "2": otherwise}
+    used = {o.step for o in operands if isinstance(o, Ref)}
+    used |= {b.step for b in (then, otherwise) if isinstance(b, Ref)}
+    bound: list[object] = []
+    for o in operands:
+        m = PLACEHOLDER.match(o.value.strip()) if isinstance(o, Text) else None
+        if m is None or not isinstance(o, Text):
+            bound.append(o)
+            continue
+        name = operand_name(ctx, branches[m.group(1)])
+        step = _value_step(ctx, name, used) if name else None
+        if step is None:
+            return left, right
+        used.add(step)
+        ctx.notes.append(
+            f"{o.value!r} names no result: read as the value about the "
+            f"{'then' if m.group(1) == '1' else 'else'} candidate {name!r}, "
+            f"output_of_query{step}"
+        )
+        bound.append(Ref(step))
+    return bound[0], bound[1]
