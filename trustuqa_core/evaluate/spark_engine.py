@@ -5,11 +5,12 @@ When the run asks for its items, every gold program of the run is mapped (with t
 store's mapper, as :mod:`.spark_differential` does: Spark has no label pool) and compiled to
 Spark SQL, the graphs are written as Parquet, and the whole set runs as **one** Spark batch.
 Each item is then evaluated as usual (the gold answers and our executor's answer) and
-re-scored with Spark's answer: when both engines agree the memory verdict stands; when they
-differ the category is ``engine_differs`` and Spark's answer is scored by the benchmark's
-metric; a program Spark does not compile is ``not_compiled`` (never answered by another
-engine). ``engine_agrees`` flags agreement. The mode is ``<mode>-spark`` so reports and the
-resumable cache never mix engines.
+re-scored with Spark's answer: when both engines agree (MetaQA: as sets; WikiSQL: in order)
+the memory verdict stands (with MetaQA's answer order, which strict Hits@1 reads); when they
+differ Spark's answer is scored by the benchmark's metric (``engine_differs`` when wrong);
+a program Spark does not compile is ``not_compiled`` (never answered by another engine).
+``engine_agrees`` flags agreement. The mode is ``<mode>-spark`` so reports and the resumable
+cache never mix engines.
 """
 
 from __future__ import annotations
@@ -104,14 +105,17 @@ class SparkEngine:
         if qid not in batch.answers:  # not mapped, or the topic is not in the KB
             return replace(outcome, flags={**outcome.flags, "engine_agrees": not outcome.answer})
         spark = batch.answers[qid]
-        if isinstance(self.inner, MetaQACeiling):
+        if isinstance(self.inner, MetaQACeiling):  # answers are sets: compared as sets
             agrees = sorted(set(spark)) == sorted(set(outcome.answer))
+        else:
+            agrees = spark == [str(a) for a in outcome.answer]
+        if agrees:  # the same answer: the memory verdict (and MetaQA's answer order) stands
+            return replace(outcome, flags={**outcome.flags, "engine_agrees": True})
+        if isinstance(self.inner, MetaQACeiling):
             scores = metaqa_scores(sorted(set(spark)), outcome.gold)
             correct = bool(outcome.gold) and bool(scores["hits1"])
         else:
-            agrees = spark == [str(a) for a in outcome.answer]
-            scores = dict(outcome.scores)
-            correct = outcome.correct if agrees else wikisql_match(spark, outcome.gold, False)
-        category = outcome.category if agrees else ("correct" if correct else "engine_differs")
-        return replace(outcome, correct=correct, category=category, answer=spark,
-                       scores=scores, flags={**outcome.flags, "engine_agrees": agrees})
+            scores, correct = dict(outcome.scores), wikisql_match(spark, outcome.gold, False)
+        return replace(outcome, correct=correct, answer=spark, scores=scores,
+                       category="correct" if correct else "engine_differs",
+                       flags={**outcome.flags, "engine_agrees": False})
