@@ -113,7 +113,7 @@ def column_profile(graph: GraphStore, source: int, column: str) -> str:
     """A table column's formats and blanks, no values: ``d:dd.dd`` or ``number, blank in 3 of
     20 rows`` or ``text 90%, d 10%``."""
     facts = _fact_ids(graph, graph.relation(column), source)
-    labels = [graph.label(t) for t in graph.tails_of(facts)]
+    labels = graph.labels(graph.tails_of(facts))
     shapes = Counter(value_shape(x) for x in labels)
     shapes.pop("blank", None)
     total = sum(shapes.values())
