@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,6 +86,23 @@ def running_app(tmp_path: Path) -> Iterator[tuple[str, float]]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def chromium_page(timeout_ms: int) -> Iterator[Any]:
+    """One headless Chromium page (1400 x 1000) with ``timeout_ms`` as every wait's default;
+    the browser is always closed."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(timeout_ms)
+            expect.set_options(timeout=timeout_ms)
+            yield page
+        finally:
+            browser.close()
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from test_browser import ARGS, CHROMIUM, running_app
+from test_browser import chromium_page, running_app
 from test_sources_postgres import PASSWORD, server  # noqa: F401 - the cluster fixture
 
 pytestmark = pytest.mark.browser
@@ -56,19 +56,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def browser_page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
     """One app and one Chromium page for the module: (page, app URL)."""
-    from playwright.sync_api import expect, sync_playwright
-
     SCREENS.mkdir(parents=True, exist_ok=True)
     with running_app(tmp_path_factory.mktemp("app")) as (url, _started), \
-            sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(TIMEOUT_MS)
-            expect.set_options(timeout=TIMEOUT_MS)
-            yield page, url
-        finally:
-            browser.close()
+            chromium_page(TIMEOUT_MS) as page:
+        yield page, url
 
 
 def _fresh(page: Any, url: str) -> None:

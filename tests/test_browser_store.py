@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARGS, CHROMIUM, running_app
+from test_browser import chromium_page, running_app
 from test_browser_sources import SCREENS, TIMEOUT_MS, _click_until, _idle
 
 from trustuqa_core.app_services.stores import STORE_DIRS_ENV
@@ -50,22 +50,13 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def app_page(folder: Path, tmp_path_factory: pytest.TempPathFactory
              ) -> Iterator[tuple[Any, str]]:
     """The app with ``folder`` as its only store folder, and one Chromium page."""
-    from playwright.sync_api import expect, sync_playwright
-
     SCREENS.mkdir(parents=True, exist_ok=True)
     old = os.environ.get(STORE_DIRS_ENV)
     os.environ[STORE_DIRS_ENV] = str(folder)
     try:
         with running_app(tmp_path_factory.mktemp("app")) as (url, _started), \
-                sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.set_default_timeout(TIMEOUT_MS)
-                expect.set_options(timeout=TIMEOUT_MS)
-                yield page, url
-            finally:
-                browser.close()
+                chromium_page(TIMEOUT_MS) as page:
+            yield page, url
     finally:
         if old is None:
             os.environ.pop(STORE_DIRS_ENV, None)
