@@ -16,6 +16,12 @@ from trustuqa_core.export import md_escape
 
 st.set_page_config(page_title="TrustUQA", page_icon=":material/fact_check:", layout="wide")
 
+problem = state.limits_problem()
+if problem is not None:  # an operator setting that cannot be read: say which, load nothing
+    st.error(f"The app's limits are misconfigured: {md_escape(problem)}. Fix the environment "
+             "variable (or remove it to use the default) and restart the app.")
+    st.stop()
+
 PAGES = [
     st.Page("pages/1_Data.py", title="Data", icon=":material/database:", default=True),
     st.Page("pages/2_Ask.py", title="Ask", icon=":material/question_answer:"),

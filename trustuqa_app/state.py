@@ -34,8 +34,9 @@ from trustuqa_core.demos import (
     initial_demos,
     with_demos,
 )
+from trustuqa_core.errors import LimitError
 from trustuqa_core.export import SourceStamp
-from trustuqa_core.limits import current_limits
+from trustuqa_core.limits import DEFAULT_LIMITS, current_limits
 from trustuqa_core.llm.settings import LLMSettings, Operator, operator_config, visitor_settings
 from trustuqa_core.mapping import Encoder, HashingEncoder, Mapper, default_encoder
 
@@ -43,7 +44,21 @@ __all__ = ["settings", "update_settings", "uploads", "set_uploads", "report",
            "mapper", "stamps", "current_run", "set_run", "api_key", "set_api_key",
            "loaded_names", "llm_settings", "operator", "confirmed_demos", "add_confirmed_demo",
            "demo_pool", "store_demo", "session_demos", "history", "reopen", "store_path",
-           "set_store", "data_id", "build_jobs", "store_dirs"]
+           "set_store", "data_id", "build_jobs", "store_dirs", "limits_problem"]
+
+def limits_problem() -> str | None:
+    """The operator's ``TRUSTUQA_LIMIT_*`` mistake, or ``None`` when the limits read well
+    (``app.py`` shows it and stops, so nothing is loaded under limits nobody chose)."""
+    try:
+        current_limits()
+    except LimitError as err:
+        return str(err)
+    return None
+
+
+# graphs kept per process; the default when the limits are invalid (the app stops anyway)
+_GRAPH_ENTRIES = (DEFAULT_LIMITS if limits_problem() else current_limits()).graph_cache_entries
+
 
 _SOURCES, _RUN, _SETTINGS, _KEY, _DEMOS = ("tq_sources", "tq_run", "tq_settings", "tq_api_key",
                                            "tq_confirmed_demos")
@@ -125,7 +140,7 @@ def set_store(path: str) -> None:
     st.session_state[_STORE] = path
 
 
-@st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
+@st.cache_resource(max_entries=_GRAPH_ENTRIES, show_spinner=False)
 def _open_store(path: str, stamp: tuple[int, int]) -> LoadReport:
     graph = open_store_path(path, store_dirs())
     return LoadReport(store_sample_facts(graph), [], graph)
@@ -153,7 +168,7 @@ def loaded_names() -> set[str]:
 
 
 # graphs and their mappers kept per process (all sessions): TRUSTUQA_LIMIT_GRAPH_CACHE_ENTRIES
-@st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
+@st.cache_resource(max_entries=_GRAPH_ENTRIES, show_spinner=False)
 def _load(key: tuple[tuple[str, str, str], ...], engine: str,
           _items: tuple[Upload, ...]) -> LoadReport:
     return load_all(_items, engine)
@@ -185,7 +200,7 @@ def _encoder(name: str) -> Encoder | None:
     return default_encoder()  # loads lazily, on the first dense lookup
 
 
-@st.cache_resource(max_entries=current_limits().graph_cache_entries, show_spinner=False)
+@st.cache_resource(max_entries=_GRAPH_ENTRIES, show_spinner=False)
 def _mapper(key: tuple[tuple[str, ...], ...], encoder: str, _report: LoadReport) -> Mapper:
     return Mapper(_report.graph, _encoder(encoder))
 
