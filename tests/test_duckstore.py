@@ -185,6 +185,22 @@ def test_restrict_agrees(tmp_path: Path) -> None:
             assert probe
 
 
+def test_restrict_on_a_store_in_a_read_only_folder(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """An operator's store folder may be read-only: the restricted store goes to the cache."""
+    sources = SOURCES["hand"]
+    duck = open_sources(sources, tmp_path / "ro")
+    folder = duck.path.parent
+    monkeypatch.setenv("TRUSTUQA_CACHE", str(tmp_path / "cache"))
+    folder.chmod(0o555)
+    try:
+        part = duck.restrict([0])
+    finally:
+        folder.chmod(0o755)
+    assert part.path.parent == tmp_path / "cache" / "duckdb"
+    assert part.sources == build_graph(sources).restrict([0]).sources
+
+
 def test_native_triple_reader_matches_the_loader(tmp_path: Path) -> None:
     text = ("head|relation|tail\nA|r|B\n\nB|r|C|with|pipes\nC| |D\n  \nD|s|1,000\nA|s|2\n")
     (tmp_path / "kb.txt").write_text(text)

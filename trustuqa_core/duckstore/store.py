@@ -463,9 +463,12 @@ class DuckStore:
 
     def restrict(self, indices: Sequence[int]) -> GraphStore:
         """A store of the sources at ``indices`` only, ids numbered as the memory store's
-        ``restrict`` numbers them (built into the cache next to this store)."""
+        ``restrict`` numbers them (built once into the cache's store folder: this store may
+        sit in a read-only folder the operator allows)."""
         keep = tuple(sorted({int(i) for i in indices}))
-        path = self.path.parent / f"{self._hash[:24]}-{'-'.join(map(str, keep))}.duckdb"
+        folder = store_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self._hash[:24]}-{'-'.join(map(str, keep))}.duckdb"
         if not path.is_file():
             write_restricted(self, keep, path)
         return DuckStore(path)
