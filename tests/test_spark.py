@@ -315,3 +315,12 @@ def test_bench_run_on_spark_scores_as_the_executor(graphs: SparkGraphs, data_dir
     wrong = spark.evaluate(item)
     assert not wrong.flags["engine_agrees"] and not wrong.correct
     assert wrong.category == "engine_differs"
+
+
+def test_the_jvm_writes_its_warnings_to_stderr(graphs: SparkGraphs) -> None:
+    """GC warnings once landed in ``bench run --json``'s stdout; the driver JVM must have been
+    started with its log on stderr (read back from the running JVM)."""
+    jvm = spark_session()._jvm  # the session the fixture started
+    assert jvm is not None
+    args = list(jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+    assert "-Xlog:all=warning:stderr" in args, args

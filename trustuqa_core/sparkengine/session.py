@@ -50,7 +50,8 @@ def master_of(master: str | None, env: Mapping[str, str] | None = None) -> str:
 
 def local_conf(master: str, env: Mapping[str, str] | None = None) -> dict[str, str]:
     """The settings of our session: small shuffles (one machine, small batches), no UI, the
-    driver's memory from ``TRUSTUQA_SPARK_DRIVER_MEMORY`` (default ``2g``)."""
+    driver's memory from ``TRUSTUQA_SPARK_DRIVER_MEMORY`` (default ``2g``), JVM warnings on
+    stderr."""
     env = os.environ if env is None else env
     conf = {
         "spark.ui.enabled": "false",
@@ -59,6 +60,9 @@ def local_conf(master: str, env: Mapping[str, str] | None = None) -> dict[str, s
         "spark.sql.adaptive.enabled": "false",  # fewer jobs per plan position (measured)
         "spark.sql.session.timeZone": "UTC",
         "spark.driver.memory": env.get("TRUSTUQA_SPARK_DRIVER_MEMORY", "2g"),
+        # the JVM prints its warnings (GC pressure) on stdout by default, which would break
+        # the JSON a command writes there
+        "spark.driver.extraJavaOptions": "-Xlog:all=warning:stderr",
     }
     if master.startswith("local"):
         conf["spark.driver.bindAddress"] = "127.0.0.1"
