@@ -88,6 +88,27 @@ def figures(rows: list[dict[str, Any]]) -> str:
     return f"n={len(rows)} verified={len(verified)} precision {p} coverage {c} wrong-verified {w}"
 
 
+def print_codes(rows: list[dict[str, Any]]) -> None:
+    """Per blocking code: answers carrying it (right / all) and answers it alone blocks."""
+    n: Counter[str] = Counter()
+    ok: Counter[str] = Counter()
+    alone: Counter[str] = Counter()
+    alone_ok: Counter[str] = Counter()
+    for r in rows:
+        why = {f.split(":", 1)[1] for f in r["flags"] if f.startswith("why:")}
+        if r["groups"].get("verdict") == "no answer":
+            continue
+        for code in why:
+            n[code] += 1
+            ok[code] += r["correct"]
+            if len(why) == 1:
+                alone[code] += 1
+                alone_ok[code] += r["correct"]
+    for code, count in n.most_common():
+        print(f"  {code:26s} right {ok[code]:5d} / {count:5d}   alone: right {alone_ok[code]:4d}"
+              f" / {alone[code]:4d}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("cache", type=Path)
@@ -96,6 +117,9 @@ def main() -> None:
     parser.add_argument("--writer", choices=["offline", "llm"], default="offline")
     parser.add_argument("--metric", default="", help="per-question score counted as correct")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--codes", choices=["tune", "check"], default=None,
+                        help="per blocking code, right/wrong answers of that half carrying it, "
+                        "and carrying it as the only blocking code")
     args = parser.parse_args()
     split = args.split or DEFAULT_ANSWER_SPLITS[args.benchmark]
     examples = {e.id: e for e in load(args.benchmark, split)}
@@ -106,11 +130,13 @@ def main() -> None:
         for r in new:
             r["correct"] = bool(r["scores"].get(args.metric, r["correct"]))
     moves = Counter((a["groups"].get("verdict"), b["groups"].get("verdict"))
-                    for a, b in zip(rows, new))
+                    for a, b in zip(rows, new, strict=True))
     print("recorded -> re-judged:", dict(moves))
     for half in ("tune", "check", None):
         part = [r for r in new if half is None or r["groups"].get("half") == half]
         print(f"  {half or 'all'}: {figures(part)}")
+    if args.codes:
+        print_codes([r for r in new if r["groups"].get("half") == args.codes])
     if args.out:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in new), encoding="utf-8")
 
