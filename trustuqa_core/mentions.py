@@ -277,7 +277,8 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
     if want == "quantity":
         return all(any(ch.isdigit() for ch in a) for a in answers)
     if want == "time":
-        return all(_TIME_TEXT.search(a) or _whole(parse_number(a)) for a in answers)
+        return all(_whole(parse_number(a)) if parse_number(a) is not None
+                   else _TIME_TEXT.search(a) is not None for a in answers)
     if want == "entity" and _WH_ENTITY.search(question.lower()) and not any(
             _LETTERS.search(a) for a in answers):  # who -> "−11 (72-68-67-70=277)"
         return False

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from .lexicon import country_of
 from .mapping.mapper import Mapping
 from .mentions import (
+    CUES,
     Mention,
     asks_for_one,
     bounds,
@@ -111,6 +112,9 @@ REASON_CODES = {
                  "the table is ordered as the question means",
     "text_extreme": "a max or min over values that are not numbers (alphabetical order)",
     "several_in_cell": "the answer is one cell holding several values on separate lines",
+    "unexplained_negation": "the question excludes something (not, except, other ...) and "
+                            "no step of the query excludes or subtracts",
+    "column_unused": "a word of the question names a column the query does not use",
     "list_condition": "a condition matches whole cells of a column whose other cells list "
                       "several values: rows listing the value among others are missed",
     "count_of_quantity": "'how many X' counted rows, while a column named X holds numbers: "
@@ -165,12 +169,12 @@ class Thresholds:
         "column_dump", "header_condition", "unexplained_words", "target_unnamed",
         "count_unclear", "whole_column_aggregate", "echoes_question", "comparison_unbound",
         "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one",
-        "target_sibling", "header_answer", "choice_unanswered", "count_of_one",
-        "count_words_unexplained", "same_unlinked", "row_order", "text_extreme",
-        "several_in_cell", "list_condition", "count_of_quantity", "neighbour_other_column"})
+        "target_sibling", "header_answer", "choice_unanswered", "count_words_unexplained",
+        "same_unlinked", "row_order", "several_in_cell", "neighbour_other_column",
+        "unexplained_negation"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
-        "comparison_unbound"})
+        "comparison_unbound", "count_words_unexplained"})
 
 
 THRESHOLDS = Thresholds()
@@ -538,11 +542,27 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
 
 _CHOICE_OR = re.compile(r"\bor\b(?!\s+(?:more|less|fewer|greater|higher|lower|above|below|"
                         r"later|earlier|older|newer|not|after|before|over|under)\b)", re.IGNORECASE)
-_YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b",
-                     re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b", re.IGNORECASE)
+_AROUND_OR = re.compile(r"([\w'-]+)\s+or\s+([\w'-]+)", re.IGNORECASE)
 _YES_NO_ANSWERS = {"yes", "no", "true", "false"}
 _SAME = re.compile(r"\bsame\b", re.IGNORECASE)
 _EXTREMES = {"max", "min"}
+
+
+def _offers_choice(question: str, lits: Sequence[str]) -> bool:
+    """True when the question offers options joined by 'or' that the query looks up one by
+    one ("who was eliminated first, nikki dinki or viet pham?"): not a number question, and
+    no single literal holds the 'or' (a column 'Borough or Census Area', a title)."""
+    if _CHOICE_OR.search(question) is None or expected_type(question) == "number":
+        return False
+    words = [{t for t in normalize(str(x)).split()} for x in lits]
+    for m in _AROUND_OR.finditer(question):
+        left, right = normalize(m.group(1)), normalize(m.group(2))
+        if any(left in w and right in w for w in words):
+            continue
+        if any(left in w for w in words) and any(right in w for w in words):
+            return True
+    return False
 
 
 def _texts(trace: Trace, step: int) -> list[str]:
@@ -575,7 +595,8 @@ def _shape_reasons(trace: Trace, question: str, answer: Sequence[str],
     asked = f" {normalize(question)} "
     in_question = any(f" {normalize(a)} " in asked for a in answer if normalize(a))
     yes_no = {normalize(a) for a in answer} <= _YES_NO_ANSWERS
-    choice = _CHOICE_OR.search(question) is not None and expected_type(question) != "number"
+    choice = _offers_choice(question, literals(program, trace.mapped.mappings
+                                               if trace.mapped else ()))
     if (choice and not in_question and not yes_no) or (
             _YES_NO.match(question) and not choice and not yes_no):
         out.append(Reason("choice_unanswered", "the question asks to choose ("
@@ -615,6 +636,12 @@ def _shape_reasons(trace: Trace, question: str, answer: Sequence[str],
             out.append(Reason("text_extreme", f"Query{q.number} takes the {q.call.func} of "
                               "values that are not numbers (so in alphabetical order)",
                               q.number))
+    excluding = [w for w in loose if w in CUES.get("set_difference", frozenset())]
+    if excluding:
+        out.append(Reason("unexplained_negation", f"the question says {excluding[0]!r}, and no "
+                          "step of the query leaves rows out to account for it", None,
+                          excluding[0]))
+    out += _unused_columns(trace, loose)
     out += _list_conditions(trace)
     out += _count_of_quantity(trace, question, last)
     out += _neighbour_other_column(program)
@@ -625,6 +652,21 @@ def _shape_reasons(trace: Trace, question: str, answer: Sequence[str],
 
 
 _LIST_SPLIT = re.compile(r"\s*(?:[,;/]|\\n|\n|\band\b|&)\s*")
+
+
+def _unused_columns(trace: Trace, loose: Sequence[str]) -> list[Reason]:
+    """Unexplained question words that name a column the query does not use ("who was
+    their opponent?" read from 'Player' while the table has 'Opponent')."""
+    used = {normalize(x) for m in (trace.mapped.mappings if trace.mapped else ())
+            for x in m.labels}
+    for word in loose:
+        named = next((r for r in trace.graph.relation_names
+                      if normalize(r) not in used and names_any(word, r)), None)
+        if named is not None:
+            return [Reason("column_unused", f"the question says {word!r}, which names the "
+                           f"column {named!r}, and the query does not use that column",
+                           None, named)]
+    return []
 
 
 def _list_conditions(trace: Trace) -> list[Reason]:
