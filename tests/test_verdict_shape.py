@@ -117,6 +117,12 @@ def test_same_unlinked(drivers) -> None:  # noqa: ANN001
                          "get_information(relation='Driver', head_entity='output_of_query3')"),
                        drivers, question=asked)
     assert "Cid Moss" in joined.answer and "same_unlinked" not in codes(joined)
+    kg = load_graph(kgs=[b"Heat|starred_actors|Al Pacino\nHeat|starred_actors|Val Kilmer\n"])
+    hop = run_query(q("get_information(relation='starred_actors', tail_entity='Al Pacino')",
+                      "get_information(relation='starred_actors', "
+                      "head_entity='output_of_query1')"),
+                    kg, question="who appeared in the same movie with [Al Pacino]?")
+    assert "Val Kilmer" in hop.answer and "same_unlinked" not in codes(hop)  # a KG hop joins
 
 
 def test_row_order(drivers) -> None:  # noqa: ANN001
