@@ -55,6 +55,10 @@ def test_header_answer() -> None:
                      "get_information(relation='Item', head_entity='output_of_query1')"),
                    g, question="which item has 3 points?")
     assert ok.answer == ["Goals"] and "header_answer" not in codes(ok)
+    counted = load_graph(tables=[b"Item,1\nGoals,3\n"])  # a column named '1'
+    n = run_query(q("get_information(relation='Item', tail_entity='Goals')",
+                    "count(set='output_of_query1')"), counted, question="how many goals?")
+    assert n.answer == ["1"] and "header_answer" not in codes(n)  # computed, not a cell
 
 
 def test_choice_unanswered(drivers) -> None:  # noqa: ANN001

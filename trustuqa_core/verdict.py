@@ -591,7 +591,9 @@ def _shape_reasons(trace: Trace, question: str, answer: Sequence[str],
     last = program.queries[-1]
     step = trace.target_step.number if trace.target_step else None
     headers = {normalize(r) for r in trace.graph.relation_names}
-    if all(normalize(a) in headers for a in answer):
+    cells = trace.final is not None and not any(isinstance(e, Scalar)
+                                                for e in trace.final.elems)
+    if cells and all(normalize(a) in headers for a in answer):  # a computed 'no' is no header
         out.append(Reason("header_answer", f"the answer ({_clip(', '.join(answer), 40)}) is "
                           "the name of a column, not a value of it", step))
     asked = f" {normalize(question)} "
