@@ -6,7 +6,9 @@ and what each ``max_unexplained`` setting would give — on one half of the tabl
 
 Reads the per-question cache files ``bench run`` writes (each outcome carries its verdict in
 ``groups.verdict`` and one flag per reason). Thresholds are chosen on ``--half tune`` and
-reported on ``--half check`` (docs/RESULTS.md, "Trust verdict").
+reported on ``--half check`` (docs/RESULTS.md, "Trust verdict"). To try a new reason code on
+the recorded queries without re-running a benchmark, re-judge the cache first with
+``scripts/verdict_rejudge.py --out NEW.jsonl`` and read ``NEW.jsonl`` here.
 """
 
 from __future__ import annotations

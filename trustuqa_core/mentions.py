@@ -201,6 +201,9 @@ def expected_type(question: str) -> AnswerType:
     'entity'
     >>> expected_type("When was it built?"), expected_type("Which race number had Ann?")
     ('time', 'any')
+    >>> expected_type("doron mazar, which artist had the most points?")
+    'entity'
+
     """
     q = question.lower()
     later = _CONDITIONAL_WHEN.match(q)
@@ -218,7 +221,14 @@ def expected_type(question: str) -> AnswerType:
     if head and head.group(1) not in _NUMERIC_HEADS and head.group(1) not in _STOP \
             and not _NUMBER_AFTER_HEAD.match(q):
         return "entity"
+    clause = _LATER_CLAUSE.search(q)
+    if clause and not _WH_START.match(q):  # "doron mazar, which artist had the most points?"
+        return expected_type(q[clause.start(1):])
     return "any"
+
+
+_LATER_CLAUSE = re.compile(r",\s*((?:who|whom|whose|which|what|when|how)\b)")
+_WH_START = re.compile(r"^\s*(?:who|whom|whose|which|what|when|where|why|how|in (?:what|which))\b")
 
 
 def answer_type(answers: Sequence[str]) -> AnswerType:
@@ -254,6 +264,10 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
     (True, False)
     >>> type_consistent("who is the husband?", ["14 February 1451"])
     False
+    >>> type_consistent("who had the top score?", ["−11 (72-68-67=207)"])
+    False
+    >>> type_consistent("when did the rate first become negative?", ["2.4"])
+    False
     """
     want, have = expected_type(question), answer_type(answers)
     if want == "any" or have == "any":
@@ -263,9 +277,21 @@ def type_consistent(question: str, answers: Sequence[str]) -> bool:
     if want == "quantity":
         return all(any(ch.isdigit() for ch in a) for a in answers)
     if want == "time":
-        return all(_TIME_TEXT.search(a) or parse_number(a) is not None for a in answers)
+        return all(_whole(parse_number(a)) if parse_number(a) is not None
+                   else _TIME_TEXT.search(a) is not None for a in answers)
+    if want == "entity" and _WH_ENTITY.search(question.lower()) and not any(
+            _LETTERS.search(a) for a in answers):  # who -> "−11 (72-68-67-70=277)"
+        return False
     return have != "number" and not (want == "entity" and _WH_ENTITY.search(question.lower())
                                      and all(_FULL_DATE.search(a) for a in answers))
+
+
+_LETTERS = re.compile(r"[^\W\d_]{2}")
+
+
+def _whole(x: float | None) -> bool:
+    """True for a whole number (a year, a day); a fraction (``2.4``) is never a time."""
+    return x is not None and float(x).is_integer()
 
 
 # Function words: never evidence of what a query must use.
