@@ -315,6 +315,9 @@ def test_bench_run_on_spark_scores_as_the_executor(graphs: SparkGraphs, data_dir
     wrong = spark.evaluate(item)
     assert not wrong.flags["engine_agrees"] and not wrong.correct
     assert wrong.category == "engine_differs"
+    spark.batch.answers[qid] = ["error: max() of an empty set"]  # a run error: no answer
+    failed = spark.evaluate(item)
+    assert failed.answer == [] and not failed.flags["engine_agrees"]
 
 
 def test_the_jvm_writes_its_warnings_to_stderr(graphs: SparkGraphs) -> None:

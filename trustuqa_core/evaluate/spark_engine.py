@@ -105,17 +105,26 @@ class SparkEngine:
         if qid not in batch.answers:  # not mapped, or the topic is not in the KB
             return replace(outcome, flags={**outcome.flags, "engine_agrees": not outcome.answer})
         spark = batch.answers[qid]
-        if isinstance(self.inner, MetaQACeiling):  # answers are sets: compared as sets
+        # a run error comes back as one "error: ..." answer (as the differential reports
+        # it); the executor's outcome then has no answer
+        error = spark[0][len("error: "):] if len(spark) == 1 and spark[0].startswith(
+            "error: ") else None
+        if error is not None:
+            agrees = not outcome.answer
+        elif isinstance(self.inner, MetaQACeiling):  # answers are sets: compared as sets
             agrees = sorted(set(spark)) == sorted(set(outcome.answer))
         else:
             agrees = spark == [str(a) for a in outcome.answer]
         if agrees:  # the same answer: the memory verdict (and MetaQA's answer order) stands
             return replace(outcome, flags={**outcome.flags, "engine_agrees": True})
+        answer = [] if error is not None else spark
         if isinstance(self.inner, MetaQACeiling):
-            scores = metaqa_scores(sorted(set(spark)), outcome.gold)
+            scores = metaqa_scores(sorted(set(answer)), outcome.gold)
             correct = bool(outcome.gold) and bool(scores["hits1"])
-        else:
-            scores, correct = dict(outcome.scores), wikisql_match(spark, outcome.gold, False)
-        return replace(outcome, correct=correct, answer=spark, scores=scores,
+        else:  # SQL gives NULL for an aggregate over nothing, as our empty-input error
+            empty_input = error is not None and "of an empty set" in error
+            scores = dict(outcome.scores)
+            correct = wikisql_match(answer, outcome.gold, empty_input)
+        return replace(outcome, correct=correct, answer=answer, scores=scores,
                        category="correct" if correct else "engine_differs",
                        flags={**outcome.flags, "engine_agrees": False})
