@@ -58,7 +58,7 @@ GRID = tuple(Shares(a, b, c) for a in (0.4, 0.5, 0.6, 0.7, 0.8) for b in (0.1, 0
 WIKIDATA_RELATIONS = {"P39": "position held", "P166": "award received",
                       "P54": "member of sports team", "P108": "employer", "P26": "spouse",
                       "P1411": "nominated for", "P69": "educated at"}
-_FREEBASE = re.compile(r"ns:([a-z_0-9]+\.[a-z_0-9]+\.[a-z_0-9]+)\b")
+_FREEBASE = re.compile(r"ns:([a-z_0-9]+(?:\.[a-z_0-9]+){2,})")
 
 
 @dataclass(frozen=True)
