@@ -46,7 +46,8 @@ from .answer_eval import cronquestions_graph
 from .datasets import load
 from .replay import table_half
 
-__all__ = ["WIKIDATA_RELATIONS", "Case", "RecallResult", "webqsp_cases", "cron_cases",
+__all__ = ["WIKIDATA_RELATIONS", "Case", "gold_relations", "RecallResult", "webqsp_cases",
+           "cron_cases",
            "merged_webqsp_graph", "cron_graph", "relation_recall", "question_half", "in_half",
            "rankings", "recall_of", "share_grid", "GRID", "Miss", "why_missed"]
 
@@ -127,11 +128,22 @@ def _sequence(value: object, key: str) -> tuple[Any, ...] | list[Any]:
     return value
 
 
+def gold_relations(sparql: str) -> tuple[str, ...]:
+    """The Freebase relations a WebQSP SPARQL query uses, whole, in first-use order
+    (entity MIDs such as ``ns:m.0d05w3`` have two parts and are not relations).
+
+    >>> gold_relations("ns:m.09c7w0 ns:base.aareas.schema.administrative_area.capital ?x . "
+    ...                "?x ns:location.location.containedby ns:m.0d0x8 .")
+    ('base.aareas.schema.administrative_area.capital', 'location.location.containedby')
+    """
+    return tuple(dict.fromkeys(_FREEBASE.findall(sparql)))
+
+
 def webqsp_cases(root: Path | str | None = None, limit: int | None = None) -> list[Case]:
     """WebQSP dev questions with SPARQL gold relations and their topic-entity MIDs."""
     out = []
     for e in load("webqsp", "dev", limit, root=root):
-        gold = tuple(dict.fromkeys(_FREEBASE.findall(str(e.metadata.get("sparql") or ""))))
+        gold = gold_relations(str(e.metadata.get("sparql") or ""))
         topics = _sequence(e.metadata.get("topic_entities", ()), "topic_entities")
         mids = tuple(str(t[1]) for t in topics if len(t) > 1)
         if gold and e.sources:
