@@ -69,12 +69,13 @@ HEURISTICS = """\
   shown are chosen within a budget of 900 tokens of relation lines (`RELATION_TOKENS` in
   `trustuqa_core/llm/prompts.py`), so short lines fit more of them: relations touching the
   question's linked entities first, then those 2 and 3 hops away (with the reverses of the
-  1-hop relations and the same-type siblings of 1- and 2-hop ones), ranked by similarity to
-  the question, with a share kept for the largest relations (`trustuqa_core/llm/relations.py`).
+  1-hop relations, the relations of the linked entities' peers and the same-type siblings of
+  1- and 2-hop ones), ranked by similarity to the question plus a small weight for relation
+  size, with a share kept for the largest relations (`trustuqa_core/llm/relations.py`).
   Gold-relation recall (`scripts/relation_recall.py`, rules chosen on the WebQSP dev tune half,
-  check half scored once): WebQSP dev check half 130 / 148 = 87.8%, 130 / 133 = 97.7% of the
-  questions whose gold relations are in the merged graph (15 need a relation no dev subgraph
-  has); CronQuestions valid 5,016 / 5,020 = 99.9%. Figures and commands:
+  check half scored once): WebQSP dev check half 139 / 148 = 93.9%, 139 / 141 = 98.6% of the
+  questions whose gold relations are in the merged graph (7 need a relation no dev subgraph
+  has); CronQuestions valid 5,019 / 5,020 = 99.98%. Figures and commands:
   docs/LLM_RESULTS.md, section 1d.
 * **Context budget.** Every prompt gets a token estimate; a warning is added to the answer when
   the estimate plus 512 reply tokens exceeds the model's context

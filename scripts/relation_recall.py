@@ -41,6 +41,7 @@ from trustuqa_core.evaluate.relation_recall import (  # noqa: E402
     webqsp_cases,
     why_missed,
 )
+from trustuqa_core.llm import relations  # noqa: E402
 from trustuqa_core.llm.prompts import MAX_RELATIONS, RELATION_TOKENS  # noqa: E402
 from trustuqa_core.llm.relations import SHARES  # noqa: E402
 from trustuqa_core.mapping import HashingEncoder, default_encoder  # noqa: E402
@@ -60,7 +61,11 @@ def main() -> int:
                     help="relations shown per prompt in the --half tune share grid")
     ap.add_argument("--questions", type=int, default=None, help="first N questions only")
     ap.add_argument("--missed", action="store_true", help="list the questions missed")
+    ap.add_argument("--size-weight", type=float, default=None,
+                    help="weight of relation size in the ranking (default: SIZE_WEIGHT)")
     args = ap.parse_args()
+    if args.size_weight is not None:
+        relations.SIZE_WEIGHT = args.size_weight
     encoder = {"none": None, "hashing": HashingEncoder(),
                "minilm": default_encoder() if args.encoder == "minilm" else None}[args.encoder]
     runs = []
@@ -88,6 +93,8 @@ def main() -> int:
               f"{100 * r.recall:.1f}% (at most {r.shown} of {r.relations} relations shown within "
               f"{args.tokens} tokens, shares "
               f"{tuple(SHARES)}, encoder {args.encoder}, {time.perf_counter() - t0:.1f} s)")
+        print(f"  gold relations in the graph that were shown: {r.gold_shown}/{r.gold_in_graph}"
+              f" = {100 * r.relation_level:.1f}%")
         print(f"  schema block: {r.mean_tokens:.0f} tokens on average, at most "
               f"{max(r.schema_tokens, default=0)} (llm/budget.py estimate)")
         if r.n_in_graph < r.n:
