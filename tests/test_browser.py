@@ -203,31 +203,24 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
 def test_unchecked_answer_is_amber_with_its_reason_in_browser(server: tuple[str, float]) -> None:
     """An answer whose query ignores a value the question names is shown as 'Check before use'
     (amber) with the reason naming that value, never in the green box (issue #11)."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, _ = server
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(ANSWER_TIMEOUT_MS)
-            expect.set_options(timeout=ANSWER_TIMEOUT_MS)
-            page.goto(url)
-            expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
-            page.locator(".st-key-tq_sample_slalom button").click()
-            expect(page.get_by_text(re.compile(r"giant_slalom\.csv · table · \d+ facts"))).to_be_visible()
-            expect(page.get_by_role("heading", name="Relations and columns")).to_be_visible()
-            page.get_by_role("link", name="Ask").click()
-            box = page.locator(".st-key-tq_question input")
-            box.fill("how many Austrians finished in the top ten in 2011?")
-            page.locator(".st-key-tq_ask button").click()
-            card = page.locator("[data-testid='stAlertContentWarning']").filter(
-                has_text="Check before use").first
-            expect(card).to_be_visible()
-            expect(card).to_contain_text("2011")  # the reason names the value the query ignores
-            assert page.locator("[data-testid='stAlertContentSuccess']").count() == 0
-            _shot(page, "check_card.png")
-            assert "Traceback" not in page.locator("body").inner_text()
-        finally:
-            browser.close()
+    with chromium_page(ANSWER_TIMEOUT_MS) as page:
+        page.goto(url)
+        expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
+        page.locator(".st-key-tq_sample_slalom button").click()
+        expect(page.get_by_text(re.compile(r"giant_slalom\.csv · table · \d+ facts"))).to_be_visible()
+        expect(page.get_by_role("heading", name="Relations and columns")).to_be_visible()
+        page.get_by_role("link", name="Ask").click()
+        box = page.locator(".st-key-tq_question input")
+        box.fill("how many Austrians finished in the top ten in 2011?")
+        page.locator(".st-key-tq_ask button").click()
+        card = page.locator("[data-testid='stAlertContentWarning']").filter(
+            has_text="Check before use").first
+        expect(card).to_be_visible()
+        expect(card).to_contain_text("2011")  # the reason names the value the query ignores
+        assert page.locator("[data-testid='stAlertContentSuccess']").count() == 0
+        _shot(page, "check_card.png")
+        assert "Traceback" not in page.locator("body").inner_text()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARGS, CHROMIUM, running_app
+from test_browser import chromium_page, running_app
 
 from trustuqa_core.app_services.samples import example_questions
 
@@ -35,21 +35,14 @@ def app_url(tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def page(app_url: str) -> Iterator[Any]:
     """A Chromium page on the app's Data page (1400 × 1000)."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     SCREENS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            p = browser.new_page(viewport={"width": 1400, "height": 1000})
-            p.set_default_timeout(TIMEOUT_MS)
-            expect.set_options(timeout=TIMEOUT_MS)
-            p.goto(app_url)
-            expect(p.get_by_role("heading", name="Data", exact=True)).to_be_visible()
-            yield p
-            assert "Traceback" not in p.locator("body").inner_text()
-        finally:
-            browser.close()
+    with chromium_page(TIMEOUT_MS) as p:
+        p.goto(app_url)
+        expect(p.get_by_role("heading", name="Data", exact=True)).to_be_visible()
+        yield p
+        assert "Traceback" not in p.locator("body").inner_text()
 
 
 def _shot(target: Any, name: str) -> None:
