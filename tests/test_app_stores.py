@@ -95,6 +95,7 @@ def test_imported_store_opens_shows_size_and_answers(kg_file: Path, tmp_path: Pa
     assert shown["Facts"] == f"{FACTS:,}"
     assert shown["Nodes"] == f"{len(nodes):,}"
     assert shown["Relations"] == "40"
+    assert shown["Store file"].startswith("big.duckdb ")  # the name picked, not the hashed file
     assert "overview graph" not in " ".join(t.label for t in at.toggle)  # no whole-graph drawing
     first = kg_file.read_text(encoding="utf-8").splitlines()[0].split("|")
     head = next(line.split("|")[0] for line in kg_file.read_text(encoding="utf-8").splitlines()

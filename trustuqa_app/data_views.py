@@ -264,7 +264,7 @@ _BUILD = "tq_store_build"
 
 def size_table(graph: GraphStore) -> None:
     """The engine and size of the loaded graph (facts, nodes, relations)."""
-    rows = size_rows(graph)
+    rows = size_rows(graph, state.store_path())
     cols = st.columns(len(rows))
     for col, row in zip(cols, rows, strict=True):
         col.metric(row.label.capitalize(), row.value)

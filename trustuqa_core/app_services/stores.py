@@ -207,15 +207,17 @@ class SizeRow:
     value: str
 
 
-def size_rows(graph: GraphStore) -> list[SizeRow]:
+def size_rows(graph: GraphStore, opened_as: str | None = None) -> list[SizeRow]:
     """Engine and size of a loaded graph: engine, facts, nodes, relations, sources (and the
-    store file for DuckDB)."""
+    store file for DuckDB, by the name it was opened as: a named link such as ``big.duckdb``
+    rather than the content-keyed file it points to)."""
     rows = [SizeRow("engine", str(getattr(graph, "engine", "memory"))),
             SizeRow("facts", f"{graph.n_facts:,}"), SizeRow("nodes", f"{graph.n_nodes:,}"),
             SizeRow("relations", f"{len(graph.relation_names):,}"),
             SizeRow("sources", f"{len(graph.sources):,}")]
     if isinstance(graph, DuckStore):
-        rows.append(SizeRow("store file", f"{graph.path.name} "
+        name = Path(opened_as).name if opened_as else graph.path.name
+        rows.append(SizeRow("store file", f"{name} "
                                           f"({graph.path.stat().st_size / 1e6:,.0f} MB)"))
     return rows
 
