@@ -46,6 +46,7 @@ __all__ = ["settings", "update_settings", "uploads", "set_uploads", "report",
            "demo_pool", "store_demo", "session_demos", "history", "reopen", "store_path",
            "set_store", "data_id", "build_jobs", "store_dirs", "limits_problem"]
 
+
 def limits_problem() -> str | None:
     """The operator's ``TRUSTUQA_LIMIT_*`` mistake, or ``None`` when the limits read well
     (``app.py`` shows it and stops, so nothing is loaded under limits nobody chose)."""

@@ -264,6 +264,8 @@ class ConditionGraph:
                        ) -> np.ndarray:
         """Distinct heads (``side="head"``) or tails (``"tail"``) of ``rel``'s facts, within
         one source when ``source_index`` is given (sorted ids)."""
+        if side != "head" and source_index is None:
+            return self.relation_tails(rel)
         column = self.head if side == "head" else self.tail
         return np.unique(column[self._rel_facts_in(rel, source_index)]).astype(np.int64)
 

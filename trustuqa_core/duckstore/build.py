@@ -259,10 +259,10 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
     width_ok = "len(p) = 3" if sep == "\t" else "len(p) >= 3"
     split = (f"SELECT rowid + 1 AS line, string_split(l, '{sep}') AS p FROM s_raw"
              f" WHERE {nonblank}")
+    filled = f"{_filled('p[1]')} AND {_filled('p[2]')} AND {_filled(tail)}"
     con.execute(f"""CREATE TEMP TABLE s_kept_{index} AS
         SELECT CAST({index} AS INTEGER) AS src, line, p[1] AS h, p[2] AS r, {tail} AS t
-        FROM ({split}) WHERE {width_ok} AND line <> {header} AND {_filled('p[1]')}
-        AND {_filled('p[2]')} AND {_filled(tail)}""")
+        FROM ({split}) WHERE {width_ok} AND line <> {header} AND {filled}""")
     n = _one(con, f"SELECT count(*) FROM s_kept_{index}")
     skipped: list[tuple[int, str]] = []
     if n + (1 if header else 0) < _one(con, f"SELECT count(*) FROM s_raw WHERE {nonblank}"):
@@ -272,8 +272,8 @@ def _stage_triples(con: duckdb.DuckDBPyConnection, index: int, file: Path, sep: 
         why = (f"CASE WHEN NOT {_filled('p[1]')} THEN 'empty head' WHEN NOT {_filled('p[2]')}"
                f" THEN 'empty relation' ELSE 'empty tail' END")
         skipped = [(int(a), str(b)) for a, b in con.execute(
-            f"SELECT line, {why} FROM ({split}) WHERE line <> {header} AND NOT ("
-            f"{_filled('p[1]')} AND {_filled('p[2]')} AND {_filled(tail)}) ORDER BY line"
+            f"SELECT line, {why} FROM ({split}) WHERE line <> {header} AND NOT ({filled})"
+            " ORDER BY line"
         ).fetchall()]
     con.execute("DROP TABLE s_raw")
     if n == 0:

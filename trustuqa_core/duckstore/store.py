@@ -319,17 +319,13 @@ class DuckStore:
         column = "head" if side == "head" else "tail"
         if source_index is None and column == "tail":
             return self.relation_tails(rel)
-        where, params = "rel = ?", [int(rel)]
-        if source_index is not None:
-            where, params = where + " AND src = ?", [*params, int(source_index)]
+        where, params = _rel_filter(rel, source_index)
         return self._ids(f"SELECT DISTINCT {column} FROM facts WHERE {where} ORDER BY 1", params)
 
     def first_facts_of_rel(self, rel: int, n: int, source_index: int | None = None
                            ) -> np.ndarray:
         """The ``n`` smallest fact ids of ``rel`` (within one source when given), sorted."""
-        where, params = "rel = ?", [int(rel)]
-        if source_index is not None:
-            where, params = where + " AND src = ?", [*params, int(source_index)]
+        where, params = _rel_filter(rel, source_index)
         return self._ids(f"SELECT fact FROM facts WHERE {where} ORDER BY fact LIMIT ?",
                          [*params, max(int(n), 0)])
 
@@ -530,3 +526,11 @@ def write_restricted(store: DuckStore, keep: tuple[int, ...], path: Path) -> Non
 
 def _check_protocol(g: DuckStore) -> GraphStore:
     return g  # mypy checks here that DuckStore serves the whole GraphStore API
+
+
+def _rel_filter(rel: int, source_index: int | None) -> tuple[str, list[int]]:
+    """The ``facts`` filter (and its parameters) for one relation, within one source when
+    ``source_index`` is given."""
+    if source_index is None:
+        return "rel = ?", [int(rel)]
+    return "rel = ? AND src = ?", [int(rel), int(source_index)]

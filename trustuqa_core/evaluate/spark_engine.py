@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -39,8 +38,6 @@ class SparkBatch:
 
     answers: dict[str, list[str]] = field(default_factory=dict)
     not_compiled: dict[str, str] = field(default_factory=dict)
-    not_mapped: dict[str, str] = field(default_factory=dict)
-    seconds: float = 0.0
     questions: int = 0
 
 
@@ -74,7 +71,7 @@ class SparkEngine:
             groups = [sources] if sources else []
         else:
             groups, questions = wikisql_questions(self.split, limit, root, 0, report)
-        out = SparkBatch(not_mapped=dict(report.not_mapped), questions=len(questions))
+        out = SparkBatch(questions=len(questions))
         if not questions:
             return out
         base = default_cache_dir() / "spark"
@@ -85,9 +82,7 @@ class SparkEngine:
             graphs = SparkGraphs(spark_session(self.master), folder)
             plans = [compile_program(q.id, q.mapped, q.graph, meta.graphs[q.graph].has_tables)
                      for q in questions]
-            t0 = time.perf_counter()
             outcome = run_batch(graphs, plans)
-            out.seconds = time.perf_counter() - t0
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         out.answers = {k: [str(a) for a in v] for k, v in outcome.answers.items()}
