@@ -101,3 +101,12 @@ def test_ask_offline_with_a_single_query_claims_no_confidence(tmp_path, capsys) 
     out = capsys.readouterr().out
     assert code == 0 and "writer: offline" in out and "answer: 200" in out
     assert "no vote, no confidence" in out and "confidence 1.00" not in out
+
+
+@pytest.mark.parametrize("args", [["query", "--query", "@\x00"],
+                                  ["ask", "--sql", "x.sqlite", "t", "@a\x00b", "--question", "q"]])
+def test_an_at_file_name_with_a_nul_byte_is_a_usage_error(args, capsys) -> None:
+    """Found by the command-line fuzz test: ``@`` + NUL was an internal error."""
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "NUL byte" in err and "internal error" not in err

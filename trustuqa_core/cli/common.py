@@ -116,17 +116,32 @@ def graph_from_args(args: argparse.Namespace, engine: str = "memory") -> GraphSt
     return graph
 
 
+def read_at_file(name: str, what: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` + 1 bytes of the file named by an ``@FILE`` argument (``name``
+    without the ``@``); a file that cannot be opened, or a name no file can have (a NUL
+    byte), is a :class:`~trustuqa_core.errors.UsageError` naming ``what`` and the path.
+
+    >>> read_at_file("no\\x00such", "query file", 10)
+    Traceback (most recent call last):
+    trustuqa_core.errors.UsageError: query file 'no\\x00such': not a file name (it holds a NUL byte)
+    """
+    if "\x00" in name:
+        raise UsageError(f"{what} {name!r}: not a file name (it holds a NUL byte)")
+    path = Path(name)
+    try:
+        with path.open("rb") as f:
+            return f.read(max_bytes + 1)
+    except OSError as exc:
+        raise UsageError(f"{what} {path}: {exc.strerror or exc}") from None
+
+
 def sql_text(text: str) -> str:
     """The SELECT of ``--sql``: literal, or ``@FILE`` (UTF-8, at most
     :data:`~trustuqa_core.translate.sql_query.MAX_SQL_CHARS` characters)."""
     if not text.startswith("@"):
         return text
     path = Path(text[1:])
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_SQL_CHARS * 4 + 1)
-    except OSError as exc:
-        raise UsageError(f"SQL file {path}: {exc.strerror or exc}") from None
+    data = read_at_file(text[1:], "SQL file", MAX_SQL_CHARS * 4)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -20,7 +20,7 @@ from ..recovery import run_with_recovery
 from ..store import GraphStore
 from ..trace import Trace
 from ..verdict import render_verdict
-from .common import graph_from_args, print_line
+from .common import graph_from_args, print_line, read_at_file
 
 __all__ = ["cmd_query", "read_query", "parse_overrides"]
 
@@ -33,13 +33,8 @@ def read_query(text: str) -> str:
             return sys.stdin.read()
         return _decode_query(stream.read(_query_bytes() + 1), "standard input")
     if text.startswith("@"):
-        path = Path(text[1:])
-        try:
-            with path.open("rb") as f:
-                data = f.read(_query_bytes() + 1)
-        except OSError as exc:
-            raise UsageError(f"query file {path}: {exc.strerror or exc}") from None
-        return _decode_query(data, f"query file {path}")
+        data = read_at_file(text[1:], "query file", _query_bytes())
+        return _decode_query(data, f"query file {Path(text[1:])}")
     return text
 
 
