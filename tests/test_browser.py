@@ -105,6 +105,25 @@ def chromium_page(timeout_ms: int) -> Iterator[Any]:
             browser.close()
 
 
+def open_app_page(page: Any, name: str, attempts: int = 3) -> None:
+    """Click the sidebar link to page ``name`` and wait until the URL says it is open.
+
+    A click that lands while the previous page's script is still rerunning (after a form's
+    Apply, say) can be dropped by the browser client; the click is retried a bounded number
+    of times, and the last wait's error is raised if the page never opens.
+    """
+    path = "/" if name == "Data" else "/" + name
+    target = re.compile(re.escape(path) + r"(\?.*)?$")
+    for attempt in range(attempts):
+        page.get_by_role("link", name=name).click()
+        try:
+            page.wait_for_url(target, timeout=15_000)
+            return
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, float]]:
     """A running app: (base URL, monotonic start time). Always terminated."""
@@ -147,13 +166,13 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
 
             # this test checks the cross-source execution of the example's reference query
             # (demo mode would run the offline writer first): the Settings toggle says so
-            page.get_by_role("link", name="Settings").click()
+            open_app_page(page, "Settings")
             page.locator(".st-key-tq_reference_first label").click()
             page.locator("[data-testid='stForm']").filter(
                 has=page.locator(".st-key-tq_reference_first")).get_by_role(
                 "button", name="Apply").click()
             expect(page.locator(".st-key-tq_reference_first input")).to_be_checked()
-            page.get_by_role("link", name="Ask").click()
+            open_app_page(page, "Ask")
             question = ("In which year did the director of the film ranked 6th in the comedy "
                         "ranking receive the Grammy Award for Best Music Film?")
             box = page.locator(".st-key-tq_question input")
@@ -213,7 +232,7 @@ def test_unchecked_answer_is_amber_with_its_reason_in_browser(server: tuple[str,
         page.locator(".st-key-tq_sample_slalom button").click()
         expect(page.get_by_text(re.compile(r"giant_slalom\.csv · table · \d+ facts"))).to_be_visible()
         expect(page.get_by_role("heading", name="Relations and columns")).to_be_visible()
-        page.get_by_role("link", name="Ask").click()
+        open_app_page(page, "Ask")
         box = page.locator(".st-key-tq_question input")
         box.fill("how many Austrians finished in the top ten in 2011?")
         page.locator(".st-key-tq_ask button").click()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_browser import open_app_page
 from test_browser_sources import (  # noqa: F401 - browser_page is a fixture
     SCREENS,
     TIMEOUT_MS,
@@ -42,7 +43,7 @@ def _load(page: Any, sample: str) -> None:
 def _question(page: Any, text: str) -> None:
     from playwright.sync_api import expect
 
-    page.get_by_role("link", name="Ask").click()
+    open_app_page(page, "Ask")
     box = page.locator(".st-key-tq_question input")
     expect(box).to_be_visible()
     box.fill(text)
@@ -119,7 +120,7 @@ def test_the_unioqa_view_with_no_llm(browser_page: tuple[Any, str]) -> None:  # 
     page, url = browser_page
     _fresh(page, url)
     _load(page, "movies")
-    page.get_by_role("link", name="Ask").click()
+    open_app_page(page, "Ask")
     page.locator(".st-key-tq_system").get_by_text("UniOQA").click()
     _idle(page)
     _question(page, "who was the director of Inception?")

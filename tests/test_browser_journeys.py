@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import chromium_page, running_app
+from test_browser import chromium_page, open_app_page, running_app
 
 from trustuqa_core.app_services.samples import example_questions
 
@@ -60,7 +60,7 @@ def _ask(page: Any, question: str) -> None:
     from playwright.sync_api import expect
 
     if not page.locator(".st-key-tq_question input").count():
-        page.get_by_role("link", name="Ask").click()
+        open_app_page(page, "Ask")
     box = page.locator(".st-key-tq_question input")
     box.fill(question)
     page.locator(".st-key-tq_ask button").click()
@@ -204,7 +204,7 @@ def test_evaluate_counts_the_not_evaluable_and_opens_a_row_in_ask(page: Any,
                                                                   data_dir: Path) -> None:
     from playwright.sync_api import expect
 
-    page.get_by_role("link", name="Evaluate").click()
+    open_app_page(page, "Evaluate")
     expect(page.get_by_role("heading", name="Evaluate", exact=True)).to_be_visible()
     selects = page.locator("[data-testid='stSelectbox']")
     _choose(page, selects.nth(0), "cronquestions")

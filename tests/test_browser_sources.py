@@ -19,7 +19,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from test_browser import chromium_page, running_app
+from test_browser import chromium_page, open_app_page, running_app
 from test_sources_postgres import PASSWORD, server  # noqa: F401 - the cluster fixture
 
 pytestmark = pytest.mark.browser
@@ -118,7 +118,7 @@ def _fill(page: Any, key: str, text: str) -> None:
 def _ask_and_see(page: Any, question: str, expected: str, shot: str) -> None:
     from playwright.sync_api import expect
 
-    page.get_by_role("link", name="Ask").click()
+    open_app_page(page, "Ask")
     box = page.locator(".st-key-tq_question input")
     expect(box).to_be_visible()
     box.fill(question)

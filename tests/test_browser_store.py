@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import chromium_page, running_app
+from test_browser import chromium_page, open_app_page, running_app
 from test_browser_sources import SCREENS, TIMEOUT_MS, _click_until, _idle
 
 from trustuqa_core.app_services.stores import STORE_DIRS_ENV
@@ -107,7 +107,7 @@ def test_an_imported_store_opens_and_answers_in_the_browser(
     lines = _kg(folder).read_text(encoding="utf-8").splitlines()
     head = next(x.split("|")[0] for x in lines if "|founded_year|" in x)
     years = {x.split("|")[2] for x in lines if x.startswith(f"{head}|founded_year|")}
-    page.get_by_role("link", name="Ask").click()
+    open_app_page(page, "Ask")
     box = page.locator(".st-key-tq_question input")
     expect(box).to_be_visible()
     question = f"what is the founded year of {head}?"

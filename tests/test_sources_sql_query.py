@@ -18,6 +18,8 @@ from streamlit.testing.v1 import AppTest
 from test_sources_postgres import PASSWORD, USER, server  # noqa: F401 - fixture
 
 from trustuqa_core import SourceError, build_graph, run_query
+from trustuqa_core.app_services.data import Upload, load_all
+from trustuqa_core.app_services.database_url import open_database_url
 from trustuqa_core.app_services.sql_source import open_sql_query
 from trustuqa_core.cli import main
 from trustuqa_core.errors import SourceLimitError
@@ -384,3 +386,29 @@ def test_a_slow_postgresql_query_is_stopped(server: str,  # noqa: F811
     monkeypatch.setattr(sq, "QUERY_SECONDS", 0.5)
     with pytest.raises(SourceError, match="longer than 0.5 s"):
         open_query(server, "SELECT count(*) FROM generate_series(1, 1000000000) g", "r")
+
+
+@pytest.mark.parametrize("name", ["db:t.xlsx", "db:t.sqlite", "db:t.nt", "db:t.json"])
+def test_a_snapshot_named_like_another_format_is_read_as_its_csv(name: str) -> None:
+    """A database table's snapshot is CSV whatever the table is called: its name's suffix must
+    not pick the reader (a PostgreSQL table ``t.xlsx`` was read as a workbook and refused)."""
+    report = load_all([Upload(name, "table", b"city,people\nOslo,700000\nBergen,290000\n",
+                              fmt="csv")])
+    assert report.errors == []
+    [facts] = report.facts
+    assert facts.name == name and facts.columns == ("city", "people")
+    assert [f.n_rows for f in report.facts] == [2]
+
+
+def test_a_postgresql_table_named_t_xlsx_opens_as_a_table(server: str) -> None:  # noqa: F811
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute('CREATE TABLE "t.xlsx" (city text, people integer)')
+        conn.execute("""INSERT INTO "t.xlsx" VALUES ('Oslo', 700000), ('Bergen', 290000)""")
+    try:
+        uploads, errors = open_database_url(server, tables=["t.xlsx"])
+        assert errors == [] and [u.fmt for u in uploads] == ["csv"]
+        report = load_all(uploads)
+        assert report.errors == [] and [f.n_rows for f in report.facts] == [2]
+    finally:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute('DROP TABLE "t.xlsx"')

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -44,11 +44,16 @@ KIND_LABELS = {"table": "table (CSV/TSV/XLSX/JSON; every table of a SQLite/DuckD
 
 @dataclass(frozen=True)
 class Upload:
-    """The bytes of one source file, its name and how to read it."""
+    """The bytes of one source file, its name and how to read it.
+
+    ``fmt`` names the table format when the name must not decide it: a database table kept as
+    CSV may be called ``t.xlsx`` (empty: the name's suffix decides).
+    """
 
     name: str
     kind: str
     data: bytes = field(repr=False)
+    fmt: str = ""
 
     @cached_property
     def stamp(self) -> SourceStamp:
@@ -68,7 +73,7 @@ def unique_names(items: Sequence[Upload]) -> list[Upload]:
     for u in items:
         n = seen.get(u.name, 0)
         seen[u.name] = n + 1
-        out.append(u if n == 0 else Upload(f"{u.name} ({n + 1})", u.kind, u.data))
+        out.append(u if n == 0 else replace(u, name=f"{u.name} ({n + 1})"))
     return out
 
 
@@ -127,7 +132,8 @@ def load_all(uploads: Sequence[Upload], engine: str = "memory") -> LoadReport:
     total = 0
     for up in uploads:
         try:
-            parts = load_sources(up.data, up.kind, name=up.name, max_bytes=limits.upload_bytes)
+            parts = load_sources(up.data, up.kind, name=up.name, max_bytes=limits.upload_bytes,
+                                 fmt=up.fmt or None)
         except SourceError as err:
             errors.append(err)
             continue

@@ -94,7 +94,7 @@ def open_database_url(url: str, password: str = "",
                                        f"{_mask(str(exc), secret)[:200]})")]
     if not facts:
         return [], [SourceError(shown, "the database has no table this user may read")]
-    return [Upload(f.name, "table", table_csv(f)) for f in facts], []
+    return [Upload(f.name, "table", table_csv(f), fmt="csv") for f in facts], []
 
 
 def _mask(text: str, secret: str) -> str:

@@ -77,7 +77,7 @@ def open_sql_query(sql: str, name: str, *, url: str = "", password: str = "",
         log.error("a SQL query failed: %s", type(exc).__name__)
         return [], [SourceError("SQL query", f"could not be run ({type(exc).__name__}: "
                                 f"{_mask(str(exc), secret)[:200]})")]
-    return [Upload(facts.name, "table", table_csv(facts))], []
+    return [Upload(facts.name, "table", table_csv(facts), fmt="csv")], []
 
 
 def _mask(text: str, secret: str) -> str:

@@ -88,17 +88,23 @@ def load_sources(
     name: str | None = None,
     tables: Sequence[str] | None = None,
     max_bytes: int | None = None,
+    fmt: str | None = None,
 ) -> list[SourceFacts]:
     """Every source at ``location``: one per database table, else the one file.
 
     ``location`` is a path, a file's bytes (``name`` then gives the suffix), or a PostgreSQL
     URL. ``kind`` may be left out when the suffix implies it (:func:`source_kind`). ``tables``
     (or ``#t1,t2`` after a database location) limits a database to the tables named.
+    ``fmt`` reads one table in that format whatever the name says (see :func:`load_source`).
 
     >>> [f.name for f in load_sources(b"<http://x/a> <http://x/r> <http://x/b> .\\n",
     ...                               name="g.nt")]
     ['g.nt']
     """
+    if fmt:
+        if tables:
+            raise SourceError(name or "source", "only a database has tables to choose")
+        return [load_source(location, kind, name, max_bytes, fmt)]
     wanted = list(tables or [])
     if not isinstance(location, bytes):
         location, named = split_tables(location)
@@ -125,13 +131,24 @@ def load_source(
     kind: str | None = None,
     name: str | None = None,
     max_bytes: int | None = None,
+    fmt: str | None = None,
 ) -> SourceFacts:
     """Read one source of the given kind (``table``, ``kg`` or ``tkg``) into facts.
 
     A database must hold one table, or one must be named (``shop.sqlite#orders``); RDF files
     (``.nt``, ``.ttl``) are KGs. Without ``kind`` the suffix decides (:func:`source_kind`).
+    ``fmt`` (``csv``, ``tsv``, ``xlsx``, ``json``) reads a table in that format whatever its
+    name says: a database table called ``t.xlsx``, kept as CSV, is read as CSV.
+
+    >>> load_source(b"a,b\\n1,2\\n", "table", name="pg:t.xlsx", fmt="csv").columns
+    ('a', 'b')
     """
     label = _label(source, name)
+    if fmt:
+        if kind not in (None, "table"):
+            raise SourceError(label or kind, f"a format ({fmt}) is only given for a table")
+        df = read_table(source, label or "table", max_bytes, fmt)
+        return from_table(df, label or "table", None if isinstance(source, bytes) else str(source))
     if kind is None or _opens_elsewhere(source, label):
         found = load_sources(source, kind, name, None, max_bytes)
         if len(found) != 1:

@@ -40,13 +40,20 @@ ROW_NUMBER = "row_number"
 EXTRA = "extra_"  # columns for the cells of rows longer than the header: extra_1, ...
 
 
+#: the table formats :func:`read_table` can be told to use (``fmt``)
+TABLE_FORMATS = (".csv", ".tsv", ".xlsx", ".json")
+
+
 def read_table(
-    source: str | Path | bytes, name: str | None = None, max_bytes: int | None = None
+    source: str | Path | bytes, name: str | None = None, max_bytes: int | None = None,
+    fmt: str | None = None,
 ) -> pd.DataFrame:
     """Read a table file into a DataFrame of strings (``""`` for empty cells).
 
     The format comes from the file name (``.xlsx``, ``.json``, ``.tsv``, else delimited text
     whose delimiter is sniffed: the official WikiSQL/WTQ copies are tab-separated ``.csv``).
+    ``fmt`` (``csv``, ``tsv``, ``xlsx``, ``json``) overrides the name's suffix: a snapshot of a
+    database table named ``t.xlsx`` is CSV whatever its name says.
     Delimited text need not be UTF-8 (see :func:`~trustuqa_core.translate.text.read_any_text`).
     Unreadable files raise :class:`SourceError`; what is read leniently (another encoding,
     rows longer or shorter than the header, formulas, HTML in cells) is listed in
@@ -55,7 +62,10 @@ def read_table(
     (:class:`~trustuqa_core.errors.SourceLimitError` names the file and the limit).
     """
     name = name or (Path(source).name if not isinstance(source, bytes) else "table")
-    suffix = Path(name).suffix.lower()
+    suffix = "." + fmt.lower() if fmt else Path(name).suffix.lower()
+    if fmt and suffix not in TABLE_FORMATS:
+        raise SourceError(name, f"unknown table format {fmt!r}; expected one of "
+                                f"{', '.join(f[1:] for f in TABLE_FORMATS)}")
     if suffix in (".xlsx", ".xlsm"):
         df = read_xlsx(read_bytes(source, name, max_bytes), name)
     elif suffix == ".json":
