@@ -23,10 +23,33 @@ from rapidfuzz import fuzz, process
 from .numbers import parse_number
 from .text import normalize
 
-__all__ = ["LexicalPool", "normalize_all"]
+__all__ = ["LexicalPool", "normalize_all", "anchored_score"]
 
 _SMALL_POOL = 2000
 _FUZZY_CANDIDATES = 3000
+
+
+def anchored_score(needle: str, label: str, score: float) -> float:
+    """``score`` (a WRatio on 0..100) unless it came from finding a short ``needle`` inside a
+    longer ``label`` starting in the middle of a word: then the whole-string scores only.
+
+    A substring match is evidence when it is a word or a word's start (``brooks`` in ``mel
+    brooks``, ``ital`` in ``italy``), not when it is a few letters inside another word.
+
+    >>> round(anchored_score("us", "austria", fuzz.WRatio("us", "austria")))
+    44
+    >>> round(anchored_score("brooks", "mel brooks", fuzz.WRatio("brooks", "mel brooks")))
+    90
+    """
+    if not needle or len(label) < 1.5 * len(needle):
+        return score  # WRatio compared the whole strings
+    aligned = fuzz.partial_ratio_alignment(needle, label)
+    start = aligned.dest_start if aligned is not None else 0
+    if start == 0 or not label[start - 1].isalnum():
+        return score
+    whole = max(fuzz.ratio(needle, label), 0.95 * fuzz.token_sort_ratio(needle, label),
+                0.95 * fuzz.token_set_ratio(needle, label))
+    return min(score, whole)
 
 
 class LexicalPool:
@@ -95,16 +118,22 @@ class LexicalPool:
         """Best ``limit`` matches as ``(id, label, score in 0..1)``, best first.
 
         Small pools (up to 2000 labels) use a substring- and word-order-aware scorer
-        (rapidfuzz ``WRatio``) over every label; large pools the plain edit-distance ratio over
-        the :data:`_FUZZY_CANDIDATES` labels sharing most character trigrams with ``text``
+        (rapidfuzz ``WRatio``) over every label, where a substring match counts only when it
+        starts a word (:func:`anchored_score`: ``US`` is not found inside ``Austria``); large
+        pools the plain edit-distance ratio over the :data:`_FUZZY_CANDIDATES` labels sharing
+        most character trigrams with ``text``
         (ties broken by position, as a full scan would).
         """
         if not self.labels:
             return []
         if len(self.labels) <= _SMALL_POOL:
-            found = process.extract(normalize(text), self.norm_labels, scorer=fuzz.WRatio,
-                                    limit=limit, score_cutoff=cutoff * 100)
-            return [(int(self.ids[i]), self.labels[i], score / 100) for _, score, i in found]
+            needle = normalize(text)
+            found = process.extract(needle, self.norm_labels, scorer=fuzz.WRatio,
+                                    limit=max(limit * 4, 20), score_cutoff=cutoff * 100)
+            scored = [(i, anchored_score(needle, label, score)) for label, score, i in found]
+            scored = [(i, score) for i, score in scored if score >= cutoff * 100]
+            scored.sort(key=lambda pair: -pair[1])  # stable: ties keep WRatio's order
+            return [(int(self.ids[i]), self.labels[i], score / 100) for i, score in scored[:limit]]
         if self._trigrams is None:
             self._trigrams = _TrigramIndex(self.norm_labels)
         needle = normalize(text)
