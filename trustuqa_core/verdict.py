@@ -421,9 +421,20 @@ def _names_column(graph: GraphStore, label: str) -> bool:
     return bool(facts) and graph.numeric_fact_count(rel) * 2 <= facts
 
 
+def _target_used(trace: Trace) -> bool:
+    """False only when the answer is entities or cell values the target type never touched
+    (``who directed X?`` → ``Mel Brooks``): it reads rows in a column, so its mapping is then
+    no reason. Rows and computed numbers keep it (a count may be the wrong reading of "how
+    many points", which the target names)."""
+    final = trace.final
+    if trace.target_step is not None or final is None or not final.elems:
+        return True
+    return any(isinstance(e, Scalar) or trace.graph.is_row(e) for e in final.elems)
+
+
 def _mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
     mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
-    if trace.target is not None and trace.target not in mappings:
+    if trace.target is not None and trace.target not in mappings and _target_used(trace):
         mappings.append(trace.target)
     recovered = {r.key for r in trace.recovery}
     counted = _counts_names(trace) and _ASKS_COUNT.search(trace.question or "") is not None
