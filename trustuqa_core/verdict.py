@@ -168,7 +168,9 @@ class Thresholds:
         llm_exempt: blocking codes that only inform when an LLM wrote the query: they catch
             the offline writer's guesses (a target column or aggregate picked from cue words),
             while LLM queries carrying them were 96-98% right on the WTQ replay's tune half
-            (the shape codes of stop 12: 85-100% right there, row_order 193 of 193).
+            (the shape codes of stop 12: 85-100% right there, row_order 193 of 193; of
+            stop 13, unexplained_neighbour 9 of 9 and list_condition_aggregate 5 of 6 that
+            alone would block).
     """
 
     min_score: float = 0.75
@@ -189,7 +191,8 @@ class Thresholds:
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
-        "unexplained_negation", "same_unlinked", "neighbour_other_column"})
+        "unexplained_negation", "same_unlinked", "neighbour_other_column",
+        "unexplained_neighbour", "list_condition_aggregate"})
 
 
 THRESHOLDS = Thresholds()
