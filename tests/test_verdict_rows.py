@@ -126,3 +126,19 @@ def test_column_unused_needs_a_whole_word_and_skips_row_number() -> None:
     assert "column_unused" not in codes(play)
     number = run_query(read, g, question="which team number is Red?")  # not row_number
     assert "column_unused" not in codes(number)
+
+
+def test_only_is_no_unexplained_word_but_a_count_still_reads_it(drivers) -> None:  # noqa: ANN001
+    """"who is the only driver with French" names nothing the query must read beyond French;
+    a count keeps every loose word (the count may miss a condition)."""
+    lookup = q("get_information(relation='Languages', tail_entity='French')",
+               "get_information(relation='Driver', head_entity='output_of_query1')")
+    only = run_query(lookup, drivers, question="who is the only driver with French?")
+    assert "unexplained_words" not in codes(only)
+    other = run_query(lookup, drivers, question="who is the fastest driver with French?")
+    assert "fastest" in next(r.arg for r in other.verdict.reasons
+                             if r.code == "unexplained_words")
+    counted = run_query(q("get_information(relation='Team', tail_entity='Red')",
+                          "count(set='output_of_query1')"), drivers,
+                        question="how many are only Red?")  # "only" is its one loose word
+    assert "count_words_unexplained" in counted.verdict.blocking

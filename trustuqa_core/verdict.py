@@ -38,6 +38,7 @@ from .mentions import (
     expected_type,
     find_mentions,
     focus_word,
+    is_filler,
     is_placeholder,
     names_any,
     selection_cues,
@@ -508,9 +509,10 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         funcs.add("compare")
     sources = [x.name.rsplit(".", 1)[0] for x in trace.graph.sources]
     loose = unexplained_words(question, lits + sources, funcs)
-    if loose:
+    shown = [w for w in loose if not is_filler(w)]  # a count still reads every loose word
+    if shown:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
-                          + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
+                          + ", ".join(repr(w) for w in shown), None, ", ".join(shown)))
     for cue in dict.fromkeys(w for w in selection_cues(question) if w in loose):
         out.append(Reason("unexplained_cue", f"the question says {cue!r}, and no step of the "
                           "query picks, ranks or compares to account for it", None, cue))
