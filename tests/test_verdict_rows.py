@@ -16,7 +16,8 @@ DRIVERS = (b'Driver,Team,Languages\n'
            b'Ann Lee,Red,"English, French"\n'
            b'Bob Stone,Blue,French\n'
            b'Cid Moss,Red,English\n')
-NEW_CODES = ("row_order_vs_time", "unexplained_neighbour", "list_condition_aggregate")
+NEW_CODES = ("row_order_vs_time", "unexplained_neighbour", "list_condition_aggregate",
+             "range_unread")
 
 
 def q(*calls: str) -> str:
@@ -142,3 +143,26 @@ def test_only_is_no_unexplained_word_but_a_count_still_reads_it(drivers) -> None
                           "count(set='output_of_query1')"), drivers,
                         question="how many are only Red?")  # "only" is its one loose word
     assert "count_words_unexplained" in counted.verdict.blocking
+
+
+def test_range_unread() -> None:
+    """WTQ nt-5924: "how many movies has he been from 1941-1949." counted the rows of 1941 and
+    of 1949 only."""
+    g = load_graph(tables=[WINNERS_EARLIEST_FIRST])
+    ends = q("get_information(relation='Year', tail_entity='2009')",
+             "get_information(relation='Year', tail_entity='2011')",
+             "set_union(set1='output_of_query1', set2='output_of_query2')",
+             "count(set='output_of_query3')")
+    t = run_query(ends, g, question="how many winners were there from 2009-2011.")
+    assert t.answer == ["2"] and "range_unread" in t.verdict.blocking
+    between = q("get_information(relation='Year', tail_entity>='2009')",
+                "get_information(relation='Year', tail_entity<='2011')",
+                "set_intersection(set1='output_of_query1', set2='output_of_query2')",
+                "count(set='output_of_query3')")
+    u = run_query(between, g, question="how many winners were there from 2009-2011.")
+    assert u.answer == ["3"] and "range_unread" not in codes(u)
+    cell = load_graph(tables=[b"Years,Team\n1993-2000,Aces\n2001-2004,Bees\n"])
+    v = run_query(q("get_information(relation='Years', tail_entity='1993-2000')",
+                    "get_information(relation='Team', head_entity='output_of_query1')"),
+                  cell, question="which team played in 1993-2000?")
+    assert v.answer == ["Aces"] and "range_unread" not in codes(v)

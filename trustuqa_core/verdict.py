@@ -129,6 +129,9 @@ REASON_CODES = {
     "list_condition_aggregate": "a count or ranking over rows found by an equality on a column "
                                 "whose cells list several values: rows listing the value among "
                                 "others are left out of it",
+    "range_unread": "the question names a range of numbers (1941-1949, between 3 and 7) and "
+                    "the query compares with neither end: it reads the ends, not what lies "
+                    "between",
     "row_order_vs_time": "the question asks what came before or after, and the row before "
                          "or after the one found is taken in the table's order while the "
                          "table's dates run backwards (latest first)",
@@ -170,8 +173,8 @@ class Thresholds:
             the offline writer's guesses (a target column or aggregate picked from cue words),
             while LLM queries carrying them were 96-98% right on the WTQ replay's tune half
             (the shape codes of stop 12: 85-100% right there, row_order 193 of 193; of
-            stop 13, unexplained_neighbour 9 of 9 and list_condition_aggregate 5 of 6 that
-            alone would block).
+            stop 13, unexplained_neighbour 9 of 9, list_condition_aggregate 5 of 6 and
+            range_unread 5 of 6 carrying it).
     """
 
     min_score: float = 0.75
@@ -187,13 +190,13 @@ class Thresholds:
         "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one",
         "target_sibling", "header_answer", "choice_unanswered", "count_words_unexplained",
         "same_unlinked", "row_order", "several_in_cell", "neighbour_other_column",
-        "unexplained_negation", "row_order_vs_time", "list_condition_aggregate",
+        "unexplained_negation", "row_order_vs_time", "list_condition_aggregate", "range_unread",
         "unexplained_neighbour"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
         "unexplained_negation", "same_unlinked", "neighbour_other_column",
-        "unexplained_neighbour", "list_condition_aggregate"})
+        "unexplained_neighbour", "list_condition_aggregate", "range_unread"})
 
 
 THRESHOLDS = Thresholds()
@@ -550,6 +553,11 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
+    span = _number_range(question, lits)
+    if span is not None and not funcs & _COMPARING:
+        out.append(Reason("range_unread", f"the question names the range {span!r}, and no "
+                          "step of the query compares: the values between its ends are "
+                          "missed", None, span))
     cues = bounds(question)
     if cues and not funcs & _COMPARING:
         out.append(Reason("comparison_unbound", f"the question says {cues[0]!r} before a "
@@ -571,6 +579,23 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is not one", None, None))
     return out
+
+
+_RANGE = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b)\s*(\d{1,4})"
+                    r"(?!\w|\.\d)|\bbetween\s+(\d{1,4})\s+and\s+(\d{1,4})\b", re.IGNORECASE)
+
+
+def _number_range(question: str, lits: Sequence[str]) -> str | None:
+    """The first range of numbers the question names ("from 1941-1949", "between 3 and 7")
+    whose two ends no single literal of the query holds (a cell '1993-2000' is a value)."""
+    for m in _RANGE.finditer(question):
+        low, high = (g for g in m.groups() if g is not None)
+        if int(low) >= int(high):
+            continue
+        if any(low in str(x) and high in str(x) for x in lits):
+            continue
+        return m.group(0)
+    return None
 
 
 _CHOICE_OR = re.compile(r"\bor\b(?!\s+(?:more|less|fewer|greater|higher|lower|above|below|"
