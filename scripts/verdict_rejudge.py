@@ -74,7 +74,8 @@ def rejudge(row: dict[str, Any], examples: dict[str, Any], writer: str) -> dict[
         return row
     kept = {k: v for k, v in row["flags"].items()
             if not k.startswith(("why:", "info:", "count:unexplained_words:"))}
-    return {**row, "groups": {**row["groups"], **groups}, "flags": {**kept, **flags}}
+    return {**row, "groups": {**row["groups"], **groups}, "flags": {**kept, **flags},
+            "reasons": [[r.code, r.arg or "", r.message] for r in verdict.reasons]}
 
 
 def figures(rows: list[dict[str, Any]]) -> str:
@@ -117,6 +118,8 @@ def main() -> None:
     parser.add_argument("--writer", choices=["offline", "llm"], default="offline")
     parser.add_argument("--metric", default="", help="per-question score counted as correct")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--halves", default="tune,check,all",
+                        help="which halves' figures to print (while choosing a rule: tune)")
     parser.add_argument("--codes", choices=["tune", "check"], default=None,
                         help="per blocking code, right/wrong answers of that half carrying it, "
                         "and carrying it as the only blocking code")
@@ -131,10 +134,14 @@ def main() -> None:
             r["correct"] = bool(r["scores"].get(args.metric, r["correct"]))
     moves = Counter((a["groups"].get("verdict"), b["groups"].get("verdict"))
                     for a, b in zip(rows, new, strict=True))
+    if args.halves == "tune":  # the check half's verdicts stay unseen while choosing
+        moves = Counter((a["groups"].get("verdict"), b["groups"].get("verdict"))
+                        for a, b in zip(rows, new, strict=True)
+                        if a["groups"].get("half") == "tune")
     print("recorded -> re-judged:", dict(moves))
-    for half in ("tune", "check", None):
-        part = [r for r in new if half is None or r["groups"].get("half") == half]
-        print(f"  {half or 'all'}: {figures(part)}")
+    for half in args.halves.split(","):
+        part = [r for r in new if half == "all" or r["groups"].get("half") == half]
+        print(f"  {half}: {figures(part)}")
     if args.codes:
         print_codes([r for r in new if r["groups"].get("half") == args.codes])
     if args.out:

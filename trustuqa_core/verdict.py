@@ -38,6 +38,7 @@ from .mentions import (
     expected_type,
     find_mentions,
     focus_word,
+    is_filler,
     is_placeholder,
     names_any,
     selection_cues,
@@ -51,6 +52,7 @@ from .results import Scalar
 from .store import GraphStore
 from .text import normalize
 from .trace import Trace
+from .translate.table import ROW_NUMBER
 from .verdict_record import LABELS, Label, Reason, Verdict
 
 __all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge", "judge_alone",
@@ -121,6 +123,18 @@ REASON_CODES = {
                          "the question may ask for their sum",
     "neighbour_other_column": "the row before or after the one found is read in another "
                               "column than the one that found it",
+    "unexplained_neighbour": "the question asks for the row before or after another (before, "
+                             "after, next, previous ...) and no step of the query moves to a "
+                             "neighbouring row or compares",
+    "list_condition_aggregate": "a count or ranking over rows found by an equality on a column "
+                                "whose cells list several values: rows listing the value among "
+                                "others are left out of it",
+    "range_unread": "the question names a range of numbers (1941-1949, between 3 and 7) and "
+                    "the query compares with neither end: it reads the ends, not what lies "
+                    "between",
+    "row_order_vs_time": "the question asks what came before or after, and the row before "
+                         "or after the one found is taken in the table's order while the "
+                         "table's dates run backwards (latest first)",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -138,8 +152,10 @@ _COMPARING = {"compare", "keep", "if_then_else", "if", "calculate"}
 _STRONG_METHODS = ("exact", "normalized", "numeric", "override", "time_key")
 _AGGREGATES = {"sum", "mean", "average", "avg", "max", "min", "argmax", "argmin"}
 _SUMS = {"sum", "mean", "average", "avg"}
-_ID_COLUMN = re.compile(r"(^|[\s_])(id|ids|no|nr|num|code|zip|phone|key)$|^#|id$|^number$",
+_ID_COLUMN = re.compile(r"(^|[\s_])(id|ids|no|nr|num|code|zip|phone|key)$|^#$|^number$",
                         re.IGNORECASE)
+#: an identifier written onto a name: OrderID, PlayerId (not Grid, Paid)
+_ID_SUFFIX = re.compile(r"[a-z](?:ID|Id)$")
 
 
 @dataclass(frozen=True)
@@ -156,7 +172,9 @@ class Thresholds:
         llm_exempt: blocking codes that only inform when an LLM wrote the query: they catch
             the offline writer's guesses (a target column or aggregate picked from cue words),
             while LLM queries carrying them were 96-98% right on the WTQ replay's tune half
-            (the shape codes of stop 12: 85-100% right there, row_order 193 of 193).
+            (the shape codes of stop 12: 85-100% right there, row_order 193 of 193; of
+            stop 13, unexplained_neighbour 9 of 9, list_condition_aggregate 5 of 6 and
+            range_unread 5 of 6 carrying it).
     """
 
     min_score: float = 0.75
@@ -172,11 +190,13 @@ class Thresholds:
         "several_rows", "aggregate_of_one", "unexplained_cue", "many_for_one",
         "target_sibling", "header_answer", "choice_unanswered", "count_words_unexplained",
         "same_unlinked", "row_order", "several_in_cell", "neighbour_other_column",
-        "unexplained_negation"})
+        "unexplained_negation", "row_order_vs_time", "list_condition_aggregate", "range_unread",
+        "unexplained_neighbour"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
-        "unexplained_negation", "same_unlinked", "neighbour_other_column"})
+        "unexplained_negation", "same_unlinked", "neighbour_other_column",
+        "unexplained_neighbour", "list_condition_aggregate", "range_unread"})
 
 
 THRESHOLDS = Thresholds()
@@ -352,11 +372,17 @@ def _id_aggregates(trace: Trace) -> list[Reason]:
             if src is None:
                 continue
             for m in src.mappings:
-                if m.role == "relation" and any(_ID_COLUMN.search(x.strip()) for x in m.labels):
+                if m.role == "relation" and any(_id_like(x.strip()) for x in m.labels):
                     out.append(Reason("id_aggregate", f"Query{q.number} computes {q.call.func} "
                                       f"over {m.labels[0]!r}, which looks like an identifier "
                                       "column", q.number, m.key))
     return out
+
+
+def _id_like(column: str) -> bool:
+    """True for a column name that reads as an identifier: ``OrderID``, ``Facility ID``,
+    ``No``, a bare ``#`` (not ``Grid``, nor ``# of votes``, a count of something)."""
+    return _ID_COLUMN.search(column) is not None or _ID_SUFFIX.search(column) is not None
 
 
 def _degenerate(trace: Trace, answer: Sequence[str]) -> list[Reason]:
@@ -497,12 +523,20 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         funcs.add("compare")
     sources = [x.name.rsplit(".", 1)[0] for x in trace.graph.sources]
     loose = unexplained_words(question, lits + sources, funcs)
-    if loose:
+    shown = [w for w in loose if not is_filler(w)]  # a count still reads every loose word
+    if shown:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
-                          + ", ".join(repr(w) for w in loose), None, ", ".join(loose)))
+                          + ", ".join(repr(w) for w in shown), None, ", ".join(shown)))
     for cue in dict.fromkeys(w for w in selection_cues(question) if w in loose):
         out.append(Reason("unexplained_cue", f"the question says {cue!r}, and no step of the "
                           "query picks, ranks or compares to account for it", None, cue))
+    compares = bool(funcs & _COMPARING)  # "prior to 1998" with a comparison: explained
+    neighbour = next((w for w in loose if w in _NEIGHBOUR_CUES
+                      and not (compares and w not in ("next", "previous"))), None)
+    if neighbour is not None and not funcs & _NEIGHBOURS:
+        out.append(Reason("unexplained_neighbour", f"the question says {neighbour!r} (the row "
+                          "before or after another), and no step of the query moves to a "
+                          "neighbouring row or compares", None, neighbour))
     focus = focus_word(question)
     if focus is not None and focus in loose:
         out.append(Reason("focus_unexplained", f"the question asks for {focus!r}, and no part "
@@ -530,6 +564,11 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
+    span = _number_range(question, lits)
+    if span is not None and not funcs & _COMPARING:
+        out.append(Reason("range_unread", f"the question names the range {span!r}, and no "
+                          "step of the query compares: the values between its ends are "
+                          "missed", None, span))
     cues = bounds(question)
     if cues and not funcs & _COMPARING:
         out.append(Reason("comparison_unbound", f"the question says {cues[0]!r} before a "
@@ -551,6 +590,23 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is not one", None, None))
     return out
+
+
+_RANGE = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b)\s*(\d{1,4})"
+                    r"(?!\w|\.\d)|\bbetween\s+(\d{1,4})\s+and\s+(\d{1,4})\b", re.IGNORECASE)
+
+
+def _number_range(question: str, lits: Sequence[str]) -> str | None:
+    """The first range of numbers the question names ("from 1941-1949", "between 3 and 7")
+    whose two ends no single literal of the query holds (a cell '1993-2000' is a value)."""
+    for m in _RANGE.finditer(question):
+        low, high = (g for g in m.groups() if g is not None)
+        if int(low) >= int(high):
+            continue
+        if any(low in str(x) and high in str(x) for x in lits):
+            continue
+        return m.group(0)
+    return None
 
 
 _CHOICE_OR = re.compile(r"\bor\b(?!\s+(?:more|less|fewer|greater|higher|lower|above|below|"
@@ -659,9 +715,12 @@ def _shape_reasons(trace: Trace, question: str, answer: Sequence[str],
                           "step of the query leaves rows out to account for it", None,
                           excluding[0]))
     out += _unused_columns(trace, loose)
-    out += _list_conditions(trace)
+    listed = _list_conditions(trace)
+    out += listed
+    out += _list_condition_aggregate(program, listed)
     out += _count_of_quantity(trace, question, last)
     out += _neighbour_other_column(program)
+    out += _row_order_vs_time(trace, program, question)
     if any("\n" in a or "\\n" in a for a in answer):
         out.append(Reason("several_in_cell", "the answer is one cell holding several values on "
                           "separate lines: check which the question asks for", step))
@@ -673,17 +732,34 @@ _LIST_SPLIT = re.compile(r"\s*(?:[,;/]|\\n|\n|\band\b|&)\s*")
 
 def _unused_columns(trace: Trace, loose: Sequence[str]) -> list[Reason]:
     """Unexplained question words that name a column the query does not use ("who was
-    their opponent?" read from 'Player' while the table has 'Opponent')."""
+    their opponent?" read from 'Player' while the table has 'Opponent'): the word, or its
+    singular, is a whole word of the column's name ("maps" names 'Maps', "signed" names
+    'Date signed'; "play" does not name 'Player'). The added ``row_number`` is no column."""
     used = {normalize(x) for m in (trace.mapped.mappings if trace.mapped else ())
             for x in m.labels}
     for word in loose:
+        forms = {word, _singular(word)}
         named = next((r for r in trace.graph.relation_names
-                      if normalize(r) not in used and names_any(word, r)), None)
+                      if r != ROW_NUMBER and normalize(r) not in used
+                      and forms & {_singular(t) for t in re.findall(r"[a-z0-9]+",
+                                                                    normalize(r))}), None)
         if named is not None:
             return [Reason("column_unused", f"the question says {word!r}, which names the "
                            f"column {named!r}, and the query does not use that column",
                            None, named)]
     return []
+
+
+def _singular(word: str) -> str:
+    """A plural noun's singular, roughly ("municipalities" -> "municipality", "matches" ->
+    "match", "maps" -> "map"); other words as they are."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
 
 
 def _list_conditions(trace: Trace) -> list[Reason]:
@@ -713,6 +789,30 @@ def _list_conditions(trace: Trace) -> list[Reason]:
     return out
 
 
+#: functions whose answer depends on every row a condition keeps
+_OVER_ROWS = {"count", "most_frequent", "max", "min", "sum", "mean", "argmax", "argmin"}
+
+
+def _list_condition_aggregate(program: Program, listed: Sequence[Reason]) -> list[Reason]:
+    """A ``list_condition`` step whose rows are then counted, added up or ranked ("how many
+    provinces have Pashto as one of their languages?"): the rows listing the value among
+    others are missing, so the answer itself is off, not just one row among several."""
+    steps = {r.step for r in listed if r.step is not None}
+    if not steps:
+        return []
+    reach = set(steps)
+    for q in program.queries:  # the steps that read a listed step's rows, directly or not
+        if reach & set(q.call.refs()):
+            reach.add(q.number)
+    for q in program.queries:
+        if q.call.func in _OVER_ROWS and q.number in reach - steps:
+            return [Reason("list_condition_aggregate", f"Query{q.number} applies "
+                           f"{q.call.func} to rows kept by an equality on a column whose cells "
+                           "list several values: the rows listing it among others are left "
+                           "out", q.number)]
+    return []
+
+
 def _count_of_quantity(trace: Trace, question: str, last: Query) -> list[Reason]:
     """'how many penalties' answered by counting rows while a column named 'Penalties' holds
     numbers: the question may ask for their sum."""
@@ -736,6 +836,8 @@ def _count_of_quantity(trace: Trace, question: str, last: Query) -> list[Reason]
 
 _STOP_COUNTED = {"times", "time", "years", "year", "people", "total", "number", "of", "the"}
 _NEIGHBOURS = {"next_row", "previous_row"}
+#: words asking for the row before or after ("who is listed before Don Randall?")
+_NEIGHBOUR_CUES = CUES["next_row"] | CUES["previous_row"]
 
 
 def _neighbour_other_column(program: Program) -> list[Reason]:
@@ -756,6 +858,72 @@ def _neighbour_other_column(program: Program) -> list[Reason]:
                               f"the one found by {first!r}, and reads {then[0]!r}: check that "
                               "the table's order is the one the question means", q.number))
     return out
+
+
+_TIME_HEADER = re.compile(r"\b(?:year|years|date|dates|season|seasons)\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
+#: words asking for before / after in time ("next" also means "next to" in a list)
+_TIME_CUE = re.compile(r"\b(?:previous|prior|preceding|preceded|before|earlier|after|later|"
+                       r"following|followed|succeeded|succeeding)\b", re.IGNORECASE)
+
+
+def _row_order_vs_time(trace: Trace, program: Program, question: str) -> list[Reason]:
+    """The row before / after the found one is taken in the table's order, while the
+    question asks before / after in time and the table's year or date column runs backwards
+    ("which team won previous to Crettyard?" on a table listing the latest year first).
+    "next to", "listed above" ask for the table's order and do not count; a table whose
+    dates are merely unordered is left alone (on WTQ's tune half its order was the one
+    meant)."""
+    if _TIME_CUE.search(question) is None:
+        return []
+    for q in program.queries:
+        if q.call.func not in _NEIGHBOURS or not q.call.refs():
+            continue
+        found = next((s for s in trace.steps if s.number == q.call.refs()[0]), None)
+        rows = [trace.graph.row_position(e) for e in (found.output.elems if found else ())
+                if not isinstance(e, Scalar)]
+        for source in sorted({p[0] for p in rows if p is not None}):
+            column, order = _time_order(trace.graph, source)
+            if order == "descending":
+                return [Reason("row_order_vs_time", f"Query{q.number} takes the "
+                               f"{'next' if q.call.func == 'next_row' else 'previous'} row in "
+                               f"the table's order, and the table's {column!r} runs backwards "
+                               "(latest first): the row above is the later one", q.number,
+                               column)]
+    return []
+
+
+def _time_order(graph: GraphStore, source: int) -> tuple[str, str]:
+    """``(column, order)`` of a source's time column (a header naming a year, date or season,
+    else the first column whose cells nearly all hold a year): ``ascending``, ``descending``
+    or ``unordered`` by the first year of each cell, in row order; ``("", "none")`` when the
+    source has no such column or fewer than three rows with a year."""
+    best: tuple[str, list[int]] | None = None
+    for rel in graph.relations_of_source(source).tolist():
+        name = graph.relation_names[int(rel)]
+        facts = graph.facts_rel(int(rel))
+        facts = facts[graph.sources_of(facts) == source]
+        if not len(facts):
+            continue
+        years: dict[int, int] = {}
+        for head, cell in zip(graph.heads_of(facts).tolist(),
+                              graph.labels(graph.tails_of(facts)), strict=True):
+            pos, year = graph.row_position(head), _YEAR.search(cell)
+            if pos is not None and year is not None:
+                years.setdefault(pos[1], int(year.group(1)))
+        named = _TIME_HEADER.search(name) is not None
+        if len(years) < 3 or not (named or len(years) * 5 >= len(facts) * 4):
+            continue
+        if best is None or named:
+            best = (name, [years[r] for r in sorted(years)])
+        if named:
+            break
+    if best is None:
+        return "", "none"
+    seq = best[1]
+    up = sum(b > a for a, b in zip(seq, seq[1:], strict=False))
+    down = sum(b < a for a, b in zip(seq, seq[1:], strict=False))
+    return best[0], ("ascending" if not down else "descending" if not up else "unordered")
 
 
 def _relation_text(q: Query | None) -> str:
