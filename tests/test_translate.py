@@ -176,3 +176,14 @@ def test_bad_fact_lines_are_left_out_with_a_warning() -> None:
         "line 2 (empty tail)" in tkg.warnings[0]
         and "line 3 (start '1995' is after end" in tkg.warnings[0]
     )
+
+
+def test_rows_with_every_cell_empty_are_skipped_and_said() -> None:
+    """A ``,,`` row is skipped (it holds no fact), and the warning names its line, so that a
+    person comparing row numbers with the file knows why they shift; blank lines are not
+    rows and are not reported."""
+    facts = load_source(b"a,b\n1,x\n,\n3,y\n\n , \n", "table", "t.csv")
+    assert facts.n_rows == 2
+    assert facts.warnings == ["t.csv: 2 row(s) with every cell empty were skipped (lines 3, 6); "
+                              "the rows after them are numbered without them"]
+    assert load_source(b"a,b\n1,x\n\n3,y\n", "table", "t.csv").warnings == []

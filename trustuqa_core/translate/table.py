@@ -174,12 +174,15 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
     )
     max_rows = current_limits().table_rows + 1  # the header and the data rows
     rows: list[tuple[int, list[str]]] = []
+    blank: list[int] = []  # rows of several fields, every one empty (",,"): skipped, and said
     try:
         for r in reader:
             if any(c.strip() for c in r):
                 rows.append((reader.line_num, r))
                 if len(rows) > max_rows:
                     check_count(name, len(rows) - 1, "table_rows", "rows")
+            elif len(r) > 1 and rows:
+                blank.append(reader.line_num)
     except csv.Error as exc:
         raise SourceError(name, f"malformed delimited text ({exc})", reader.line_num) from None
     if not rows:
@@ -212,6 +215,11 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
         warnings.append(
             f"{name}: {len(short)} row(s) have fewer fields than the header (lines "
             f"{_lines(short)}); the missing cells are left empty"
+        )
+    if blank:
+        warnings.append(
+            f"{name}: {len(blank)} row(s) with every cell empty were skipped (lines "
+            f"{_lines(blank)}); the rows after them are numbered without them"
         )
     if warnings:
         df.attrs["warnings"] = warnings
