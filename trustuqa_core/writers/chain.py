@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from ..lexicon import word_set
 from ..query.ast import Program
 from ..query.build import call, get_information, program, ref
@@ -81,13 +83,20 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
         rest, graph, "tkg")
     if kg_rel is None or tkg_rel is None:
         return []
-    words = set(letter_words(padded))
     if key is not None:
-        col_a, a = key
-        others = [c for c in columns if c != col_a]
+        others = [c for c in columns if c != key[0]]
         if not others:
             return []
         col_b = others[0]
+    elif award is None:
+        return []
+    else:
+        col_b = (columns or plurals)[0]  # "which books ...": the column named in the plural
+    if not _joins(graph, col_b, kg_rel, tkg_rel):
+        return []
+    words = set(letter_words(padded))
+    if key is not None:
+        col_a, a = key
         steps = [(f"Find the rows whose {col_a} is {a}",
                   get_information(relation=col_a, tail_entity=a)),
                  (f"The {col_b} of those rows", get_information(relation=col_b,
@@ -106,9 +115,6 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
         how = (f"chained across sources: table row {col_a}={a!r} → {col_b} → KG {kg_rel!r} → "
                f"TKG {tkg_rel!r}")
         return [(program(None, steps), how)]
-    if award is None:
-        return []
-    col_b = columns[0]
     steps = [(f"Who {tkg_rel} {award}", get_information(relation=tkg_rel, tail_entity=award)),
              (f"What they are {kg_rel} of", get_information(relation=kg_rel,
                                                             tail_entity=ref(1))),
@@ -118,6 +124,21 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     how = (f"chained across sources: TKG {tkg_rel!r}={award!r} → KG {kg_rel!r} → table "
            f"{col_b}")
     return [(program(None, steps), how)]
+
+
+def _joins(graph: GraphStore, column: str, kg_rel: str, tkg_rel: str) -> bool:
+    """Whether the three hops meet in the data: some cell of the table ``column`` is a head
+    of ``kg_rel`` whose tail is a head of ``tkg_rel`` (node ids are shared across sources).
+    Without this, words that merely name a column, a KG relation and a TKG value of unrelated
+    sources (*first time*: a column Time, a relation date_of_first_publication) chain."""
+    col, kg, tkg = graph.relation(column), graph.relation(kg_rel), graph.relation(tkg_rel)
+    if col is None or kg is None or tkg is None:
+        return False
+    facts = graph.facts_rel(kg)
+    heads = graph.heads_of(facts)
+    on_table = np.isin(heads, graph.relation_tails(col))
+    persons = graph.heads_of(graph.facts_rel(tkg))
+    return bool(np.isin(graph.tails_of(facts)[on_table], persons).any())
 
 
 def _named_columns(graph: GraphStore, padded: str, plural: bool = False) -> list[str]:
