@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from trustuqa_core import answer
-from trustuqa_core.graph import build_graph
 from trustuqa_core.demos import DemoPool, initial_demos
 from trustuqa_core.evaluate.mixed import product_route
+from trustuqa_core.graph import build_graph
 from trustuqa_core.mapping.dense import HashingEncoder
 from trustuqa_core.store import GraphStore
 from trustuqa_core.translate import load_source
