@@ -115,6 +115,8 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
         how = (f"chained across sources: table row {col_a}={a!r} → {col_b} → KG {kg_rel!r} → "
                f"TKG {tkg_rel!r}")
         return [(program(None, steps), how)]
+    if award is None:  # not reached: without a key cell, a TKG value was required above
+        return []
     steps = [(f"Who {tkg_rel} {award}", get_information(relation=tkg_rel, tail_entity=award)),
              (f"What they are {kg_rel} of", get_information(relation=kg_rel,
                                                             tail_entity=ref(1))),
