@@ -74,8 +74,8 @@ def main() -> None:
         return
     how = "route() only" if args.route_only else f"as answer() routes ({args.encoder} demos)"
     print(f"half {args.half}: {len(chosen)} questions, {len(graph.sources)} sources, {how}")
-    for b, c in out.items():
-        print(f"  {b:14s} exact {c['exact']:3d}/{c['n']}  kept {c['kept']:3d}/{c['n']}")
+    for b, row in out.items():
+        print(f"  {b:14s} exact {row['exact']:3d}/{row['n']}  kept {row['kept']:3d}/{row['n']}")
 
 
 if __name__ == "__main__":
