@@ -4,6 +4,12 @@ The *tune* half is questions 100-199 of each benchmark over a mixed graph of the
 *check* half is questions 0-99 over theirs (the numbers docs/ROUTING.md reports). Routing
 constants are chosen on tune only; check is scored, not studied.
 
+By default the decision is the one ``answer()`` makes in the *mix-unknown* setting
+(:func:`~trustuqa_core.evaluate.mixed.product_route`: per-kind demo similarities from the
+union of the five benchmark demo pools, each question's own split excluded, and the widening
+to every source when the question chains across sources); ``--route-only`` scores ``route()``
+without demo similarities, as this script did before.
+
     python scripts/routing_accuracy.py --half tune --missed   # study half, with the misses
     python scripts/routing_accuracy.py --half check           # held out
 """
@@ -20,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trustuqa_core.evaluate.mixed import (  # noqa: E402
     MIXED_BENCHMARKS,
+    MixedEvaluation,
     build_mixed_graph,
     mixed_examples,
     own_sources,
@@ -34,6 +41,10 @@ def main() -> None:
     ap.add_argument("--per", type=int, default=100, help="questions per benchmark")
     ap.add_argument("--missed", action="store_true", help="print each miss with its scores")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--encoder", choices=("hashing", "minilm"), default="hashing",
+                    help="question encoder of the demo pools (default: hashing)")
+    ap.add_argument("--route-only", action="store_true",
+                    help="route() alone, without demo similarities or the chain widening")
     args = ap.parse_args()
     examples = mixed_examples(2 * args.per)
     n_b = len(MIXED_BENCHMARKS)
@@ -41,8 +52,10 @@ def main() -> None:
     chosen = examples[lo * n_b:hi * n_b]
     graph = build_mixed_graph(chosen)
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    product = MixedEvaluation("mix-unknown", encoder=args.encoder)
     for e in chosen:
-        d = route(e.question, graph, entities=topic_entities(e))
+        d = (route(e.question, graph, entities=topic_entities(e)) if args.route_only
+             else product.route(e, graph))
         own = set(own_sources(e))
         exact = set(d.sources) == own
         kept = own <= set(d.sources)
@@ -59,9 +72,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=1))
         return
-    print(f"half {args.half}: {len(chosen)} questions, {len(graph.sources)} sources")
-    for b, c in out.items():
-        print(f"  {b:14s} exact {c['exact']:3d}/{c['n']}  kept {c['kept']:3d}/{c['n']}")
+    how = "route() only" if args.route_only else f"as answer() routes ({args.encoder} demos)"
+    print(f"half {args.half}: {len(chosen)} questions, {len(graph.sources)} sources, {how}")
+    for b, row in out.items():
+        print(f"  {b:14s} exact {row['exact']:3d}/{row['n']}  kept {row['kept']:3d}/{row['n']}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from ..bench.spark_batch import run_spark_batch
 from ..errors import TrustUQAError
 from ..evaluate.datasets import DatasetError
 from ..evaluate.engine_differential import metaqa_engines, wikisql_engines
+from ..evaluate.mixed_ceiling import MixedCeiling
 from ..evaluate.outcome import Unavailable
 from ..evaluate.report import percent
 from ..evaluate.runner import build_evaluation, run_evaluation
@@ -86,11 +87,11 @@ def run_cli(args: argparse.Namespace) -> int:
         return 2
     try:
         settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
-        evaluation = build_evaluation(args.benchmark, args.mode, split, args.writer, settings,
-                                      encoder=getattr(args, "encoder", "minilm"),
-                                      setting=getattr(args, "setting", None),
-                                      engine=getattr(args, "engine", "executor"),
-                                      spark_master=getattr(args, "spark_master", None))
+        evaluation = _mixed_ceiling(args) or build_evaluation(
+            args.benchmark, args.mode, split, args.writer, settings,
+            encoder=getattr(args, "encoder", "minilm"), setting=getattr(args, "setting", None),
+            engine=getattr(args, "engine", "executor"),
+            spark_master=getattr(args, "spark_master", None))
     except (Unavailable, DatasetError) as exc:
         if args.json:
             out.write(json.dumps({"benchmark": args.benchmark, "split": split,
@@ -114,6 +115,17 @@ def run_cli(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else 0
 
 
+# -- the mixed ceiling (issue 13): gold / recorded queries over the mixed graph ----------------
+def _mixed_ceiling(args: argparse.Namespace) -> MixedCeiling | None:
+    """``--benchmark mixed --mode ceiling`` (:mod:`~..evaluate.mixed_ceiling`); None for any
+    other combination (``build_evaluation`` decides those)."""
+    if args.benchmark != "mixed" or args.mode != "ceiling" or getattr(
+            args, "engine", "executor") != "executor":
+        return None
+    return MixedCeiling(getattr(args, "setting", None) or "mix-unknown",
+                        encoder=getattr(args, "encoder", "minilm"))
+
+
 def _command(args: argparse.Namespace) -> str:
     """The command line that reproduces this run (without --json / --no-progress)."""
     parts = ["python -m trustuqa_core bench run", f"--benchmark {args.benchmark}",
@@ -123,7 +135,8 @@ def _command(args: argparse.Namespace) -> str:
     parts += [f"--setting {setting}"] if setting else []
     parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
     encoder = getattr(args, "encoder", "minilm")
-    parts += [f"--encoder {encoder}"] if args.mode == "answer" and encoder != "minilm" else []
+    uses_encoder = args.mode == "answer" or args.benchmark == "mixed"  # mixed: routing demos
+    parts += [f"--encoder {encoder}"] if uses_encoder and encoder != "minilm" else []
     engine = getattr(args, "engine", "executor")
     parts += [f"--engine {engine}"] if engine != "executor" else []
     master = getattr(args, "spark_master", None)

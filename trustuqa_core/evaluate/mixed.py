@@ -29,27 +29,29 @@ from __future__ import annotations
 import gzip
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..answer import answer
+from ..answer import _demo_similarity, answer
 from ..demos import DemoPool
 from ..errors import SourceError
 from ..graph import build_graph
 from ..mapping.dense import HashingEncoder, default_encoder
 from ..mapping.mapper import Mapper
-from ..routing import route
+from ..routing import RouteDecision, route
 from ..sources import SourceFacts
 from ..store import GraphStore
 from ..subgraph import restrict, source_indices
 from ..translate import load_source
+from ..writers.chain import link_chain
 from .answer_eval import DEFAULT_ANSWER_SPLITS, AnswerEvaluation
 from .datasets import Example, Source, load
 from .demo_pools import benchmark_pool
 from .outcome import Outcome, Unavailable
 
 __all__ = ["MIXED_BENCHMARKS", "SETTINGS", "MixedEvaluation", "mixed_examples", "source_name",
-           "routing_summary"]
+           "routing_summary", "product_route"]
 
 MIXED_BENCHMARKS = ("wikisql", "wtq", "metaqa-1hop", "webqsp", "cronquestions")
 SETTINGS = ("mix-unknown", "mix-known", "unmix-unknown", "unmix-known")
@@ -149,6 +151,22 @@ def build_mixed_graph(examples: Sequence[Example]) -> GraphStore:
     return build_graph(facts)
 
 
+def product_route(question: str, graph: GraphStore, pool: DemoPool | None = None,
+                  exclude_origins: Sequence[str] = (),
+                  entities: Sequence[str] = ()) -> RouteDecision:
+    """The routing decision ``answer()`` makes for ``question`` over ``graph``: ``route()``
+    with the per-kind demo similarities of ``pool`` (when given) and the topic ``entities``,
+    widened to every source when the question chains across sources (``link_chain``)."""
+    sims = _demo_similarity(pool, question, graph, exclude_origins) if pool is not None else None
+    decision = route(question, graph, sims, entities)
+    if decision.narrowed:
+        chain = link_chain(question, graph)
+        if chain:
+            decision = replace(decision, sources=decision.all_sources,
+                               how=f"all sources: the question {chain[0][1]}")
+    return decision
+
+
 def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     """Routing accuracy overall and per source (benchmark), from the outcomes' flags."""
     def part(items: Sequence[Outcome]) -> dict[str, Any]:
@@ -237,14 +255,22 @@ class MixedEvaluation:
     def evaluate(self, e: Example) -> Outcome:
         graph, _ = self.graph()
         own = own_sources(e)
-        decision = route(e.question, graph, entities=topic_entities(e))
+        decision = self.route(e, graph)
         self._local.example = e
         outcome = self._inner[e.benchmark].evaluate(e)
         outcome.id = f"{e.benchmark}:{e.id}"
         outcome.groups = {**outcome.groups, "source": e.benchmark}
-        outcome.flags = {**outcome.flags, "routed": decision.sources == own,
+        outcome.flags = {**outcome.flags, "routed": set(decision.sources) == set(own),
                          "routed_kept": set(own) <= set(decision.sources)}
         return outcome
+
+    def route(self, e: Example, graph: GraphStore) -> RouteDecision:
+        """The decision ``answer()`` makes for ``e`` over ``graph`` in the *mix-unknown*
+        setting (the union demo pool, ``e``'s benchmark's excluded origins, its topic
+        entities)."""
+        _, exclude_for = self.pool(e.benchmark)
+        return product_route(e.question, graph, self.union_pool(), exclude_for(e),
+                             topic_entities(e))
 
     def _answer_one(self, question: str, own_graph: GraphStore, **kwargs: Any) -> Any:
         """``answer()`` for the example being evaluated, in this run's setting."""

@@ -1,5 +1,6 @@
 """Chaining across sources (issue 13): a question that names a value of a table and relations
-of a KG and a temporal KG becomes one program hopping table → KG → TKG (or back).
+of a KG and a temporal KG becomes one program hopping table → KG → TKG (or back, or two of the
+three).
 
 What is linked, each from its own source only:
 
@@ -11,9 +12,13 @@ What is linked, each from its own source only:
   relation the question names (an award).
 
 With a key cell: rows with the key → the other named column → the KG relation → the TKG
-relation (its time for *when*, a ``count`` for *how many*, else its values). Without one, the
-other way: the TKG value's subjects → what the KG relation links them to → the table rows
-holding those → the named column.
+relation (its time for *when*, a ``count`` for *how many*, else its values), or only to the KG
+relation when no TKG relation is named (*who starred in the film ranked 13th*). Without one,
+the other way: the TKG value's subjects → what the KG relation links them to → the table rows
+holding those → the named column (counted for *how many*). With no table hop, a KG entity the
+question names → its KG relation → the TKG relation (*when did the director of Blazing Saddles
+receive ...*). A chain is written only when its hops meet in the data (:func:`_joins`), and a
+column word inside the TKG value (*Best Music Film*) names no column.
 
 >>> from trustuqa_core import load_graph
 >>> g = load_graph(tables=[b"Year,Film\\n1994,Pulp Fiction\\n1995,Heat\\n"],
@@ -32,6 +37,8 @@ holding those → the named column.
 from __future__ import annotations
 
 import re
+
+import numpy as np
 
 from ..lexicon import word_set
 from ..query.ast import Program
@@ -52,19 +59,32 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     """At most one cross-source program as ``(program, how it was made)``; none when the
     graph lacks a table and a KG / TKG, or the question does not name one of each."""
     kinds = {s.kind for s in graph.sources}
-    if "table" not in kinds or not ({"kg", "tkg"} & kinds):
-        return []
     padded = f" {normalize(question)} "
     # "in which year ..." asks for a time like "when" does, and names no Year column
     asks_year = _ASKS_YEAR.search(padded)
     if asks_year:
         padded = padded[:asks_year.start()] + " when " + padded[asks_year.end():]
+    if "table" in kinds and {"kg", "tkg"} & kinds:
+        found = _with_table(graph, padded)
+        if found:
+            return found
+    if {"kg", "tkg"} <= kinds:
+        return _kg_to_tkg(graph, padded)
+    return []
+
+
+def _with_table(graph: GraphStore, padded: str) -> list[tuple[Program, str]]:
+    """The chains that start or end at a table (see the module docstring)."""
     columns = _named_columns(graph, padded)
     plurals = _named_columns(graph, padded, plural=True)  # "films": only for KG → table
     if not plurals:
         return []
     key = _key_cell(graph, columns, padded) or _ordinal_key(graph, padded)
     tkg_rels, award = _named_tkg_value(graph, padded)
+    if award is not None:  # a column word inside the TKG value (*Best Music Film*) names none
+        outside = padded.replace(f" {normalize(award)} ", "  ", 1)
+        columns = [c for c in columns if c in _named_columns(graph, outside)]
+        plurals = [c for c in plurals if c in _named_columns(graph, outside, plural=True)]
     # the spans already explained (column names, the key, the TKG value) name no relation
     rest = padded
     for text in sorted((*columns, *(key or ()), award or ""), key=len, reverse=True):
@@ -79,15 +99,24 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     named = [name for _, name in relation_scores(rest, graph) if name in tkg_rels]
     tkg_rel = (named[0] if named else tkg_rels[0]) if tkg_rels else _best_relation(
         rest, graph, "tkg")
+    if key is not None and award is None and tkg_rel is None and kg_rel is not None:
+        return _table_to_kg(graph, columns, key, kg_rel)
     if kg_rel is None or tkg_rel is None:
+        return []
+    if key is not None:
+        others = [c for c in columns if c != key[0]]
+        if not others:
+            return []
+        col_b = others[0]
+    elif award is None or not plurals or " when " in padded:  # "when": a time, not cells
+        return []
+    else:
+        col_b = (columns or plurals)[0]  # "which books ...": the column named in the plural
+    if not _joins(graph, col_b, kg_rel, tkg_rel):
         return []
     words = set(letter_words(padded))
     if key is not None:
         col_a, a = key
-        others = [c for c in columns if c != col_a]
-        if not others:
-            return []
-        col_b = others[0]
         steps = [(f"Find the rows whose {col_a} is {a}",
                   get_information(relation=col_a, tail_entity=a)),
                  (f"The {col_b} of those rows", get_information(relation=col_b,
@@ -106,18 +135,114 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
         how = (f"chained across sources: table row {col_a}={a!r} → {col_b} → KG {kg_rel!r} → "
                f"TKG {tkg_rel!r}")
         return [(program(None, steps), how)]
-    if award is None:
+    if award is None:  # not reached: without a key cell, a TKG value was required above
         return []
-    col_b = columns[0]
     steps = [(f"Who {tkg_rel} {award}", get_information(relation=tkg_rel, tail_entity=award)),
              (f"What they are {kg_rel} of", get_information(relation=kg_rel,
                                                             tail_entity=ref(1))),
              (f"The rows whose {col_b} is one of those", get_information(
                  relation=col_b, tail_entity=ref(2))),
              (f"Their {col_b}", get_information(relation=col_b, head_entity=ref(3)))]
+    if "how" in words and "many" in words:
+        steps.append(("How many", call("count", set=ref(4))))
     how = (f"chained across sources: TKG {tkg_rel!r}={award!r} → KG {kg_rel!r} → table "
            f"{col_b}")
     return [(program(None, steps), how)]
+
+
+def _table_to_kg(graph: GraphStore, columns: list[str], key: tuple[str, str],
+                 kg_rel: str) -> list[tuple[Program, str]]:
+    """Table → KG (no TKG hop named): *Who starred in the film ranked 13th in the comedy
+    ranking?* — the key's rows, the other named column, its ``kg_rel``; only when cells of
+    that column are heads of ``kg_rel``."""
+    col_a, a = key
+    others = [c for c in columns if c != col_a]
+    if not others or not _joins(graph, others[0], kg_rel, None):
+        return []
+    col_b = others[0]
+    steps = [(f"Find the rows whose {col_a} is {a}",
+              get_information(relation=col_a, tail_entity=a)),
+             (f"The {col_b} of those rows", get_information(relation=col_b,
+                                                            head_entity=ref(1))),
+             (f"Their {kg_rel}", get_information(relation=kg_rel, head_entity=ref(2)))]
+    how = f"chained across sources: table row {col_a}={a!r} → {col_b} → KG {kg_rel!r}"
+    return [(program(None, steps), how)]
+
+
+def _kg_to_tkg(graph: GraphStore, padded: str) -> list[tuple[Program, str]]:
+    """KG → TKG: *When did the director of Blazing Saddles receive the Grammy Award for Best
+    Music Film?* — a KG entity the question names, the KG relation its other words name
+    (the entity its head), then the TKG relation (its time for *when*, a ``count`` for *how
+    many*, else its values); only when the KG hop's tails are subjects of that TKG fact."""
+    tkg_rels, award = _named_tkg_value(graph, padded)
+    rest = padded.replace(f" {normalize(award)} ", "  ", 1) if award else padded
+    kg_rel = _best_relation(rest.replace(" when ", " "), graph, "kg")
+    kg = graph.relation(kg_rel) if kg_rel is not None else None
+    if kg is None or kg_rel is None:
+        return []
+    entity = _named_head(graph, rest, kg)
+    if entity is None:
+        return []
+    rest = rest.replace(f" {normalize(entity[1])} ", "  ", 1)
+    named = [name for _, name in relation_scores(rest, graph) if name in tkg_rels]
+    tkg_rel = (named[0] if named else tkg_rels[0]) if tkg_rels else _best_relation(
+        rest, graph, "tkg")
+    tkg = graph.relation(tkg_rel) if tkg_rel is not None else None
+    if tkg is None or tkg_rel is None:
+        return []
+    hop = graph.tails_of(graph.facts_head_rel(entity[0], kg))
+    subjects = graph.facts_rel(tkg) if award is None else graph.facts_rel_tail(
+        tkg, graph.entity(award) or -1)
+    if not np.isin(hop, graph.heads_of(subjects)).any():
+        return []
+    words = set(letter_words(padded))
+    steps = [(f"The {kg_rel} of {entity[1]}", get_information(head_entity=entity[1],
+                                                              relation=kg_rel))]
+    if "when" in words and award is not None:
+        steps.append((f"When {tkg_rel} {award}", get_information(
+            head_entity=ref(1), relation=tkg_rel, tail_entity=award, key="time")))
+    else:
+        steps.append((f"Their {tkg_rel}", get_information(head_entity=ref(1),
+                                                         relation=tkg_rel)))
+        if "how" in words and "many" in words:
+            steps.append(("How many", call("count", set=ref(2))))
+    how = f"chained across sources: KG {entity[1]!r} {kg_rel!r} → TKG {tkg_rel!r}"
+    return [(program(None, steps), how)]
+
+
+def _named_head(graph: GraphStore, padded: str, rel: int) -> tuple[int, str] | None:
+    """The longest span of the question naming a node that is a head of ``rel``, as
+    ``(node, label)``."""
+    words = padded.split()
+    pool = graph.entity_pool()
+    for size in range(min(len(words), 10), 0, -1):
+        for i in range(len(words) - size + 1):
+            text = " ".join(words[i:i + size])
+            if size == 1 and (text in _STOP or len(text) < 3):
+                continue
+            for node in pool.normalized(text):
+                if len(graph.facts_head_rel(node, rel)):
+                    return node, graph.label(node)
+    return None
+
+
+def _joins(graph: GraphStore, column: str, kg_rel: str, tkg_rel: str | None) -> bool:
+    """Whether the hops meet in the data: some cell of the table ``column`` is a head of
+    ``kg_rel`` whose tail is a head of ``tkg_rel`` (when given; node ids are shared across
+    sources). Without this, words that merely name a column, a KG relation and a TKG value of
+    unrelated sources (*first time*: a column Time, a relation date_of_first_publication)
+    chain."""
+    col, kg = graph.relation(column), graph.relation(kg_rel)
+    tkg = graph.relation(tkg_rel) if tkg_rel is not None else None
+    if col is None or kg is None or (tkg_rel is not None and tkg is None):
+        return False
+    facts = graph.facts_rel(kg)
+    heads = graph.heads_of(facts)
+    on_table = np.isin(heads, graph.relation_tails(col))
+    if tkg is None:
+        return bool(on_table.any())
+    persons = graph.heads_of(graph.facts_rel(tkg))
+    return bool(np.isin(graph.tails_of(facts)[on_table], persons).any())
 
 
 def _named_columns(graph: GraphStore, padded: str, plural: bool = False) -> list[str]:
