@@ -50,7 +50,7 @@ from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 from .writers.chain import link_chain
 from .writers.confirmed import confirmed_question
 
-__all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last"]
+__all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last", "route_decision"]
 
 
 @dataclass
@@ -251,13 +251,8 @@ def answer(
         _answer_over, question, chosen=chosen, client=client, pool=pool,
         n=n, k=k, m=m, privacy=privacy, retries=retries, exclude_origins=exclude_origins,
         schema_examples=schema_examples)
-    decision = (route(question, graph, _demo_similarity(pool, question, graph, exclude_origins),
-                      entities) if route_sources else None)
-    if decision is not None and decision.narrowed:
-        chain = link_chain(question, graph)
-        if chain:  # the question hops across sources: narrowing to one would lose the hops
-            decision = replace(decision, sources=decision.all_sources,
-                               how=f"all sources: the question {chain[0][1]}")
+    decision = (route_decision(question, graph, pool, exclude_origins, entities)
+                if route_sources else None)
     if decision is None or not decision.narrowed:
         result = over(graph, mapper, decision.routing() if decision else None, ())
     else:
@@ -276,6 +271,23 @@ def answer(
         result.routing = decision
     result.timings["total"] = time.perf_counter() - t0
     return result
+
+
+def route_decision(question: str, graph: GraphStore, pool: DemoPool | None = None,
+                   exclude_origins: Sequence[str] = (),
+                   entities: Sequence[str] = ()) -> RouteDecision:
+    """The sources :func:`answer` tries first for ``question``: ``route()`` with the per-kind
+    demo similarities of ``pool`` (when given) and the topic ``entities``, widened to every
+    source when the question chains across sources (``link_chain``), since narrowing to one
+    would lose the hops."""
+    sims = _demo_similarity(pool, question, graph, exclude_origins) if pool is not None else None
+    decision = route(question, graph, sims, entities)
+    if decision.narrowed:
+        chain = link_chain(question, graph)
+        if chain:
+            decision = replace(decision, sources=decision.all_sources,
+                               how=f"all sources: the question {chain[0][1]}")
+    return decision
 
 
 def _demo_similarity(pool: DemoPool, question: str, graph: GraphStore,

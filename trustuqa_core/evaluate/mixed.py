@@ -29,22 +29,20 @@ from __future__ import annotations
 import gzip
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..answer import _demo_similarity, answer
+from ..answer import answer, route_decision
 from ..demos import DemoPool
 from ..errors import SourceError
 from ..graph import build_graph
 from ..mapping.dense import HashingEncoder, default_encoder
 from ..mapping.mapper import Mapper
-from ..routing import RouteDecision, route
+from ..routing import RouteDecision
 from ..sources import SourceFacts
 from ..store import GraphStore
 from ..subgraph import restrict, source_indices
 from ..translate import load_source
-from ..writers.chain import link_chain
 from .answer_eval import DEFAULT_ANSWER_SPLITS, AnswerEvaluation
 from .datasets import Example, Source, load
 from .demo_pools import benchmark_pool
@@ -151,20 +149,8 @@ def build_mixed_graph(examples: Sequence[Example]) -> GraphStore:
     return build_graph(facts)
 
 
-def product_route(question: str, graph: GraphStore, pool: DemoPool | None = None,
-                  exclude_origins: Sequence[str] = (),
-                  entities: Sequence[str] = ()) -> RouteDecision:
-    """The routing decision ``answer()`` makes for ``question`` over ``graph``: ``route()``
-    with the per-kind demo similarities of ``pool`` (when given) and the topic ``entities``,
-    widened to every source when the question chains across sources (``link_chain``)."""
-    sims = _demo_similarity(pool, question, graph, exclude_origins) if pool is not None else None
-    decision = route(question, graph, sims, entities)
-    if decision.narrowed:
-        chain = link_chain(question, graph)
-        if chain:
-            decision = replace(decision, sources=decision.all_sources,
-                               how=f"all sources: the question {chain[0][1]}")
-    return decision
+#: the routing decision ``answer()`` makes (one definition, in :mod:`trustuqa_core.answer`)
+product_route = route_decision
 
 
 def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
