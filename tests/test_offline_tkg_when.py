@@ -1,0 +1,35 @@
+"""The offline writer answers "when did X join / leave Y?" over a temporal KG (the bundled
+demos hold the shape), and the verdict reads "join" / "leave" as the start / end time asked.
+
+The data is made here: no name of it is in the bundled demonstrations.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trustuqa_core import load_graph
+from trustuqa_core.answer import answer
+
+CAREERS = (b"Marta Vidal\tmember of sports team\tPort Ellis\t1999\t2004\n"
+           b"Marta Vidal\tmember of sports team\tKestrel Town\t2004\t2009\n"
+           b"Owen Hale\tmember of sports team\tKestrel Town\t2001\t2003\n"
+           b"Owen Hale\taward received\tGolden Boot\t2002\t2002\n")
+
+
+@pytest.fixture(scope="module")
+def careers():  # noqa: ANN201
+    return load_graph(tkgs=[CAREERS])
+
+
+@pytest.mark.parametrize(("question", "year"), [
+    ("when did Marta Vidal join Kestrel Town?", "2004"),
+    ("when did Owen Hale join Kestrel Town?", "2001"),
+    ("when did Marta Vidal leave Port Ellis?", "2004"),
+    ("when did Owen Hale leave Kestrel Town?", "2003"),
+])
+def test_join_and_leave_are_the_membership_times(careers, question: str, year: str) -> None:  # noqa: ANN001
+    a = answer(question, careers, writer="offline")
+    assert a.answer == [year], (a.answer, a.query_text)
+    assert a.verdict is not None and a.verdict.label == "verified", a.verdict
+    assert "unexplained_words" not in [r.code for r in a.verdict.reasons]
