@@ -8,7 +8,7 @@ import pytest
 from rapidfuzz import fuzz, process
 
 from trustuqa_core.bench.scale import entity_names
-from trustuqa_core.lexical_pool import LexicalPool, _TrigramIndex, normalize_all
+from trustuqa_core.lexical_pool import LexicalPool, _TrigramIndex, anchored_score, normalize_all
 from trustuqa_core.text import normalize
 
 TRICKY = ["007", "0", "1,000", "1000.0", "Café Crème", "a_b", " x", "x  y", "x ", "12 345",
@@ -67,12 +67,22 @@ def test_large_pool_fuzzy_finds_what_a_scan_finds() -> None:
     assert agree >= 55
 
 
-def test_small_pool_fuzzy_is_a_full_wratio_scan() -> None:
+def test_small_pool_fuzzy_is_a_full_anchored_wratio_scan() -> None:
+    """Every label scored by WRatio, a match inside a word falling back to the whole-string
+    scores (anchored_score), best first: the small pool's shortlist loses none of the top 5."""
     labels = entity_names(500, random.Random(2))
     pool = LexicalPool(range(len(labels)), labels)
-    full = process.extract("amber oakharbor", [normalize(x) for x in labels],
-                           scorer=fuzz.WRatio, limit=5)
-    assert pool.fuzzy("Amber Oakharbor", 5) == [(i, labels[i], s / 100) for _, s, i in full]
+    needle = "amber oakharbor"
+    scored = [(i, anchored_score(needle, normalize(x), fuzz.WRatio(needle, normalize(x))))
+              for i, x in enumerate(labels)]
+    scored.sort(key=lambda pair: -pair[1])
+    want = [(i, labels[i], s / 100) for i, s in scored[:5]]
+    got = pool.fuzzy("Amber Oakharbor", 5)
+    assert [(i, lab) for i, lab, _ in got] == [(i, lab) for i, lab, _ in want]
+    assert [s for *_, s in got] == pytest.approx([s for *_, s in want])
+    # a word ending in the needle's last word is not a match at a word start
+    plain = process.extract(needle, [normalize(x) for x in labels], scorer=fuzz.WRatio, limit=5)
+    assert got != [(i, labels[i], s / 100) for _, s, i in plain]
 
 
 def test_trigram_index_keeps_the_closest_and_cuts_at_k() -> None:
