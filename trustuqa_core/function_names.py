@@ -19,6 +19,8 @@ __all__ = [
     "CORE_FUNCTIONS",
     "REASONING_FUNCTIONS",
     "FUNCTION_ALIASES",
+    "IMPLIED_OPERATORS",
+    "implied_operator",
     "canonical_function",
     "is_defined",
     "is_reasoning",
@@ -209,7 +211,58 @@ FUNCTION_ALIASES: dict[str, str] = {
     "get_duration": "duration",
     "is_greater_than": "compare",
     "set_equals": "equals",
+    # Stop 13: more names of the same operations (the tune half's fallback steps)
+    "calculate_sum": "add",
+    "time_difference_in_seconds": "difference",
+    "calculate_years_difference": "year_difference",
+    "years_difference": "year_difference",
+    "calculate_comparison": "compare",
+    "if_greater_than": "compare",
+    "if_less_than": "compare",
+    "if_greater_or_equal": "compare",
+    "if_less_or_equal": "compare",
+    "is_less_than": "compare",
+    "earlier": "compare",
+    "earlier_date": "compare",
+    "is_earlier": "compare",
+    "later": "compare",
+    "later_date": "compare",
+    "is_later": "compare",
+    "most_occurrences": "most_frequent",
+    "most_frequent_value": "most_frequent",
+    "check_inclusion": "contains",
+    "check_contains": "contains",
+    "set_contains": "contains",
+    "is_included": "contains",
+    "conditions": "if_then_else",
+    "convert_to_yes_no": "if_then_else",
+    "to_yes_no": "if_then_else",
 }
+
+# a comparison's name that carries its operator (``if_greater_than(a, b)``, ``earlier(d1,
+# d2)``): the rewrite adds it as the call's ``operator`` when the call gives none
+IMPLIED_OPERATORS: dict[str, str] = {
+    "if_greater_than": ">",
+    "if_less_than": "<",
+    "if_greater_or_equal": ">=",
+    "if_less_or_equal": "<=",
+    "is_less_than": "<",
+    "earlier": "<",
+    "earlier_date": "<",
+    "is_earlier": "<",
+    "later": ">",
+    "later_date": ">",
+    "is_later": ">",
+}
+
+
+def implied_operator(name: str) -> str | None:
+    """The comparison operator a function's name carries, or ``None``.
+
+    >>> implied_operator("if_greater_than"), implied_operator("compare") is None
+    ('>', True)
+    """
+    return IMPLIED_OPERATORS.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
 
 
 def canonical_function(name: str) -> str | None:

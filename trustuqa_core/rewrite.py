@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import RewriteError
-from .function_names import canonical_function
+from .function_names import canonical_function, implied_operator
 from .lexicon import word_set
 from .query.ast import Arg, Bound, Call, Ref, Text
 
@@ -66,6 +66,9 @@ Rule = Callable[[dict[str, Arg]], list[Op]]
 def _op(name: str, *params: tuple[str, object], cmp: str = "=", out: str = "") -> Op:
     return Op(name, tuple(params), cmp, out)
 
+
+# argument names that already give a comparison its operator (an implied one is not added)
+_OPERATOR_ARGS = frozenset({"op", "operator", "comparison", "comparator", "operation"})
 
 #: words that, compared against (``tail_entity>'largest'``), select the largest / smallest value
 MAX_WORDS = word_set("superlative_max")
@@ -266,13 +269,14 @@ def _sig_name(a: Arg) -> str:
 def rewrite(call: Call) -> list[Op]:
     """The execution plan of one mapped call (see the module docstring)."""
     if call.func != "get_information":
-        return [
-            Op(
-                canonical_function(call.func) or call.func,
-                tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args)),
-                next((a.cmp for a in call.args if a.cmp != "="), "="),
-            )
-        ]
+        params = tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args))
+        cmp = next((a.cmp for a in call.args if a.cmp != "="), "=")
+        implied = implied_operator(call.func)
+        if implied is not None and cmp == "=" and not any(
+            n in _OPERATOR_ARGS for n, _ in params
+        ):
+            params = (*params, ("operator", Text(implied)))
+        return [Op(canonical_function(call.func) or call.func, params, cmp)]
     names = [_sig_name(a) for a in call.args]
     if len(set(names)) < len(names):
         return _conjunction(call, names)

@@ -44,7 +44,7 @@ from .operands import (
     show,
     split_args,
 )
-from .placeholders import bind_placeholders
+from .placeholders import bind_compare_placeholders, bind_placeholders
 from .scores import read_score
 
 __all__ = ["fn_compare", "fn_if_then_else", "fn_equals", "fn_contains", "holds"]
@@ -329,8 +329,26 @@ def _compare_args(ctx: Context, args: Args, what: str) -> Result:
         left, symbol, right = _expression(ctx, args.condition)
         args.operator, args.operator_text = symbol, symbol
         return _compare(ctx, left, right, args, what)
-    left, right = _two_operands(ctx, args, what)
+    left, right = bind_compare_placeholders(ctx, *_two_operands(ctx, args, what))
+    passed = _checked_comparison(ctx, left, right, args)
+    if passed is not None:
+        return passed
     return _compare(ctx, left, right, args, what)
+
+
+def _checked_comparison(ctx: Context, left: object, right: object, args: Args) -> Result | None:
+    """``compare(set1='output_of_query6', set2='True', op='=')`` where Query6 is itself a
+    comparison: checking that it holds is that comparison, so its answer is passed on."""
+    if args.operator not in (None, "="):
+        return None
+    for this, other in ((left, right), (right, left)):
+        if (isinstance(this, Ref) and this.step in ctx.verdicts and isinstance(other, Text)
+                and other.value.strip().lower() in _TRUE):
+            ctx.verdicts[ctx.step] = ctx.verdicts[this.step]
+            ctx.notes.append(f"checking that the comparison output_of_query{this.step} is "
+                             f"{other.value.strip()!r}: that comparison's answer")
+            return operand_result(ctx, this)
+    return None
 
 
 def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
@@ -434,13 +452,22 @@ def fn_equals(ctx: Context, op: Op) -> Result:
     return _answer("yes" if truth else "no", wits)
 
 
+# argument names of the element looked for (``check_inclusion(value='1st', set=...)``)
+_ELEMENT_NAMES = frozenset({"value", "element", "item", "entity", "string", "text", "word",
+                            "needle", "target", "substring", "x"})
+
+
 def fn_contains(ctx: Context, op: Op) -> Result:
     """``yes`` when a value of the set equals or contains the element's text (ignoring case
-    and spacing), else ``no``; the witnesses are those of the matching values."""
+    and spacing), else ``no``; the witnesses are those of the matching values. The set comes
+    first unless the first argument is named as the element (``value=``, ``element=``)."""
     args = split_args(ctx, op)
     if len(args.operands) != 2:
         raise not_applicable(ctx, "contains() needs a set and an element")
-    pool, element = operand_result(ctx, args.operands[0]), args.operands[1]
+    first, second = args.operands
+    if args.names[0] in _ELEMENT_NAMES and args.names[1] not in _ELEMENT_NAMES:
+        first, second = second, first
+    pool, element = operand_result(ctx, first), second
     needles = [_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, element).elems]
     hits = [
         (e, w)
@@ -452,7 +479,7 @@ def fn_contains(ctx: Context, op: Op) -> Result:
     shown = ", ".join(repr(elem_text(ctx.graph, e)) for e, _ in hits[:3])
     ctx.notes.append(
         f"{operand_text(element)} {'is' if truth else 'is not'} among the {len(pool)} value(s) "
-        f"of {operand_text(args.operands[0])}" + (f": {shown}" if shown else "")
+        f"of {operand_text(first)}" + (f": {shown}" if shown else "")
     )
     wits = merged_witnesses([Result(tuple(e for e, _ in hits), tuple(w for _, w in hits))])
     return _answer("yes" if truth else "no", wits)

@@ -13,6 +13,11 @@ Two readings, each stated in the step's notes:
   number the question asks for (:func:`.scores.read_score`: the first, the second for
   "against"/"away", the larger for "winning", the sum for "total").
 
+* **frequency**: when the question asks for the most or the least of something counted
+  ("which owner has the most networks?", "which party was elected the least?") and some
+  value occurs more than once, ``max`` is the value that occurs most often and ``min`` the
+  one that occurs least often, if exactly one does.
+
 Anything else returns ``None`` and the caller hands the step to the LLM fallback, marked
 unverified, as before.
 
@@ -25,6 +30,7 @@ False
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..ops.base import Context, elem_text
 from ..results import Result, Scalar
@@ -63,6 +69,9 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
     scored = _extreme_score(ctx, name, s)
     if scored is not None:
         return scored
+    frequent = _extreme_frequency(ctx, name, s)
+    if frequent is not None:
+        return frequent
     if not asks_row_order(ctx.description):
         return None
     rows = [_row_of(ctx, w) for w in s.witnesses]
@@ -93,5 +102,32 @@ def _extreme_score(ctx: Context, name: str, s: Result) -> Result | None:
     ctx.notes.append(
         f"{name}(): the values are scores or records, each read as {how}: "
         f"{name}imum {pick:g} ({elem_text(ctx.graph, s.elems[keep[0]])!r})"
+    )
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
+# "the most networks", "elected the least", "the fewest wins"; not "the most recent"
+_COUNTED = re.compile(r"\b(most|least|fewest)\b(?!\s+(?:recent|recently|recents?)\b)")
+
+
+def _extreme_frequency(ctx: Context, name: str, s: Result) -> Result | None:
+    """The value occurring most (``max``) or least (``min``) often, when the question asks
+    "most"/"least"/"fewest", some value repeats, and exactly one value is that frequent."""
+    cue = _COUNTED.search((ctx.question or "").lower())
+    if cue is None or (cue.group(1) == "most") != (name == "max"):
+        return None
+    texts = [elem_text(ctx.graph, e).strip() for e in s.elems]
+    counts = Counter(t.casefold() for t in texts)
+    if max(counts.values()) < 2:
+        return None
+    best = max(counts.values()) if name == "max" else min(counts.values())
+    winners = [t for t, c in counts.items() if c == best]
+    if len(winners) != 1:
+        return None
+    keep = [i for i, t in enumerate(texts) if t.casefold() == winners[0]]
+    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+    ctx.notes.append(
+        f"{name}(): the values are not numbers and the question asks {cue.group(1)!r}: the "
+        f"value occurring {'most' if name == 'max' else 'least'} often ({shown} ...)"
     )
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()

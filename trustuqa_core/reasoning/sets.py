@@ -9,6 +9,7 @@ from collections import Counter
 
 from ..numbers import parse_quantity
 from ..ops.base import Context, elem_text, resolve_set
+from ..query.ast import Text
 from ..results import Elem, Result, Scalar, elem_key
 from ..rewrite import Op
 from .operands import merged_witnesses, not_applicable, split_args
@@ -135,9 +136,20 @@ def _ordered(ctx: Context, r: Result) -> list[int]:
     return list(range(len(r)))
 
 
+# ``get_any(set=..., n='1')``: a count argument asking for one element is the plain call
+_ONE_OF = frozenset({"n", "k", "count", "number", "num", "limit"})
+
+
+def _without_count_of_one(op: Op) -> Op:
+    params = tuple((n, v) for n, v in op.params
+                   if not ((n or "").lower() in _ONE_OF and isinstance(v, Text)
+                           and v.value.strip() in ("1", "one")))
+    return Op(op.name, params, op.cmp, op.out)
+
+
 def _end(ctx: Context, op: Op, last: bool) -> Result:
     what = "last()" if last else "first()"
-    r = _the_set(ctx, op, what).distinct()
+    r = _the_set(ctx, _without_count_of_one(op), what).distinct()
     if not r:
         raise ctx.fail(f"{what} of an empty set")
     order = _ordered(ctx, r)
