@@ -19,8 +19,8 @@ __all__ = [
     "CORE_FUNCTIONS",
     "REASONING_FUNCTIONS",
     "FUNCTION_ALIASES",
-    "IMPLIED_OPERATORS",
-    "implied_operator",
+    "IMPLIED_ARGUMENTS",
+    "implied_argument",
     "canonical_function",
     "is_defined",
     "is_reasoning",
@@ -71,6 +71,9 @@ REASONING_FUNCTIONS = frozenset(
         "distinct",
         "split",
         "extract_number",
+        "sort",
+        "nth_largest",
+        "nth_smallest",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -237,32 +240,53 @@ FUNCTION_ALIASES: dict[str, str] = {
     "conditions": "if_then_else",
     "convert_to_yes_no": "if_then_else",
     "to_yes_no": "if_then_else",
+    "sort_values": "sort",
+    "sorted": "sort",
+    "order_by": "sort",
+    "sort_by": "sort",
+    "nth_highest": "nth_largest",
+    "nth_max": "nth_largest",
+    "second_max": "nth_largest",
+    "second_highest": "nth_largest",
+    "second_largest": "nth_largest",
+    "nth_lowest": "nth_smallest",
+    "nth_min": "nth_smallest",
+    "second_min": "nth_smallest",
+    "second_lowest": "nth_smallest",
+    "second_smallest": "nth_smallest",
 }
 
-# a comparison's name that carries its operator (``if_greater_than(a, b)``, ``earlier(d1,
-# d2)``): the rewrite adds it as the call's ``operator`` when the call gives none
-IMPLIED_OPERATORS: dict[str, str] = {
-    "if_greater_than": ">",
-    "if_less_than": "<",
-    "if_greater_or_equal": ">=",
-    "if_less_or_equal": "<=",
-    "is_less_than": "<",
-    "earlier": "<",
-    "earlier_date": "<",
-    "is_earlier": "<",
-    "later": ">",
-    "later_date": ">",
-    "is_later": ">",
+# a name that carries an argument (``if_greater_than(a, b)`` compares with ``>``;
+# ``second_max(set)`` is the largest but one): the rewrite adds that argument when the call
+# does not give it
+IMPLIED_ARGUMENTS: dict[str, tuple[str, str]] = {
+    "if_greater_than": ("operator", ">"),
+    "if_less_than": ("operator", "<"),
+    "if_greater_or_equal": ("operator", ">="),
+    "if_less_or_equal": ("operator", "<="),
+    "is_less_than": ("operator", "<"),
+    "earlier": ("operator", "<"),
+    "earlier_date": ("operator", "<"),
+    "is_earlier": ("operator", "<"),
+    "later": ("operator", ">"),
+    "later_date": ("operator", ">"),
+    "is_later": ("operator", ">"),
+    "second_max": ("n", "2"),
+    "second_highest": ("n", "2"),
+    "second_largest": ("n", "2"),
+    "second_min": ("n", "2"),
+    "second_lowest": ("n", "2"),
+    "second_smallest": ("n", "2"),
 }
 
 
-def implied_operator(name: str) -> str | None:
-    """The comparison operator a function's name carries, or ``None``.
+def implied_argument(name: str) -> tuple[str, str] | None:
+    """The (argument, value) a function's name carries, or ``None``.
 
-    >>> implied_operator("if_greater_than"), implied_operator("compare") is None
-    ('>', True)
+    >>> implied_argument("if_greater_than"), implied_argument("compare") is None
+    (('operator', '>'), True)
     """
-    return IMPLIED_OPERATORS.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
+    return IMPLIED_ARGUMENTS.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
 
 
 def canonical_function(name: str) -> str | None:

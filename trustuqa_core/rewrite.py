@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import RewriteError
-from .function_names import canonical_function, implied_operator
+from .function_names import canonical_function, implied_argument
 from .lexicon import word_set
 from .query.ast import Arg, Bound, Call, Ref, Text
 
@@ -69,6 +69,13 @@ def _op(name: str, *params: tuple[str, object], cmp: str = "=", out: str = "") -
 
 # argument names that already give a comparison its operator (an implied one is not added)
 _OPERATOR_ARGS = frozenset({"op", "operator", "comparison", "comparator", "operation"})
+
+
+def _gives(params: tuple[tuple[str, object], ...], name: str, cmp: str) -> bool:
+    """True when a call already gives the argument its function's name implies."""
+    if name == "operator":
+        return cmp != "=" or any(n in _OPERATOR_ARGS for n, _ in params)
+    return any(n == name for n, _ in params)
 
 #: words that, compared against (``tail_entity>'largest'``), select the largest / smallest value
 MAX_WORDS = word_set("superlative_max")
@@ -271,11 +278,9 @@ def rewrite(call: Call) -> list[Op]:
     if call.func != "get_information":
         params = tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args))
         cmp = next((a.cmp for a in call.args if a.cmp != "="), "=")
-        implied = implied_operator(call.func)
-        if implied is not None and cmp == "=" and not any(
-            n in _OPERATOR_ARGS for n, _ in params
-        ):
-            params = (*params, ("operator", Text(implied)))
+        implied = implied_argument(call.func)
+        if implied is not None and not _gives(params, implied[0], cmp):
+            params = (*params, (implied[0], Text(implied[1])))
         return [Op(canonical_function(call.func) or call.func, params, cmp)]
     names = [_sig_name(a) for a in call.args]
     if len(set(names)) < len(names):

@@ -6,13 +6,14 @@ import numpy as np
 
 from ..fallback import FallbackRequest
 from ..numbers import parse_number, parse_quantity
-from ..query.ast import Bound, Text
+from ..query.ast import Bound, Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
 from .base import (
     Context,
     distinct_heads,
+    elem_text,
     intersect,
     numeric,
     quantity,
@@ -49,7 +50,7 @@ def op_select(ctx: Context, op: Op) -> Result:
         if number is not None:
             facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
         return distinct_heads(g, g.heads_of(facts), facts)
-    source = resolve_set(ctx, value)
+    source = _first_if_sorted(ctx, value, resolve_set(ctx, value))
     rows = [e for e in source.elems if not isinstance(e, Scalar) and g.is_row(e)]
     if rows and len(rows) == len(source):
         ctx.notes.append(
@@ -67,6 +68,17 @@ def op_select(ctx: Context, op: Op) -> Result:
         extra = distinct_heads(g, g.heads_of(facts), facts)
         result = union([result, extra])
     return result
+
+
+def _first_if_sorted(ctx: Context, value: object, source: Result) -> Result:
+    """A sorted result (``sort``) used as the value to match: its first element, noted."""
+    if not isinstance(value, Ref) or value.step not in ctx.ordered or len(source) < 2:
+        return source
+    ctx.notes.append(
+        f"output_of_query{value.step} is a sorted list used as the value to match: its first "
+        f"element, {elem_text(ctx.graph, source.elems[0])!r}"
+    )
+    return Result((source.elems[0],), (source.witnesses[0],))
 
 
 def _select_nodes(

@@ -41,6 +41,7 @@ from .sets import (
     fn_last,
     fn_most_frequent,
 )
+from .sorting import fn_nth_largest, fn_nth_smallest, fn_sort
 from .text import fn_extract_number, fn_split
 
 __all__ = ["REASONING"]
@@ -70,4 +71,7 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "distinct": fn_distinct,
     "split": fn_split,
     "extract_number": fn_extract_number,
+    "sort": fn_sort,
+    "nth_largest": fn_nth_largest,
+    "nth_smallest": fn_nth_smallest,
 }

@@ -96,7 +96,9 @@ def bind_placeholders(
 
 def _is_values(ctx: Context, step: int) -> bool:
     r = ctx.env.get(step)
-    return bool(r) and not all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems)
+    if r is None or not r:
+        return False
+    return not all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems)
 
 
 def _about(ctx: Context, step: int) -> frozenset[str]:
