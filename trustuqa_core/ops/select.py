@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..fallback import FallbackRequest
-from ..numbers import parse_number, parse_quantity
+from ..numbers import parse_month_day, parse_number, parse_quantity, read_score
 from ..query.ast import Bound, Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
@@ -126,7 +126,68 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         )
         facts = np.unique(facts)  # heads and facts aligned (each head its own fact)
         return distinct_heads(g, g.heads_of(facts), facts)
+    if thresholds is not None and len(thresholds) == 1:
+        scored = _select_scores(ctx, rel, cmp, thresholds[0])
+        if scored is not None:
+            return scored
+    if isinstance(value, Text) and (month_day := parse_month_day(value.value)) is not None:
+        dated = _select_yearless(ctx, rel, cmp, month_day)
+        if dated is not None:
+            return dated
     return _llm_compare(ctx, rel, cmp, value)
+
+
+_OPS = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
+
+
+def _mostly(part: int, whole: int) -> bool:
+    """At least 90% of the values (the share the numeric comparison asks for, too)."""
+    return whole > 0 and part >= 0.9 * whole
+
+
+def _select_scores(ctx: Context, rel: int, cmp: str, threshold: float) -> Result | None:
+    """A number compared with a column of scores (``7–1``): each score reads as the one
+    number the question asks for (:func:`~trustuqa_core.numbers.read_score`); ``None`` when
+    the column is not made of scores."""
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    labels = g.labels(g.tails_of(facts))
+    reads = [read_score(t, ctx.question) for t in labels]
+    n_read = sum(r is not None for r in reads)
+    if not _mostly(n_read, len(reads)):
+        return None
+    vals = np.array([np.nan if r is None else r[0] for r in reads])
+    keep = facts[_OPS[cmp](vals, threshold)]
+    how = next(r[1] for r in reads if r is not None)
+    ctx.notes.append(
+        f"values of {rel_name(ctx, rel)!r} are scores, each read as {how}"
+        + (f"; {len(reads) - n_read} value(s) are not scores" if n_read < len(reads) else "")
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _select_yearless(
+    ctx: Context, rel: int, cmp: str, month_day: tuple[int, int | None]
+) -> Result | None:
+    """A date without a year (``'September 6'``) or a month (``'September'``) compared with a
+    column of dates: by month and day (or month) alone; ``None`` when the column is not dates."""
+    g = ctx.graph
+    facts, vals, how = g.quantity_index(rel)
+    dates = how == "date"
+    if not _mostly(int(dates.sum()), len(facts)):
+        return None
+    month, day = month_day
+    ymd = np.where(dates, vals, np.nan)
+    if day is None:
+        key, threshold, what = (ymd // 100) % 100, float(month), "month"
+    else:
+        key, threshold, what = ymd % 10000, float(month * 100 + day), "month and day"
+    keep = facts[_OPS[cmp](key, threshold)]
+    ctx.notes.append(
+        f"the value has no year: dates of {rel_name(ctx, rel)!r} compared by {what} only"
+        + (f"; {int((~dates).sum())} value(s) are not dates" if not dates.all() else "")
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 def _loose_thresholds(ctx: Context, value: object) -> list[tuple[float, str]] | None:
