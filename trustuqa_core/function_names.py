@@ -59,6 +59,7 @@ REASONING_FUNCTIONS = frozenset(
         "calculate",
         "duration",
         "year_difference",
+        "day_difference",
         "equals",
         "contains",
         "is_empty",
@@ -74,6 +75,7 @@ REASONING_FUNCTIONS = frozenset(
         "sort",
         "nth_largest",
         "nth_smallest",
+        "consecutive",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -240,6 +242,17 @@ FUNCTION_ALIASES: dict[str, str] = {
     "conditions": "if_then_else",
     "convert_to_yes_no": "if_then_else",
     "to_yes_no": "if_then_else",
+    "days_difference": "day_difference",
+    "days_between": "day_difference",
+    "calculate_days": "day_difference",
+    "calculate_days_difference": "day_difference",
+    "date_difference_in_days": "day_difference",
+    "consecutive_count": "consecutive",
+    "consecutive_years_count": "consecutive",
+    "count_consecutive": "consecutive",
+    "max_consecutive": "consecutive",
+    "longest_streak": "consecutive",
+    "longest_run": "consecutive",
     "sort_values": "sort",
     "sorted": "sort",
     "order_by": "sort",

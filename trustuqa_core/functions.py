@@ -136,9 +136,21 @@ def fn_count(ctx: Context, op: Op) -> Result:
     return Result((Scalar.number(len(s.distinct())),), (_witness_all(s),))
 
 
+def _set_params(ctx: Context, op: Op) -> Result:
+    """``set=`` or, when the call lists several (``sum(set='output_of_query3',
+    'output_of_query4')``), all of them as one bag (noted)."""
+    values = [v for k, v in op.params if k and (k.startswith("set") or k.startswith("arg"))]
+    if len(values) < 2:
+        return _one_set(ctx, op)
+    parts = [resolve_set(ctx, v) for v in values]
+    ctx.notes.append(f"{op.name}() lists {len(parts)} sets: their values are taken together")
+    return Result(tuple(e for p in parts for e in p.elems),
+                  tuple(w for p in parts for w in p.witnesses))
+
+
 def fn_sum(ctx: Context, op: Op) -> Result:
-    """Sum over the bag."""
-    s = _one_set(ctx, op)
+    """Sum over the bag (over several listed sets, their values together)."""
+    s = _set_params(ctx, op)
     values = [x for x, _, _ in _numbers(ctx, s, "sum")] if s else []
     return Result((Scalar.number(math.fsum(values)),), (_witness_all(s),))
 

@@ -82,13 +82,38 @@ MAX_WORDS = word_set("superlative_max")
 MIN_WORDS = word_set("superlative_min")
 
 
+# "fewest" selects the smallest count, as "lowest" does (``tail_entity>='fewest'``)
+_MIN_EXTRA = frozenset({"fewest"})
+# "second most", "2nd highest", "third largest": the n-th distinct extreme
+_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+             "5th": 5}
+_MAX_EXTRA = frozenset({"most"})  # only after an ordinal ("second most"); alone it is frequency
+
+
+def _ranked_superlative(word: str) -> tuple[str, int] | None:
+    """``('max', 2)`` for ``'second most'`` / ``'2nd highest'``; ``None`` for anything else."""
+    parts = word.split(maxsplit=1)
+    if len(parts) != 2 or parts[0] not in _ORDINALS:
+        return None
+    rest = parts[1].strip()
+    if rest in MAX_WORDS | _MAX_EXTRA:
+        return "max", _ORDINALS[parts[0]]
+    if rest in MIN_WORDS | _MIN_EXTRA:
+        return "min", _ORDINALS[parts[0]]
+    return None
+
+
 def _select(rel: Arg, val: Arg, out: str = "") -> Op:
     word = val.value.value.strip().lower() if isinstance(val.value, Text) else ""
     if word in ("most", "least"):
         return _op("select_frequent", ("relation", rel.value), ("which", word), out=out)
-    if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS:
+    if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS | _MIN_EXTRA:
         which = "max" if word in MAX_WORDS else "min"
         return _op("select_extreme", ("relation", rel.value), ("which", which), out=out)
+    ranked = _ranked_superlative(word) if val.cmp != "=" else None
+    if ranked is not None:
+        return _op("select_extreme", ("relation", rel.value), ("which", ranked[0]),
+                   ("rank", ranked[1]), out=out)
     return _op("select", ("relation", rel.value), ("value", val.value), cmp=val.cmp, out=out)
 
 

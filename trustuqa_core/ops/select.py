@@ -311,10 +311,15 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
     if len(kinds) > 1 and (how == "number").sum() * 2 > len(how):
         vals = np.where(how == "number", vals, np.nan)
         kinds = {"number"}
-    best = np.nanmax(vals) if which == "max" else np.nanmin(vals)
+    rank = op.param("rank", 1)
+    distinct = np.unique(vals[~np.isnan(vals)])
+    if not isinstance(rank, int) or rank > len(distinct):
+        raise ctx.fail(f"{rel_name(ctx, rel)!r} has only {len(distinct)} distinct number(s)")
+    best = distinct[-rank] if which == "max" else distinct[rank - 1]
     keep = facts[vals == best]
+    place = "" if rank == 1 else f"number {rank} by distinct value: "
     ctx.notes.append(
-        f"the {which} of {rel_name(ctx, rel)!r} is {g.label(g.tail_of(keep[0]))!r}"
+        f"the {which} of {rel_name(ctx, rel)!r} is {place}{g.label(g.tail_of(keep[0]))!r}"
         + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
     )
     return distinct_heads(g, g.heads_of(keep), keep)

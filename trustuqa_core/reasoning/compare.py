@@ -111,12 +111,40 @@ def _counted(ctx: Context, value: object) -> Reading | None:
     return Reading(float(n), "count", f"{n} value(s)", merged_witnesses([r]))
 
 
+# one word and a number: 'Week 9', 'Round 3', 'Episode 12'
+_LABELLED = re.compile(r"^\s*([A-Za-z]+)\.?\s+(\d+)\s*$")
+
+
+def _labelled(ctx: Context, value: object) -> tuple[str, float, str, tuple[int, ...]] | None:
+    r = operand_result(ctx, value).distinct()
+    if len(r) != 1:
+        return None
+    text = elem_text(ctx.graph, r.elems[0])
+    m = _LABELLED.match(text)
+    return None if m is None else (m.group(1).casefold(), float(m.group(2)), text, r.witnesses[0])
+
+
+def _labelled_pair(ctx: Context, left: object, right: object, what: str
+                   ) -> tuple[Reading, Reading] | None:
+    """Two values written as the same word and a number (``Week 9``, ``Week 5``): their
+    numbers; ``None`` for anything else."""
+    a, b = _labelled(ctx, left), _labelled(ctx, right)
+    if a is None or b is None or a[0] != b[0]:
+        return None
+    ctx.notes.append(f"{what}: {a[2]!r} and {b[2]!r} are both {a[0]!r} and a number: "
+                     "compared by the numbers")
+    return (Reading(a[1], "number", a[2], a[3]), Reading(b[1], "number", b[2], b[3]))
+
+
 def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers; when neither holds numbers and the question asks "more" or
     "fewer" ("who broke more world records, X or Y?"), how many values each holds."""
     try:
         return read_number(ctx, left, what), read_number(ctx, right, what)
     except NotApplicableError:
+        labelled = _labelled_pair(ctx, left, right, what)
+        if labelled is not None:
+            return labelled
         cue = _COUNT_CUE.search((ctx.question or "").lower())
         a, b = _counted(ctx, left), _counted(ctx, right)
         if cue is None or a is None or b is None or max(a.value, b.value) < 2:

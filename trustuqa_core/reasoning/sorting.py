@@ -11,6 +11,10 @@ tail_entity='output_of_query2')``) reads the sorted result as its first element
 ``nth_largest(set=..., n=2)`` (``second_max``, ``nth_highest``) is the n-th largest distinct
 number; ``nth_smallest`` the n-th smallest.
 
+``consecutive(set=..., value='Standard')`` is the length of the longest run of that value in
+table order; without a value, over whole numbers (years), the longest run of consecutive
+numbers among the distinct values.
+
 >>> descending([("order", "descending")]), descending([("ascending", "False")])
 (True, True)
 >>> descending([("order", "ascending")]), descending([])
@@ -24,11 +28,11 @@ from collections import Counter
 from ..numbers import format_number
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Bound, Text
-from ..results import Result
+from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
 from .operands import not_applicable, split_args
 
-__all__ = ["fn_sort", "fn_nth_largest", "fn_nth_smallest", "descending"]
+__all__ = ["fn_sort", "fn_nth_largest", "fn_nth_smallest", "fn_consecutive", "descending"]
 
 _DOWN = frozenset({"descending", "desc", "decreasing", "down", "reverse", "largest_first",
                    "highest_first", "high_to_low", "max_to_min"})
@@ -78,6 +82,7 @@ def _the_set(ctx: Context, op: Op, what: str) -> Result:
 
 _SORT_ARGS = _ORDER_NAMES | {"ascending", "reverse", "descending", "n", "k", "rank", "nth",
                              "position", "index"}
+_VALUE_ARGS = frozenset({"value", "element", "target", "item", "equals", "match"})
 
 
 def _numbers(ctx: Context, r: Result) -> list[float] | None:
@@ -171,3 +176,48 @@ def fn_nth_smallest(ctx: Context, op: Op) -> Result:
     """The n-th smallest distinct number of the bag."""
     return _nth(ctx, op, largest=False)
 
+
+
+def _run_value(op: Op) -> str | None:
+    for name, value in op.params:
+        if (name or "").lower() in _VALUE_ARGS:
+            return value.value if isinstance(value, Text) else value.text \
+                if isinstance(value, Bound) else None
+    return None
+
+
+def fn_consecutive(ctx: Context, op: Op) -> Result:
+    """The longest run (module doc), as a number; the witnesses are those of the run."""
+    wanted = _run_value(op)
+    r = _the_set(ctx, Op(op.name, tuple((n, v) for n, v in op.params
+                                        if (n or "").lower() not in _VALUE_ARGS), op.cmp),
+                 "consecutive()")
+    if not r:
+        raise ctx.fail("consecutive() of an empty set")
+    if wanted is not None:
+        key = wanted.strip().casefold()
+        hits = [elem_text(ctx.graph, e).strip().casefold() == key for e in r.elems]
+        best, start, run = 0, 0, 0
+        for i, hit in enumerate(hits):
+            run = run + 1 if hit else 0
+            if run > best:
+                best, start = run, i - run + 1
+        what = f"{wanted!r} in table order"
+        wits = r.witnesses[start:start + best]
+    else:
+        numbers = _numbers(ctx, r)
+        if numbers is None or any(x != int(x) for x in numbers):
+            raise not_applicable(ctx, "consecutive() needs a value to look for, or whole numbers")
+        distinct = sorted({int(x) for x in numbers})
+        best, start, run = 1, 0, 1
+        for i in range(1, len(distinct)):
+            run = run + 1 if distinct[i] == distinct[i - 1] + 1 else 1
+            if run > best:
+                best, start = run, i - run + 1
+        span = distinct[start:start + best]
+        what = f"consecutive numbers ({span[0]}–{span[-1]})"
+        wits = tuple(w for e, w in zip(r.elems, r.witnesses, strict=True)
+                     if (q := quantity(ctx.graph, e)) is not None and span[0] <= q[0] <= span[-1])
+    ctx.notes.append(f"consecutive(): the longest run of {what} is {best} long")
+    flat = tuple(f for w in wits for f in w)[:MAX_WITNESSES]
+    return Result((Scalar.number(best),), (flat,))
