@@ -39,6 +39,9 @@ def op_select(ctx: Context, op: Op) -> Result:
         return _select_cmp(ctx, rel, op.cmp, value)
     if isinstance(value, Bound):
         if not value.ids:
+            ranked = _select_ordinal_word(ctx, rel, value.text)
+            if ranked is not None:
+                return ranked
             ctx.notes.append(
                 f"{value.text!r} matched no value of {rel_name(ctx, rel)!r} closely enough"
             )
@@ -68,6 +71,27 @@ def op_select(ctx: Context, op: Op) -> Result:
         extra = distinct_heads(g, g.heads_of(facts), facts)
         result = union([result, extra])
     return result
+
+
+# a place written as a word (``tail_entity='first'`` on a Rank column of 1, 2, 3 or 1st, 2nd)
+_ORDINAL_WORDS = {"first": 1, "top": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+                  "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+
+
+def _select_ordinal_word(ctx: Context, rel: int, text: str) -> Result | None:
+    """Rows whose value is place n, for a literal ordinal word that matched no value, when
+    the column's values are mostly places (numbers or ordinals); else ``None``."""
+    n = _ORDINAL_WORDS.get(text.strip().lower())
+    if n is None:
+        return None
+    g = ctx.graph
+    facts, vals, how = g.quantity_index(rel)
+    places = (how == "number") | (how == "ordinal")
+    if not len(facts) or places.sum() < 0.9 * len(facts):
+        return None
+    keep = facts[places & (vals == n)]
+    ctx.notes.append(f"{text!r} matched no value of {rel_name(ctx, rel)!r}: read as place {n}")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 def _first_if_sorted(ctx: Context, value: object, source: Result) -> Result:
@@ -216,6 +240,8 @@ def _select_cmp_loose(
     if n_read <= n_numeric and thresholds[0][1] == "number" or len(kinds - {"number"}) > 1:
         return None
     ops = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
+    if "date" in kinds:
+        thresholds = [_year_as_date(ctx, x, k, cmp) for x, k in thresholds]
     mask = np.zeros(len(facts), dtype=bool)
     for x, _ in thresholds:
         mask |= ops[cmp](vals, x)
@@ -230,6 +256,17 @@ def _select_cmp_loose(
     )
     keep = facts[mask]
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _year_as_date(ctx: Context, x: float, kind: str, cmp: str) -> tuple[float, str]:
+    """A bare year compared with dates (read as yyyymmdd): its first day for ``<``/``>=``,
+    its last day for ``>``/``<=`` (``before 1989`` is before 1 January 1989), noted."""
+    if kind != "number" or not 1000 <= x <= 3000 or x != int(x):
+        return x, kind
+    day = int(x) * 10000 + (101 if cmp in ("<", ">=") else 1231)
+    edge = "1 January" if cmp in ("<", ">=") else "31 December"
+    ctx.notes.append(f"{int(x)} is a year: dates compared with {edge} {int(x)}")
+    return float(day), "date"
 
 
 def _thresholds(ctx: Context, value: object) -> list[float] | None:
