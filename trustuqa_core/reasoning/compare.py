@@ -306,6 +306,8 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             )
             return _answer("yes" if ctx.verdicts[ctx.step] else "no", wits)
         if names[0] is None or names[1] is None:
+            names = _column_alternatives(ctx, a, b)
+        if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
         if x == y:
             winners = [names[0], names[1]]
@@ -326,6 +328,33 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+_ALTERNATIVES = re.compile(r"\b([A-Za-z]+)\s+or\s+([A-Za-z]+)\b")
+
+
+def _column_alternatives(ctx: Context, a: Reading, b: Reading) -> tuple[str | None, str | None]:
+    """"did march or april have more precipitation?" over the columns ``Mar`` and ``Apr``: the
+    question's two alternatives, each matched to the column an operand was read from (one
+    name starting with the other, ignoring case); ``(None, None)`` unless both match apart."""
+    m = _ALTERNATIVES.search(ctx.question or "")
+    if m is None or not a.relation or not b.relation:
+        return None, None
+
+    def same(word: str, column: str) -> bool:
+        w, c = word.casefold(), column.strip().casefold()
+        return len(c) >= 3 and len(w) >= 3 and (w.startswith(c) or c.startswith(w))
+
+    w1, w2 = m.group(1), m.group(2)
+    if same(w1, a.relation) and same(w2, b.relation) and not same(w1, b.relation):
+        pair = (w1, w2)
+    elif same(w2, a.relation) and same(w1, b.relation) and not same(w2, b.relation):
+        pair = (w2, w1)
+    else:
+        return None, None
+    ctx.notes.append(f"the operands are the columns {a.relation!r} and {b.relation!r}, the "
+                     f"question's alternatives {pair[0]!r} and {pair[1]!r}")
+    return pair
 
 
 # the description the parser gives a comparison it lifted out of another call (query/hoist.py)
