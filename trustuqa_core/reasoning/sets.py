@@ -77,6 +77,16 @@ def fn_most_frequent(ctx: Context, op: Op) -> Result:
     return out
 
 
+def _selected_by(ctx: Context, e: Elem, witnesses: tuple[int, ...]) -> str | None:
+    """The cell a table row was selected by: the value of its last witness fact, when that
+    fact is about the row; ``None`` for anything else."""
+    g = ctx.graph
+    if isinstance(e, Scalar) or not g.is_row(e) or not witnesses:
+        return None
+    fact = witnesses[-1]
+    return g.label(g.tail_of(fact)) if g.head_of(fact) == e else None
+
+
 def _map_values(ctx: Context, op: Op, what: str, read) -> Result:  # noqa: ANN001
     r = _the_set(ctx, op, what)
     elems: list[Elem] = []
@@ -85,6 +95,11 @@ def _map_values(ctx: Context, op: Op, what: str, read) -> Result:  # noqa: ANN00
     for e, w in zip(r.elems, r.witnesses, strict=True):
         text = elem_text(ctx.graph, e)
         value = read(text)
+        if value is None and (cell := _selected_by(ctx, e, w)) is not None:
+            value = read(cell)
+            if value is not None:
+                ctx.notes.append(f"{what}: {text!r} is a row, read by the value it was found by, "
+                                 f"{cell!r}")
         if value is None:
             skipped.append(text)
             continue
