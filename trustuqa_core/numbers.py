@@ -166,7 +166,8 @@ def format_number(value: float | int) -> str:
 # a score or record holding two numbers: '21–7', 'W 52–10', 'L\xa016–3 (OT)', '1937–1978'
 SCORE = re.compile(
     r"^\s*(?:(?:w|l|t|d|won|lost|win|loss|tie|draw)\b\.?[\s,]*)?"
-    r"(\d+(?:\.\d+)?)\s*[–—\-−]\s*(\d+(?:\.\d+)?)\s*(?:\([^()]*\))?\s*$",
+    r"(\d+(?:\.\d+)?)\s*[–—\-−]\s*(\d+(?:\.\d+)?)\s*"
+    r"(?:\([^()]*\)|\b(?:\d?OT|SO|ET|AET|PSO|pen\.?))?\s*$",
     re.IGNORECASE,
 )
 _SUM_WORDS = ("total", "combined", "altogether")
@@ -199,6 +200,8 @@ def read_score(text: str, question: str | None) -> tuple[float, str] | None:
     (3.0, "the sum of its two numbers ('total')")
     >>> read_score("1–4", "in how many matches was the winning score above 4?")
     (4.0, "the larger of its two numbers ('winning')")
+    >>> read_score("W 20–17 OT", None)
+    (20.0, 'its first number')
     >>> read_score("7:00", "when?") is None
     True
     """

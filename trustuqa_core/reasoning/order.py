@@ -90,18 +90,35 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
 
 
+# a span of years still open: '1973–present' (read as its first year, as a closed span is)
+_OPEN_SPAN = re.compile(r"^\s*(\d{4})\s*[–—\-−]\s*(?:present|now|today|current)?\s*$", re.I)
+
+
+def _read_score_or_span(text: str, question: str | None) -> tuple[float, str] | None:
+    score = read_score(text, question)
+    if score is not None:
+        return score
+    m = _OPEN_SPAN.match(text)
+    return (float(m.group(1)), "its first number") if m else None
+
+
 def _extreme_score(ctx: Context, name: str, s: Result) -> Result | None:
-    """The values whose score reading is the largest (smallest), when all are scores."""
-    readings = [read_score(elem_text(ctx.graph, e), ctx.question) for e in s.elems]
-    if any(r is None for r in readings):
+    """The values whose score reading is the largest (smallest), when all are scores or
+    spans of years (at most one in ten may be neither, such as a 'Bye' row: left out, noted)."""
+    texts = [elem_text(ctx.graph, e) for e in s.elems]
+    readings = [_read_score_or_span(t, ctx.question) for t in texts]
+    missing = [t for t, r in zip(texts, readings, strict=True) if r is None]
+    if len(missing) == len(readings) or len(missing) > 0.1 * len(readings):
         return None
     values = [r[0] for r in readings if r is not None]
     pick = max(values) if name == "max" else min(values)
-    keep = [i for i, v in enumerate(values) if v == pick]
+    keep = [i for i, r in enumerate(readings) if r is not None and r[0] == pick]
     how = next(r[1] for r in readings if r is not None)
     ctx.notes.append(
         f"{name}(): the values are scores or records, each read as {how}: "
         f"{name}imum {pick:g} ({elem_text(ctx.graph, s.elems[keep[0]])!r})"
+        + (f"; left out (not scores): {', '.join(repr(t) for t in missing[:3])}"
+           if missing else "")
     )
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
 
