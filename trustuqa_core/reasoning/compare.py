@@ -305,8 +305,9 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
                 f"{'yes' if ctx.verdicts[ctx.step] else 'no'}"
             )
             return _answer("yes" if ctx.verdicts[ctx.step] else "no", wits)
-        if names[0] is None or names[1] is None:
-            names = _column_alternatives(ctx, a, b)
+        if names[0] is None or names[1] is None or names[0].casefold() == names[1].casefold():
+            columns = _column_alternatives(ctx, a, b)
+            names = columns if columns[0] is not None else names
         if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
         if x == y:
