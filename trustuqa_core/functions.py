@@ -19,7 +19,7 @@ import numpy as np
 from .fallback import FallbackRequest
 from .numbers import format_number, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
-from .query.ast import Text
+from .query.ast import Bound, Text
 from .reasoning import REASONING
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
@@ -132,9 +132,27 @@ def _witness_all(r: Result) -> tuple[int, ...]:
 
 
 def fn_count(ctx: Context, op: Op) -> Result:
-    """Number of distinct elements (0 when empty)."""
+    """Number of distinct elements (0 when empty); with ``value='x'`` over values (not
+    rows), how many times that value occurs."""
     s = _one_set(ctx, op)
+    wanted = next((v.value if isinstance(v, Text) else v.text for k, v in op.params
+                   if k in _COUNT_VALUE and isinstance(v, Text | Bound)), None)
+    if wanted is not None and s and not any(
+        not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in s.elems
+    ):
+        key = wanted.strip().casefold()
+        keep = [i for i, e in enumerate(s.elems)
+                if elem_text(ctx.graph, e).strip().casefold() == key]
+        if keep:
+            hits = Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep))
+            ctx.notes.append(f"count(): {wanted!r} occurs {len(hits)} time(s) among the "
+                             f"{len(s)} value(s)")
+            return Result((Scalar.number(len(hits)),), (_witness_all(hits),))
     return Result((Scalar.number(len(s.distinct())),), (_witness_all(s),))
+
+
+# ``count(set=..., value='Liberal')``: the argument naming the value to count
+_COUNT_VALUE = frozenset({"value", "element", "item", "target"})
 
 
 def _set_params(ctx: Context, op: Op) -> Result:
