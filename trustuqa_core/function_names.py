@@ -76,6 +76,8 @@ REASONING_FUNCTIONS = frozenset(
         "nth_largest",
         "nth_smallest",
         "consecutive",
+        "overlaps",
+        "row_number",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -253,6 +255,12 @@ FUNCTION_ALIASES: dict[str, str] = {
     "max_consecutive": "consecutive",
     "longest_streak": "consecutive",
     "longest_run": "consecutive",
+    "check_intersection": "overlaps",
+    "has_intersection": "overlaps",
+    "intersects": "overlaps",
+    "calculate_frequency": "most_frequent",
+    "find_max_frequency": "most_frequent",
+    "get_row_number": "row_number",
     "sort_values": "sort",
     "sorted": "sort",
     "order_by": "sort",

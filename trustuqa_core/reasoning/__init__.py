@@ -41,6 +41,8 @@ from .sets import (
     fn_is_empty,
     fn_last,
     fn_most_frequent,
+    fn_overlaps,
+    fn_row_number,
 )
 from .sorting import fn_consecutive, fn_nth_largest, fn_nth_smallest, fn_sort
 from .text import fn_extract_number, fn_split
@@ -77,4 +79,6 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "nth_largest": fn_nth_largest,
     "nth_smallest": fn_nth_smallest,
     "consecutive": fn_consecutive,
+    "overlaps": fn_overlaps,
+    "row_number": fn_row_number,
 }

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 from ..numbers import parse_quantity
-from ..ops.base import Context, elem_text, resolve_set
+from ..ops.base import Context, elem_text, intersect, resolve_set
 from ..query.ast import Text
 from ..results import Elem, Result, Scalar, elem_key
 from ..rewrite import Op
@@ -23,6 +23,8 @@ __all__ = [
     "fn_first",
     "fn_last",
     "fn_distinct",
+    "fn_overlaps",
+    "fn_row_number",
 ]
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -56,6 +58,39 @@ def fn_exists(ctx: Context, op: Op) -> Result:
     """``yes`` when the set has an element, else ``no``."""
     r = _the_set(ctx, op, "exists()")
     return _yes_no(ctx, bool(r), r, "exists()")
+
+
+def fn_overlaps(ctx: Context, op: Op) -> Result:
+    """``yes`` when the two sets share an element (``check_intersection``), else ``no``."""
+    args = split_args(ctx, op)
+    if len(args.operands) != 2:
+        raise not_applicable(ctx, f"overlaps() needs two sets; it got {len(args.operands)}")
+    a, b = (resolve_set(ctx, v) for v in args.operands)
+    common = intersect([a.distinct(), b.distinct()])
+    ctx.verdicts[ctx.step] = bool(common)
+    ctx.notes.append(f"overlaps(): the sets ({len(a.distinct())} and {len(b.distinct())} "
+                     f"element(s)) share {len(common)}, so {'yes' if common else 'no'}")
+    text = "yes" if common else "no"
+    return Result((Scalar(text, text),), (merged_witnesses([common if common else a]),))
+
+
+def fn_row_number(ctx: Context, op: Op) -> Result:
+    """The position in its table of each row of the set; a value stands for the row it was
+    read from (its last witness fact's row)."""
+    r = _the_set(ctx, op, "row_number()")
+    g = ctx.graph
+    elems: list[Elem] = []
+    wits: list[tuple[int, ...]] = []
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        row = e if not isinstance(e, Scalar) and g.is_row(e) else (
+            g.head_of(w[-1]) if w else None)
+        pos = g.row_position(row) if row is not None else None
+        if pos is None:
+            raise not_applicable(ctx, f"row_number(): {elem_text(g, e)!r} comes from no table row")
+        elems.append(Scalar.number(pos[1]))
+        wits.append(w)
+    ctx.notes.append(f"row_number(): the table positions of {len(elems)} element(s)")
+    return Result(tuple(elems), tuple(wits))
 
 
 def fn_most_frequent(ctx: Context, op: Op) -> Result:
