@@ -49,7 +49,7 @@ def test_family_fixture(case: dict) -> None:
 
 def test_every_family_has_a_fixture_file() -> None:
     assert {p.stem for p in FAMILIES.glob("*.json")} == {
-        "compare", "arithmetic", "duration", "conditional", "yesno", "sets", "text"
+        "compare", "arithmetic", "duration", "conditional", "yesno", "sets", "text", "sorting", "lookup"
     }
 
 

@@ -19,6 +19,8 @@ __all__ = [
     "CORE_FUNCTIONS",
     "REASONING_FUNCTIONS",
     "FUNCTION_ALIASES",
+    "IMPLIED_ARGUMENTS",
+    "implied_argument",
     "canonical_function",
     "is_defined",
     "is_reasoning",
@@ -57,6 +59,7 @@ REASONING_FUNCTIONS = frozenset(
         "calculate",
         "duration",
         "year_difference",
+        "day_difference",
         "equals",
         "contains",
         "is_empty",
@@ -69,6 +72,12 @@ REASONING_FUNCTIONS = frozenset(
         "distinct",
         "split",
         "extract_number",
+        "sort",
+        "nth_largest",
+        "nth_smallest",
+        "consecutive",
+        "overlaps",
+        "row_number",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -209,7 +218,96 @@ FUNCTION_ALIASES: dict[str, str] = {
     "get_duration": "duration",
     "is_greater_than": "compare",
     "set_equals": "equals",
+    # Stop 13: more names of the same operations (the tune half's fallback steps)
+    "calculate_sum": "add",
+    "time_difference_in_seconds": "difference",
+    "calculate_years_difference": "year_difference",
+    "years_difference": "year_difference",
+    "calculate_comparison": "compare",
+    "if_greater_than": "compare",
+    "if_less_than": "compare",
+    "if_greater_or_equal": "compare",
+    "if_less_or_equal": "compare",
+    "is_less_than": "compare",
+    "earlier": "compare",
+    "earlier_date": "compare",
+    "is_earlier": "compare",
+    "later": "compare",
+    "later_date": "compare",
+    "is_later": "compare",
+    "most_occurrences": "most_frequent",
+    "most_frequent_value": "most_frequent",
+    "check_inclusion": "contains",
+    "check_contains": "contains",
+    "set_contains": "contains",
+    "is_included": "contains",
+    "conditions": "if_then_else",
+    "convert_to_yes_no": "if_then_else",
+    "to_yes_no": "if_then_else",
+    "days_difference": "day_difference",
+    "days_between": "day_difference",
+    "calculate_days": "day_difference",
+    "calculate_days_difference": "day_difference",
+    "date_difference_in_days": "day_difference",
+    "consecutive_count": "consecutive",
+    "consecutive_years_count": "consecutive",
+    "count_consecutive": "consecutive",
+    "max_consecutive": "consecutive",
+    "longest_streak": "consecutive",
+    "longest_run": "consecutive",
+    "check_intersection": "overlaps",
+    "has_intersection": "overlaps",
+    "intersects": "overlaps",
+    "calculate_frequency": "most_frequent",
+    "find_max_frequency": "most_frequent",
+    "get_row_number": "row_number",
+    "sort_values": "sort",
+    "sorted": "sort",
+    "order_by": "sort",
+    "sort_by": "sort",
+    "nth_highest": "nth_largest",
+    "nth_max": "nth_largest",
+    "second_max": "nth_largest",
+    "second_highest": "nth_largest",
+    "second_largest": "nth_largest",
+    "nth_lowest": "nth_smallest",
+    "nth_min": "nth_smallest",
+    "second_min": "nth_smallest",
+    "second_lowest": "nth_smallest",
+    "second_smallest": "nth_smallest",
 }
+
+# a name that carries an argument (``if_greater_than(a, b)`` compares with ``>``;
+# ``second_max(set)`` is the largest but one): the rewrite adds that argument when the call
+# does not give it
+IMPLIED_ARGUMENTS: dict[str, tuple[str, str]] = {
+    "if_greater_than": ("operator", ">"),
+    "if_less_than": ("operator", "<"),
+    "if_greater_or_equal": ("operator", ">="),
+    "if_less_or_equal": ("operator", "<="),
+    "is_less_than": ("operator", "<"),
+    "earlier": ("operator", "<"),
+    "earlier_date": ("operator", "<"),
+    "is_earlier": ("operator", "<"),
+    "later": ("operator", ">"),
+    "later_date": ("operator", ">"),
+    "is_later": ("operator", ">"),
+    "second_max": ("n", "2"),
+    "second_highest": ("n", "2"),
+    "second_largest": ("n", "2"),
+    "second_min": ("n", "2"),
+    "second_lowest": ("n", "2"),
+    "second_smallest": ("n", "2"),
+}
+
+
+def implied_argument(name: str) -> tuple[str, str] | None:
+    """The (argument, value) a function's name carries, or ``None``.
+
+    >>> implied_argument("if_greater_than"), implied_argument("compare") is None
+    (('operator', '>'), True)
+    """
+    return IMPLIED_ARGUMENTS.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
 
 
 def canonical_function(name: str) -> str | None:

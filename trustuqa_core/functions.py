@@ -10,15 +10,16 @@ keeps its original text and its witnesses.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
 
 from .fallback import FallbackRequest
-from .numbers import parse_number
+from .numbers import format_number, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
-from .query.ast import Text
+from .query.ast import Bound, Text
 from .reasoning import REASONING
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
@@ -131,14 +132,44 @@ def _witness_all(r: Result) -> tuple[int, ...]:
 
 
 def fn_count(ctx: Context, op: Op) -> Result:
-    """Number of distinct elements (0 when empty)."""
+    """Number of distinct elements (0 when empty); with ``value='x'`` over values (not
+    rows), how many times that value occurs."""
     s = _one_set(ctx, op)
+    wanted = next((v.value if isinstance(v, Text) else v.text for k, v in op.params
+                   if k in _COUNT_VALUE and isinstance(v, Text | Bound)), None)
+    if wanted is not None and s and not any(
+        not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in s.elems
+    ):
+        key = wanted.strip().casefold()
+        keep = [i for i, e in enumerate(s.elems)
+                if elem_text(ctx.graph, e).strip().casefold() == key]
+        if keep:
+            hits = Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep))
+            ctx.notes.append(f"count(): {wanted!r} occurs {len(hits)} time(s) among the "
+                             f"{len(s)} value(s)")
+            return Result((Scalar.number(len(hits)),), (_witness_all(hits),))
     return Result((Scalar.number(len(s.distinct())),), (_witness_all(s),))
 
 
+# ``count(set=..., value='Liberal')``: the argument naming the value to count
+_COUNT_VALUE = frozenset({"value", "element", "item", "target"})
+
+
+def _set_params(ctx: Context, op: Op) -> Result:
+    """``set=`` or, when the call lists several (``sum(set='output_of_query3',
+    'output_of_query4')``), all of them as one bag (noted)."""
+    values = [v for k, v in op.params if k and (k.startswith("set") or k.startswith("arg"))]
+    if len(values) < 2:
+        return _one_set(ctx, op)
+    parts = [resolve_set(ctx, v) for v in values]
+    ctx.notes.append(f"{op.name}() lists {len(parts)} sets: their values are taken together")
+    return Result(tuple(e for p in parts for e in p.elems),
+                  tuple(w for p in parts for w in p.witnesses))
+
+
 def fn_sum(ctx: Context, op: Op) -> Result:
-    """Sum over the bag."""
-    s = _one_set(ctx, op)
+    """Sum over the bag (over several listed sets, their values together)."""
+    s = _set_params(ctx, op)
     values = [x for x, _, _ in _numbers(ctx, s, "sum")] if s else []
     return Result((Scalar.number(math.fsum(values)),), (_witness_all(s),))
 
@@ -148,8 +179,40 @@ def fn_mean(ctx: Context, op: Op) -> Result:
     s = _one_set(ctx, op)
     if not s:
         raise ctx.fail("mean() of an empty set")
-    values = [x for x, _, _ in _numbers(ctx, s, "mean")]
-    return Result((Scalar.number(math.fsum(values) / len(values)),), (_witness_all(s),))
+    items = _numbers(ctx, s, "mean")
+    values = [x for x, _, _ in items]
+    mean = math.fsum(values) / len(values)
+    texts = [elem_text(ctx.graph, e) for _, e, _ in items]
+    return Result((Scalar(mean, _mean_text(ctx, mean, texts)),), (_witness_all(s),))
+
+
+# a number written with a unit after it: '25 °C', '12%', '4.5 m'
+_WITH_UNIT = re.compile(r"^\s*[-+]?[\d.,]+\s*(%|[^\d\s.,][^\d]*?)\s*$")
+_ORDINAL = re.compile(r"^\s*\d+\s*(st|nd|rd|th)\s*$", re.IGNORECASE)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _mean_text(ctx: Context, mean: float, texts: list[str]) -> str:
+    """How a mean is written: with the unit every operand is written with (``25 °C``); as a
+    place (``2nd``) when every operand is one and the mean is whole; else as the number.
+    Each choice is noted."""
+    text = format_number(mean)
+    if texts and all(_ORDINAL.match(t) for t in texts):
+        if mean != int(mean):
+            return text
+        ctx.notes.append("every value is a place (1st, 2nd ...): the mean is written as one")
+        return _ordinal(int(mean))
+    units = {m.group(1) for t in texts if (m := _WITH_UNIT.match(t))}
+    if len(units) == 1 and all(_WITH_UNIT.match(t) for t in texts) and len(next(iter(units))) <= 4:
+        unit = units.pop()
+        spaced = " " if all(re.search(r"\d\s+\D", t) for t in texts) else ""
+        ctx.notes.append(f"every value is written in {unit!r}: the mean keeps the unit")
+        return f"{text}{spaced}{unit}"
+    return text
 
 
 def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import RewriteError
-from .function_names import canonical_function
+from .function_names import canonical_function, implied_argument
 from .lexicon import word_set
 from .query.ast import Arg, Bound, Call, Ref, Text
 
@@ -67,18 +67,53 @@ def _op(name: str, *params: tuple[str, object], cmp: str = "=", out: str = "") -
     return Op(name, tuple(params), cmp, out)
 
 
+# argument names that already give a comparison its operator (an implied one is not added)
+_OPERATOR_ARGS = frozenset({"op", "operator", "comparison", "comparator", "operation"})
+
+
+def _gives(params: tuple[tuple[str, object], ...], name: str, cmp: str) -> bool:
+    """True when a call already gives the argument its function's name implies."""
+    if name == "operator":
+        return cmp != "=" or any(n in _OPERATOR_ARGS for n, _ in params)
+    return any(n == name for n, _ in params)
+
 #: words that, compared against (``tail_entity>'largest'``), select the largest / smallest value
 MAX_WORDS = word_set("superlative_max")
 MIN_WORDS = word_set("superlative_min")
+
+
+# "fewest" selects the smallest count, as "lowest" does (``tail_entity>='fewest'``)
+_MIN_EXTRA = frozenset({"fewest"})
+# "second most", "2nd highest", "third largest": the n-th distinct extreme
+_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+             "5th": 5}
+_MAX_EXTRA = frozenset({"most"})  # only after an ordinal ("second most"); alone it is frequency
+
+
+def _ranked_superlative(word: str) -> tuple[str, int] | None:
+    """``('max', 2)`` for ``'second most'`` / ``'2nd highest'``; ``None`` for anything else."""
+    parts = word.split(maxsplit=1)
+    if len(parts) != 2 or parts[0] not in _ORDINALS:
+        return None
+    rest = parts[1].strip()
+    if rest in MAX_WORDS | _MAX_EXTRA:
+        return "max", _ORDINALS[parts[0]]
+    if rest in MIN_WORDS | _MIN_EXTRA:
+        return "min", _ORDINALS[parts[0]]
+    return None
 
 
 def _select(rel: Arg, val: Arg, out: str = "") -> Op:
     word = val.value.value.strip().lower() if isinstance(val.value, Text) else ""
     if word in ("most", "least"):
         return _op("select_frequent", ("relation", rel.value), ("which", word), out=out)
-    if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS:
+    if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS | _MIN_EXTRA:
         which = "max" if word in MAX_WORDS else "min"
         return _op("select_extreme", ("relation", rel.value), ("which", which), out=out)
+    ranked = _ranked_superlative(word) if val.cmp != "=" else None
+    if ranked is not None:
+        return _op("select_extreme", ("relation", rel.value), ("which", ranked[0]),
+                   ("rank", ranked[1]), out=out)
     return _op("select", ("relation", rel.value), ("value", val.value), cmp=val.cmp, out=out)
 
 
@@ -266,13 +301,12 @@ def _sig_name(a: Arg) -> str:
 def rewrite(call: Call) -> list[Op]:
     """The execution plan of one mapped call (see the module docstring)."""
     if call.func != "get_information":
-        return [
-            Op(
-                canonical_function(call.func) or call.func,
-                tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args)),
-                next((a.cmp for a in call.args if a.cmp != "="), "="),
-            )
-        ]
+        params = tuple((a.name or f"arg{i + 1}", a.value) for i, a in enumerate(call.args))
+        cmp = next((a.cmp for a in call.args if a.cmp != "="), "=")
+        implied = implied_argument(call.func)
+        if implied is not None and not _gives(params, implied[0], cmp):
+            params = (*params, (implied[0], Text(implied[1])))
+        return [Op(canonical_function(call.func) or call.func, params, cmp)]
     names = [_sig_name(a) for a in call.args]
     if len(set(names)) < len(names):
         return _conjunction(call, names)

@@ -34,6 +34,8 @@ class Context:
     """Per step, the named entities its result is about (the literals of its query chain)."""
     verdicts: dict[int, bool] = field(default_factory=dict)
     """Per step, the truth value of a comparison (read by ``if_then_else``)."""
+    ordered: set[int] = field(default_factory=set)
+    """Steps whose result is a sorted list (``sort``): one value read from it is its first."""
 
     def fail(self, message: str) -> ExecutionError:
         return ExecutionError(message, self.step)

@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..fallback import FallbackRequest
-from ..numbers import parse_number, parse_quantity
-from ..query.ast import Bound, Text
+from ..numbers import parse_month_day, parse_number, parse_quantity, read_score
+from ..query.ast import Bound, Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
 from .base import (
     Context,
     distinct_heads,
+    elem_text,
     intersect,
     numeric,
     quantity,
@@ -38,6 +39,9 @@ def op_select(ctx: Context, op: Op) -> Result:
         return _select_cmp(ctx, rel, op.cmp, value)
     if isinstance(value, Bound):
         if not value.ids:
+            ranked = _select_ordinal_word(ctx, rel, value.text)
+            if ranked is not None:
+                return ranked
             ctx.notes.append(
                 f"{value.text!r} matched no value of {rel_name(ctx, rel)!r} closely enough"
             )
@@ -49,7 +53,7 @@ def op_select(ctx: Context, op: Op) -> Result:
         if number is not None:
             facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
         return distinct_heads(g, g.heads_of(facts), facts)
-    source = resolve_set(ctx, value)
+    source = _first_if_sorted(ctx, value, resolve_set(ctx, value))
     rows = [e for e in source.elems if not isinstance(e, Scalar) and g.is_row(e)]
     if rows and len(rows) == len(source):
         ctx.notes.append(
@@ -67,6 +71,38 @@ def op_select(ctx: Context, op: Op) -> Result:
         extra = distinct_heads(g, g.heads_of(facts), facts)
         result = union([result, extra])
     return result
+
+
+# a place written as a word (``tail_entity='first'`` on a Rank column of 1, 2, 3 or 1st, 2nd)
+_ORDINAL_WORDS = {"first": 1, "top": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+                  "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+
+
+def _select_ordinal_word(ctx: Context, rel: int, text: str) -> Result | None:
+    """Rows whose value is place n, for a literal ordinal word that matched no value, when
+    the column's values are mostly places (numbers or ordinals); else ``None``."""
+    n = _ORDINAL_WORDS.get(text.strip().lower())
+    if n is None:
+        return None
+    g = ctx.graph
+    facts, vals, how = g.quantity_index(rel)
+    places = (how == "number") | (how == "ordinal")
+    if not len(facts) or places.sum() < 0.9 * len(facts):
+        return None
+    keep = facts[places & (vals == n)]
+    ctx.notes.append(f"{text!r} matched no value of {rel_name(ctx, rel)!r}: read as place {n}")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _first_if_sorted(ctx: Context, value: object, source: Result) -> Result:
+    """A sorted result (``sort``) used as the value to match: its first element, noted."""
+    if not isinstance(value, Ref) or value.step not in ctx.ordered or len(source) < 2:
+        return source
+    ctx.notes.append(
+        f"output_of_query{value.step} is a sorted list used as the value to match: its first "
+        f"element, {elem_text(ctx.graph, source.elems[0])!r}"
+    )
+    return Result((source.elems[0],), (source.witnesses[0],))
 
 
 def _select_nodes(
@@ -114,7 +150,68 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         )
         facts = np.unique(facts)  # heads and facts aligned (each head its own fact)
         return distinct_heads(g, g.heads_of(facts), facts)
+    if thresholds is not None and len(thresholds) == 1:
+        scored = _select_scores(ctx, rel, cmp, thresholds[0])
+        if scored is not None:
+            return scored
+    if isinstance(value, Text) and (month_day := parse_month_day(value.value)) is not None:
+        dated = _select_yearless(ctx, rel, cmp, month_day)
+        if dated is not None:
+            return dated
     return _llm_compare(ctx, rel, cmp, value)
+
+
+_OPS = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
+
+
+def _mostly(part: int, whole: int) -> bool:
+    """At least 90% of the values (the share the numeric comparison asks for, too)."""
+    return whole > 0 and part >= 0.9 * whole
+
+
+def _select_scores(ctx: Context, rel: int, cmp: str, threshold: float) -> Result | None:
+    """A number compared with a column of scores (``7–1``): each score reads as the one
+    number the question asks for (:func:`~trustuqa_core.numbers.read_score`); ``None`` when
+    the column is not made of scores."""
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    labels = g.labels(g.tails_of(facts))
+    reads = [read_score(t, ctx.question) for t in labels]
+    n_read = sum(r is not None for r in reads)
+    if not _mostly(n_read, len(reads)):
+        return None
+    vals = np.array([np.nan if r is None else r[0] for r in reads])
+    keep = facts[_OPS[cmp](vals, threshold)]
+    how = next(r[1] for r in reads if r is not None)
+    ctx.notes.append(
+        f"values of {rel_name(ctx, rel)!r} are scores, each read as {how}"
+        + (f"; {len(reads) - n_read} value(s) are not scores" if n_read < len(reads) else "")
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _select_yearless(
+    ctx: Context, rel: int, cmp: str, month_day: tuple[int, int | None]
+) -> Result | None:
+    """A date without a year (``'September 6'``) or a month (``'September'``) compared with a
+    column of dates: by month and day (or month) alone; ``None`` when the column is not dates."""
+    g = ctx.graph
+    facts, vals, how = g.quantity_index(rel)
+    dates = how == "date"
+    if not _mostly(int(dates.sum()), len(facts)):
+        return None
+    month, day = month_day
+    ymd = np.where(dates, vals, np.nan)
+    if day is None:
+        key, threshold, what = (ymd // 100) % 100, float(month), "month"
+    else:
+        key, threshold, what = ymd % 10000, float(month * 100 + day), "month and day"
+    keep = facts[_OPS[cmp](key, threshold)]
+    ctx.notes.append(
+        f"the value has no year: dates of {rel_name(ctx, rel)!r} compared by {what} only"
+        + (f"; {int((~dates).sum())} value(s) are not dates" if not dates.all() else "")
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 def _loose_thresholds(ctx: Context, value: object) -> list[tuple[float, str]] | None:
@@ -143,6 +240,8 @@ def _select_cmp_loose(
     if n_read <= n_numeric and thresholds[0][1] == "number" or len(kinds - {"number"}) > 1:
         return None
     ops = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
+    if "date" in kinds:
+        thresholds = [_year_as_date(ctx, x, k, cmp) for x, k in thresholds]
     mask = np.zeros(len(facts), dtype=bool)
     for x, _ in thresholds:
         mask |= ops[cmp](vals, x)
@@ -157,6 +256,17 @@ def _select_cmp_loose(
     )
     keep = facts[mask]
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _year_as_date(ctx: Context, x: float, kind: str, cmp: str) -> tuple[float, str]:
+    """A bare year compared with dates (read as yyyymmdd): its first day for ``<``/``>=``,
+    its last day for ``>``/``<=`` (``before 1989`` is before 1 January 1989), noted."""
+    if kind != "number" or not 1000 <= x <= 3000 or x != int(x):
+        return x, kind
+    day = int(x) * 10000 + (101 if cmp in ("<", ">=") else 1231)
+    edge = "1 January" if cmp in ("<", ">=") else "31 December"
+    ctx.notes.append(f"{int(x)} is a year: dates compared with {edge} {int(x)}")
+    return float(day), "date"
 
 
 def _thresholds(ctx: Context, value: object) -> list[float] | None:
@@ -238,10 +348,15 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
     if len(kinds) > 1 and (how == "number").sum() * 2 > len(how):
         vals = np.where(how == "number", vals, np.nan)
         kinds = {"number"}
-    best = np.nanmax(vals) if which == "max" else np.nanmin(vals)
+    rank = op.param("rank", 1)
+    distinct = np.unique(vals[~np.isnan(vals)])
+    if not isinstance(rank, int) or rank > len(distinct):
+        raise ctx.fail(f"{rel_name(ctx, rel)!r} has only {len(distinct)} distinct number(s)")
+    best = distinct[-rank] if which == "max" else distinct[rank - 1]
     keep = facts[vals == best]
+    place = "" if rank == 1 else f"number {rank} by distinct value: "
     ctx.notes.append(
-        f"the {which} of {rel_name(ctx, rel)!r} is {g.label(g.tail_of(keep[0]))!r}"
+        f"the {which} of {rel_name(ctx, rel)!r} is {place}{g.label(g.tail_of(keep[0]))!r}"
         + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
     )
     return distinct_heads(g, g.heads_of(keep), keep)

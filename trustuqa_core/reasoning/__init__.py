@@ -22,6 +22,7 @@ from .arith import (
     fn_absolute,
     fn_add,
     fn_calculate,
+    fn_day_difference,
     fn_difference,
     fn_divide,
     fn_duration,
@@ -40,7 +41,10 @@ from .sets import (
     fn_is_empty,
     fn_last,
     fn_most_frequent,
+    fn_overlaps,
+    fn_row_number,
 )
+from .sorting import fn_consecutive, fn_nth_largest, fn_nth_smallest, fn_sort
 from .text import fn_extract_number, fn_split
 
 __all__ = ["REASONING"]
@@ -60,6 +64,7 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "calculate": fn_calculate,
     "duration": fn_duration,
     "year_difference": fn_year_difference,
+    "day_difference": fn_day_difference,
     "is_empty": fn_is_empty,
     "exists": fn_exists,
     "most_frequent": fn_most_frequent,
@@ -70,4 +75,10 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "distinct": fn_distinct,
     "split": fn_split,
     "extract_number": fn_extract_number,
+    "sort": fn_sort,
+    "nth_largest": fn_nth_largest,
+    "nth_smallest": fn_nth_smallest,
+    "consecutive": fn_consecutive,
+    "overlaps": fn_overlaps,
+    "row_number": fn_row_number,
 }

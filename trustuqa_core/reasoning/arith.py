@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import date
 
 from ..numbers import format_number, parse_quantity
-from ..ops.base import Context, elem_text
+from ..ops.base import Context, elem_text, quantity
 from ..query.ast import Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
@@ -233,9 +234,24 @@ def fn_calculate(ctx: Context, op: Op) -> Result:
         symbol = _named_operation(ctx, args)
     if symbol in COMPARISONS:
         return fn_compare(ctx, op)
+    if symbol is None and _one_number(ctx, args):
+        ctx.notes.append(f"calculate() of one number, {operand_text(args.operands[0])}, with no "
+                         "operation: that number")
+        return operand_result(ctx, args.operands[0])
     if symbol not in ("+", "-", "*", "/", "%"):
         raise not_applicable(ctx, "calculate() names no operation it knows")
     return _compute(ctx, op, symbol, f"calculate({symbol})")
+
+
+def _one_number(ctx: Context, args: Args) -> bool:
+    """True when the only operand is an earlier result holding one plain number."""
+    if len(args.operands) != 1 or args.condition is not None or not isinstance(
+        args.operands[0], Ref
+    ):
+        return False
+    r = operand_result(ctx, args.operands[0]).distinct()
+    q = quantity(ctx.graph, r.elems[0]) if len(r) == 1 else None
+    return q is not None and q[1] == "number"
 
 
 def _named_operation(ctx: Context, args: Args) -> str | None:
@@ -278,12 +294,40 @@ def _span(ctx: Context, op: Op, what: str) -> tuple[int, int, tuple[int, ...]]:
             wits = merged_witnesses([operand_result(ctx, args.operands[0])])
             ys = [y for y, _ in years]
             return min(ys), max(ys), wits
+        early = _early_span(ctx, args.operands[0])
+        if early is not None:
+            return early
     raise not_applicable(ctx, f"{what} needs two dates or years (or one span)")
+
+
+# a span of years before 1000 (``264-280``), read only where a duration is asked for
+_EARLY_SPAN = re.compile(r"^\s*(\d{3,4})\s*[–—\-−]\s*(\d{3,4})\s*$")
+
+
+def _early_span(ctx: Context, value: object) -> tuple[int, int, tuple[int, ...]] | None:
+    """One value ``264-280`` whose end follows its start, read as a span of years."""
+    r = operand_result(ctx, value).distinct()
+    if len(r) != 1 or (m := _EARLY_SPAN.match(elem_text(ctx.graph, r.elems[0]))) is None:
+        return None
+    start, end = int(m.group(1)), int(m.group(2))
+    if end <= start:
+        return None
+    ctx.notes.append(f"{elem_text(ctx.graph, r.elems[0])!r} is read as a span of years")
+    return start, end, merged_witnesses([r])
 
 
 def fn_duration(ctx: Context, op: Op) -> Result:
     """Years from a start to an end (two dates or years, or one span like ``1947–1959``),
-    answered as ``N years`` (the number alone when the question already says "years")."""
+    answered as ``N years`` (the number alone when the question already says "years"). One
+    value that is itself a duration (``2:12:59``) is that duration."""
+    args = split_args(ctx, op)
+    if len(args.operands) == 1:
+        r = operand_result(ctx, args.operands[0]).distinct()
+        q = quantity(ctx.graph, r.elems[0]) if len(r) == 1 else None
+        if q is not None and q[1] == "duration":
+            ctx.notes.append(f"duration() of one value that is a duration, "
+                             f"{elem_text(ctx.graph, r.elems[0])!r}: that value")
+            return r
     start, end, wits = _span(ctx, op, "duration()")
     n = abs(end - start)
     ctx.notes.append(
@@ -293,6 +337,31 @@ def fn_duration(ctx: Context, op: Op) -> Result:
         ctx.notes.append("the question counts in years: the answer is the number")
         return Result((Scalar.number(n),), (wits,))
     return Result((Scalar(float(n), f"{n} years"),), (wits,))
+
+
+def _day_number(ctx: Context, value: object, what: str) -> tuple[date, tuple[int, ...]]:
+    """The one full date (year, month and day) an operand holds."""
+    r = operand_result(ctx, value).distinct()
+    q = parse_quantity(elem_text(ctx.graph, r.elems[0])) if len(r) == 1 else None
+    if q is None or q[1] != "date":
+        raise not_applicable(ctx, f"{what}: {operand_text(value)} is not one date")
+    n = int(q[0])
+    try:
+        return date(n // 10000, n // 100 % 100, n % 100), r.witnesses[0]
+    except ValueError as e:  # a year or a month alone (day 0) has no day count
+        raise not_applicable(ctx, f"{what}: {operand_text(value)} is not a full date") from e
+
+
+def fn_day_difference(ctx: Context, op: Op) -> Result:
+    """The number of days between two full dates (absolute)."""
+    args = split_args(ctx, op)
+    if len(args.operands) != 2:
+        raise not_applicable(ctx, f"day_difference() needs two dates; it got {len(args.operands)}")
+    (a, wa), (b, wb) = (_day_number(ctx, v, "day_difference()") for v in args.operands)
+    n = abs((b - a).days)
+    ctx.notes.append(f"from {a.isoformat()} to {b.isoformat()}: {n} days "
+                     f"({describe_witnesses(ctx, wa + wb, limit=4)})")
+    return Result((Scalar.number(n),), (wa + wb,))
 
 
 def fn_year_difference(ctx: Context, op: Op) -> Result:

@@ -44,7 +44,7 @@ from .operands import (
     show,
     split_args,
 )
-from .placeholders import bind_placeholders
+from .placeholders import bind_compare_placeholders, bind_placeholders
 from .scores import read_score
 
 __all__ = ["fn_compare", "fn_if_then_else", "fn_equals", "fn_contains", "holds"]
@@ -111,12 +111,40 @@ def _counted(ctx: Context, value: object) -> Reading | None:
     return Reading(float(n), "count", f"{n} value(s)", merged_witnesses([r]))
 
 
+# one word and a number: 'Week 9', 'Round 3', 'Episode 12'
+_LABELLED = re.compile(r"^\s*([A-Za-z]+)\.?\s+(\d+)\s*$")
+
+
+def _labelled(ctx: Context, value: object) -> tuple[str, float, str, tuple[int, ...]] | None:
+    r = operand_result(ctx, value).distinct()
+    if len(r) != 1:
+        return None
+    text = elem_text(ctx.graph, r.elems[0])
+    m = _LABELLED.match(text)
+    return None if m is None else (m.group(1).casefold(), float(m.group(2)), text, r.witnesses[0])
+
+
+def _labelled_pair(ctx: Context, left: object, right: object, what: str
+                   ) -> tuple[Reading, Reading] | None:
+    """Two values written as the same word and a number (``Week 9``, ``Week 5``): their
+    numbers; ``None`` for anything else."""
+    a, b = _labelled(ctx, left), _labelled(ctx, right)
+    if a is None or b is None or a[0] != b[0]:
+        return None
+    ctx.notes.append(f"{what}: {a[2]!r} and {b[2]!r} are both {a[0]!r} and a number: "
+                     "compared by the numbers")
+    return (Reading(a[1], "number", a[2], a[3]), Reading(b[1], "number", b[2], b[3]))
+
+
 def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers; when neither holds numbers and the question asks "more" or
     "fewer" ("who broke more world records, X or Y?"), how many values each holds."""
     try:
         return read_number(ctx, left, what), read_number(ctx, right, what)
     except NotApplicableError:
+        labelled = _labelled_pair(ctx, left, right, what)
+        if labelled is not None:
+            return labelled
         cue = _COUNT_CUE.search((ctx.question or "").lower())
         a, b = _counted(ctx, left), _counted(ctx, right)
         if cue is None or a is None or b is None or max(a.value, b.value) < 2:
@@ -277,6 +305,9 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
                 f"{'yes' if ctx.verdicts[ctx.step] else 'no'}"
             )
             return _answer("yes" if ctx.verdicts[ctx.step] else "no", wits)
+        if names[0] is None or names[1] is None or names[0].casefold() == names[1].casefold():
+            columns = _column_alternatives(ctx, a, b)
+            names = columns if columns[0] is not None else names
         if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
         if x == y:
@@ -298,6 +329,33 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+_ALTERNATIVES = re.compile(r"\b([A-Za-z]+)\s+or\s+([A-Za-z]+)\b")
+
+
+def _column_alternatives(ctx: Context, a: Reading, b: Reading) -> tuple[str | None, str | None]:
+    """"did march or april have more precipitation?" over the columns ``Mar`` and ``Apr``: the
+    question's two alternatives, each matched to the column an operand was read from (one
+    name starting with the other, ignoring case); ``(None, None)`` unless both match apart."""
+    m = _ALTERNATIVES.search(ctx.question or "")
+    if m is None or not a.relation or not b.relation:
+        return None, None
+
+    def same(word: str, column: str) -> bool:
+        w, c = word.casefold(), column.strip().casefold()
+        return len(c) >= 3 and len(w) >= 3 and (w.startswith(c) or c.startswith(w))
+
+    w1, w2 = m.group(1), m.group(2)
+    if same(w1, a.relation) and same(w2, b.relation) and not same(w1, b.relation):
+        pair = (w1, w2)
+    elif same(w2, a.relation) and same(w1, b.relation) and not same(w2, b.relation):
+        pair = (w2, w1)
+    else:
+        return None, None
+    ctx.notes.append(f"the operands are the columns {a.relation!r} and {b.relation!r}, the "
+                     f"question's alternatives {pair[0]!r} and {pair[1]!r}")
+    return pair
 
 
 # the description the parser gives a comparison it lifted out of another call (query/hoist.py)
@@ -329,8 +387,26 @@ def _compare_args(ctx: Context, args: Args, what: str) -> Result:
         left, symbol, right = _expression(ctx, args.condition)
         args.operator, args.operator_text = symbol, symbol
         return _compare(ctx, left, right, args, what)
-    left, right = _two_operands(ctx, args, what)
+    left, right = bind_compare_placeholders(ctx, *_two_operands(ctx, args, what))
+    passed = _checked_comparison(ctx, left, right, args)
+    if passed is not None:
+        return passed
     return _compare(ctx, left, right, args, what)
+
+
+def _checked_comparison(ctx: Context, left: object, right: object, args: Args) -> Result | None:
+    """``compare(set1='output_of_query6', set2='True', op='=')`` where Query6 is itself a
+    comparison: checking that it holds is that comparison, so its answer is passed on."""
+    if args.operator not in (None, "="):
+        return None
+    for this, other in ((left, right), (right, left)):
+        if (isinstance(this, Ref) and this.step in ctx.verdicts and isinstance(other, Text)
+                and other.value.strip().lower() in _TRUE):
+            ctx.verdicts[ctx.step] = ctx.verdicts[this.step]
+            ctx.notes.append(f"checking that the comparison output_of_query{this.step} is "
+                             f"{other.value.strip()!r}: that comparison's answer")
+            return operand_result(ctx, this)
+    return None
 
 
 def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
@@ -434,13 +510,22 @@ def fn_equals(ctx: Context, op: Op) -> Result:
     return _answer("yes" if truth else "no", wits)
 
 
+# argument names of the element looked for (``check_inclusion(value='1st', set=...)``)
+_ELEMENT_NAMES = frozenset({"value", "element", "item", "entity", "string", "text", "word",
+                            "needle", "target", "substring", "x"})
+
+
 def fn_contains(ctx: Context, op: Op) -> Result:
     """``yes`` when a value of the set equals or contains the element's text (ignoring case
-    and spacing), else ``no``; the witnesses are those of the matching values."""
+    and spacing), else ``no``; the witnesses are those of the matching values. The set comes
+    first unless the first argument is named as the element (``value=``, ``element=``)."""
     args = split_args(ctx, op)
     if len(args.operands) != 2:
         raise not_applicable(ctx, "contains() needs a set and an element")
-    pool, element = operand_result(ctx, args.operands[0]), args.operands[1]
+    first, second = args.operands
+    if args.names[0] in _ELEMENT_NAMES and args.names[1] not in _ELEMENT_NAMES:
+        first, second = second, first
+    pool, element = operand_result(ctx, first), second
     needles = [_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, element).elems]
     hits = [
         (e, w)
@@ -452,7 +537,7 @@ def fn_contains(ctx: Context, op: Op) -> Result:
     shown = ", ".join(repr(elem_text(ctx.graph, e)) for e, _ in hits[:3])
     ctx.notes.append(
         f"{operand_text(element)} {'is' if truth else 'is not'} among the {len(pool)} value(s) "
-        f"of {operand_text(args.operands[0])}" + (f": {shown}" if shown else "")
+        f"of {operand_text(first)}" + (f": {shown}" if shown else "")
     )
     wits = merged_witnesses([Result(tuple(e for e, _ in hits), tuple(w for _, w in hits))])
     return _answer("yes" if truth else "no", wits)

@@ -94,7 +94,9 @@ RANK_RELATION = re.compile(
 # words asking which of two rows comes first in the table ("which film came first?")
 ORDER_WORDS = frozenset(
     {"first", "before", "earlier", "earliest", "sooner", "after", "later", "latest", "last",
-     "listed", "precede", "preceded", "precedes", "follow", "followed", "follows"}
+     "listed", "precede", "preceded", "precedes", "follow", "followed", "follows",
+     # stop 13: "did austria or russia rank higher?" over two rows of a ranked table
+     "rank", "ranked", "ranking", "placed", "finished"}
 )
 _AUX = re.compile(
     r"^\s*(is|was|were|are|did|does|do|has|have|had|can|could|will|would|should|am)\b",

@@ -117,6 +117,19 @@ _OPERAND = r"(?:output_of_query\s*\d+|'[^']*'|\"[^\"]*\"|[-+]?[\d.,]+%?|[A-Za-z]
 _SYMBOL = r"(>=|<=|==|!=|<>|=>|=<|=|>|<|\+|-|−|\*|×|/|÷)"
 _EXPRESSION = re.compile(rf"^\s*\(?\s*({_OPERAND})\s*{_SYMBOL}\s*({_OPERAND})\s*\)?\s*$")
 _REF = re.compile(r"^output_of_query\s*(\d+)$", re.IGNORECASE)
+_REFERENCE_ALIAS = re.compile(r"^(?:value|result|answer)_of_query_?(\d+)$", re.IGNORECASE)
+
+
+def reference_alias(value: object) -> object:
+    """``'value_of_query2'`` / ``'result_of_query2'`` as an operand: another spelling of
+    ``output_of_query2``; any other value unchanged.
+
+    >>> reference_alias(Text("value_of_query2")), reference_alias(Text("output_of_query3_us"))
+    (Ref(step=2), Text(value='output_of_query3_us'))
+    """
+    if isinstance(value, Text) and (m := _REFERENCE_ALIAS.match(value.value.strip())):
+        return Ref(int(m.group(1)))
+    return value
 
 
 def not_applicable(ctx: Context, message: str) -> NotApplicableError:
@@ -215,7 +228,7 @@ def split_args(ctx: Context, op: Op) -> Args:
             out.operands.extend(_value(i.value) if isinstance(i, Text) else i for i in value.items)
             out.names.extend([key, key])
         else:
-            out.operands.append(value)
+            out.operands.append(reference_alias(value))
             out.names.append(key)
     _named_condition(op, out)
     if positional_after_condition:

@@ -13,6 +13,11 @@ Two readings, each stated in the step's notes:
   number the question asks for (:func:`.scores.read_score`: the first, the second for
   "against"/"away", the larger for "winning", the sum for "total").
 
+* **frequency**: when the question asks for the most or the least of something counted
+  ("which owner has the most networks?", "which party was elected the least?") and some
+  value occurs more than once, ``max`` is the value that occurs most often and ``min`` the
+  one that occurs least often, if exactly one does.
+
 Anything else returns ``None`` and the caller hands the step to the LLM fallback, marked
 unverified, as before.
 
@@ -25,6 +30,7 @@ False
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..ops.base import Context, elem_text
 from ..results import Result, Scalar
@@ -63,6 +69,9 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
     scored = _extreme_score(ctx, name, s)
     if scored is not None:
         return scored
+    frequent = _extreme_frequency(ctx, name, s)
+    if frequent is not None:
+        return frequent
     if not asks_row_order(ctx.description):
         return None
     rows = [_row_of(ctx, w) for w in s.witnesses]
@@ -81,17 +90,61 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
 
 
+# a span of years still open: '1973–present' (read as its first year, as a closed span is)
+_OPEN_SPAN = re.compile(r"^\s*(\d{4})\s*[–—\-−]\s*(?:present|now|today|current)?\s*$", re.I)
+
+
+def _read_score_or_span(text: str, question: str | None) -> tuple[float, str] | None:
+    score = read_score(text, question)
+    if score is not None:
+        return score
+    m = _OPEN_SPAN.match(text)
+    return (float(m.group(1)), "its first number") if m else None
+
+
 def _extreme_score(ctx: Context, name: str, s: Result) -> Result | None:
-    """The values whose score reading is the largest (smallest), when all are scores."""
-    readings = [read_score(elem_text(ctx.graph, e), ctx.question) for e in s.elems]
-    if any(r is None for r in readings):
+    """The values whose score reading is the largest (smallest), when all are scores or
+    spans of years (at most one in ten may be neither, such as a 'Bye' row: left out, noted)."""
+    texts = [elem_text(ctx.graph, e) for e in s.elems]
+    readings = [_read_score_or_span(t, ctx.question) for t in texts]
+    missing = [t for t, r in zip(texts, readings, strict=True) if r is None]
+    if len(missing) == len(readings) or len(missing) > 0.1 * len(readings):
         return None
     values = [r[0] for r in readings if r is not None]
     pick = max(values) if name == "max" else min(values)
-    keep = [i for i, v in enumerate(values) if v == pick]
+    keep = [i for i, r in enumerate(readings) if r is not None and r[0] == pick]
     how = next(r[1] for r in readings if r is not None)
     ctx.notes.append(
         f"{name}(): the values are scores or records, each read as {how}: "
         f"{name}imum {pick:g} ({elem_text(ctx.graph, s.elems[keep[0]])!r})"
+        + (f"; left out (not scores): {', '.join(repr(t) for t in missing[:3])}"
+           if missing else "")
+    )
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
+# "the most networks", "elected the least", "the fewest wins"; not "the most recent"
+_COUNTED = re.compile(r"\b(most|least|fewest)\b(?!\s+(?:recent|recently|recents?)\b)")
+
+
+def _extreme_frequency(ctx: Context, name: str, s: Result) -> Result | None:
+    """The value occurring most (``max``) or least (``min``) often, when the question asks
+    "most"/"least"/"fewest", some value repeats, and exactly one value is that frequent."""
+    cue = _COUNTED.search((ctx.question or "").lower())
+    if cue is None or (cue.group(1) == "most") != (name == "max"):
+        return None
+    texts = [elem_text(ctx.graph, e).strip() for e in s.elems]
+    counts = Counter(t.casefold() for t in texts)
+    if max(counts.values()) < 2:
+        return None
+    best = max(counts.values()) if name == "max" else min(counts.values())
+    winners = [t for t, c in counts.items() if c == best]
+    if len(winners) != 1:
+        return None
+    keep = [i for i, t in enumerate(texts) if t.casefold() == winners[0]]
+    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+    ctx.notes.append(
+        f"{name}(): the values are not numbers and the question asks {cue.group(1)!r}: the "
+        f"value occurring {'most' if name == 'max' else 'least'} often ({shown} ...)"
     )
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()

@@ -10,6 +10,11 @@ earlier result that holds values (not rows) and whose query chain names that can
 When no such result exists, or the binding would compare a result with itself, the name
 stays unread and the step goes to the LLM fallback as before.
 
+A comparison has no branches to name its candidates, so there (``compare(set1='set1',
+set2='output_of_query4')``, ``compare(set1='set', set2='10')``) a made-up name stands for
+the latest earlier value result that is neither an operand already nor about the same
+entities as the other operand (:func:`bind_compare_placeholders`).
+
 >>> is_placeholder("set1"), is_placeholder("value_2"), is_placeholder("Italy")
 (True, True, False)
 """
@@ -23,10 +28,19 @@ from ..query.ast import Ref, Text
 from ..results import Scalar
 from .operands import operand_name
 
-__all__ = ["is_placeholder", "bind_placeholders", "PLACEHOLDER"]
+__all__ = [
+    "is_placeholder",
+    "bind_placeholders",
+    "bind_compare_placeholders",
+    "PLACEHOLDER",
+]
 
 PLACEHOLDER = re.compile(
     r"^(?:set|value|val|count|num|number|operand|amount|score|result)_?([12])$", re.IGNORECASE
+)
+#: an operand name of a comparison that names no data (``set``, ``set1``, ``set3``, ``value``)
+LOOSE_PLACEHOLDER = re.compile(
+    r"^(?:set|value|val|count|num|number|operand|amount|score|result)_?\d?$", re.IGNORECASE
 )
 
 
@@ -76,5 +90,55 @@ def bind_placeholders(
             f"{'then' if m.group(1) == '1' else 'else'} candidate {name!r}, "
             f"output_of_query{step}"
         )
+        bound.append(Ref(step))
+    return bound[0], bound[1]
+
+
+def _is_values(ctx: Context, step: int) -> bool:
+    r = ctx.env.get(step)
+    if r is None or not r:
+        return False
+    return not all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems)
+
+
+def _about(ctx: Context, step: int) -> frozenset[str]:
+    return frozenset(n.strip().casefold() for n in ctx.names.get(step, ()))
+
+
+def bind_compare_placeholders(ctx: Context, left: object, right: object) -> tuple[object, object]:
+    """``left``/``right`` of a comparison with made-up names (``'set1'``, ``'set'``) replaced
+    by earlier value results: each takes the latest value result that is not an operand yet
+    and is not about the same entities as a bound operand. Unchanged when a name cannot be
+    bound (the step then goes to the fallback as before)."""
+    operands = [left, right]
+    loose = [isinstance(o, Text) and LOOSE_PLACEHOLDER.match(o.value.strip()) is not None
+             for o in operands]
+    if not any(loose):
+        return left, right
+    used = {o.step for o in operands if isinstance(o, Ref)}
+    about = [_about(ctx, s) for s in used]
+    free = [s for s in sorted(ctx.env, reverse=True)
+            if s < ctx.step and s not in used and _is_values(ctx, s)]
+    picked: list[int] = []
+    for step in free:
+        if len(picked) == sum(loose):
+            break
+        mine = _about(ctx, step)
+        if mine and any(mine == other for other in about):
+            continue
+        picked.append(step)
+        about.append(mine)
+    if len(picked) < sum(loose):
+        return left, right
+    picked.sort()
+    bound: list[object] = []
+    for o, is_loose in zip(operands, loose, strict=True):
+        if not is_loose:
+            bound.append(o)
+            continue
+        step = picked.pop(0)
+        name = o.value if isinstance(o, Text) else str(o)
+        ctx.notes.append(f"{name!r} names no result: read as the latest other value result, "
+                         f"output_of_query{step}")
         bound.append(Ref(step))
     return bound[0], bound[1]

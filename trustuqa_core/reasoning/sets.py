@@ -8,7 +8,8 @@ import re
 from collections import Counter
 
 from ..numbers import parse_quantity
-from ..ops.base import Context, elem_text, resolve_set
+from ..ops.base import Context, elem_text, intersect, resolve_set
+from ..query.ast import Text
 from ..results import Elem, Result, Scalar, elem_key
 from ..rewrite import Op
 from .operands import merged_witnesses, not_applicable, split_args
@@ -22,6 +23,8 @@ __all__ = [
     "fn_first",
     "fn_last",
     "fn_distinct",
+    "fn_overlaps",
+    "fn_row_number",
 ]
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -57,6 +60,39 @@ def fn_exists(ctx: Context, op: Op) -> Result:
     return _yes_no(ctx, bool(r), r, "exists()")
 
 
+def fn_overlaps(ctx: Context, op: Op) -> Result:
+    """``yes`` when the two sets share an element (``check_intersection``), else ``no``."""
+    args = split_args(ctx, op)
+    if len(args.operands) != 2:
+        raise not_applicable(ctx, f"overlaps() needs two sets; it got {len(args.operands)}")
+    a, b = (resolve_set(ctx, v) for v in args.operands)
+    common = intersect([a.distinct(), b.distinct()])
+    ctx.verdicts[ctx.step] = bool(common)
+    ctx.notes.append(f"overlaps(): the sets ({len(a.distinct())} and {len(b.distinct())} "
+                     f"element(s)) share {len(common)}, so {'yes' if common else 'no'}")
+    text = "yes" if common else "no"
+    return Result((Scalar(text, text),), (merged_witnesses([common if common else a]),))
+
+
+def fn_row_number(ctx: Context, op: Op) -> Result:
+    """The position in its table of each row of the set; a value stands for the row it was
+    read from (its last witness fact's row)."""
+    r = _the_set(ctx, op, "row_number()")
+    g = ctx.graph
+    elems: list[Elem] = []
+    wits: list[tuple[int, ...]] = []
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        row = e if not isinstance(e, Scalar) and g.is_row(e) else (
+            g.head_of(w[-1]) if w else None)
+        pos = g.row_position(row) if row is not None else None
+        if pos is None:
+            raise not_applicable(ctx, f"row_number(): {elem_text(g, e)!r} comes from no table row")
+        elems.append(Scalar.number(pos[1]))
+        wits.append(w)
+    ctx.notes.append(f"row_number(): the table positions of {len(elems)} element(s)")
+    return Result(tuple(elems), tuple(wits))
+
+
 def fn_most_frequent(ctx: Context, op: Op) -> Result:
     """The value(s) occurring most often in the bag (ties: all), with their witnesses."""
     r = _the_set(ctx, op, "most_frequent()")
@@ -76,6 +112,16 @@ def fn_most_frequent(ctx: Context, op: Op) -> Result:
     return out
 
 
+def _selected_by(ctx: Context, e: Elem, witnesses: tuple[int, ...]) -> str | None:
+    """The cell a table row was selected by: the value of its last witness fact, when that
+    fact is about the row; ``None`` for anything else."""
+    g = ctx.graph
+    if isinstance(e, Scalar) or not g.is_row(e) or not witnesses:
+        return None
+    fact = witnesses[-1]
+    return g.label(g.tail_of(fact)) if g.head_of(fact) == e else None
+
+
 def _map_values(ctx: Context, op: Op, what: str, read) -> Result:  # noqa: ANN001
     r = _the_set(ctx, op, what)
     elems: list[Elem] = []
@@ -84,6 +130,11 @@ def _map_values(ctx: Context, op: Op, what: str, read) -> Result:  # noqa: ANN00
     for e, w in zip(r.elems, r.witnesses, strict=True):
         text = elem_text(ctx.graph, e)
         value = read(text)
+        if value is None and (cell := _selected_by(ctx, e, w)) is not None:
+            value = read(cell)
+            if value is not None:
+                ctx.notes.append(f"{what}: {text!r} is a row, read by the value it was found by, "
+                                 f"{cell!r}")
         if value is None:
             skipped.append(text)
             continue
@@ -135,9 +186,20 @@ def _ordered(ctx: Context, r: Result) -> list[int]:
     return list(range(len(r)))
 
 
+# ``get_any(set=..., n='1')``: a count argument asking for one element is the plain call
+_ONE_OF = frozenset({"n", "k", "count", "number", "num", "limit"})
+
+
+def _without_count_of_one(op: Op) -> Op:
+    params = tuple((n, v) for n, v in op.params
+                   if not ((n or "").lower() in _ONE_OF and isinstance(v, Text)
+                           and v.value.strip() in ("1", "one")))
+    return Op(op.name, params, op.cmp, op.out)
+
+
 def _end(ctx: Context, op: Op, last: bool) -> Result:
     what = "last()" if last else "first()"
-    r = _the_set(ctx, op, what).distinct()
+    r = _the_set(ctx, _without_count_of_one(op), what).distinct()
     if not r:
         raise ctx.fail(f"{what} of an empty set")
     order = _ordered(ctx, r)
