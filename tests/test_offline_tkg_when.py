@@ -30,6 +30,6 @@ def careers():  # noqa: ANN201
 ])
 def test_join_and_leave_are_the_membership_times(careers, question: str, year: str) -> None:  # noqa: ANN001
     a = answer(question, careers, writer="offline")
-    assert a.answer == [year], (a.answer, a.query_text)
+    assert a.answer == [year], (a.answer, a.trace.query_text if a.trace else a.error)
     assert a.verdict is not None and a.verdict.label == "verified", a.verdict
     assert "unexplained_words" not in [r.code for r in a.verdict.reasons]

@@ -36,6 +36,8 @@ for _cues, _parts in pairs("kg_relation_words"):
 
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _STOP = word_set("kg_stop_words")
+#: words that join two relations into one condition on the same entity (an intersection)
+_JOINING = frozenset({"and", "or", "both", "also", "as"})
 
 
 def relation_scores(question: str, graph: GraphStore,
@@ -117,7 +119,8 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
         elif tails:
             out.append((_lookup(f"What has {rel_name} {tails[0]}", relation=rel_name,
                                 tail_entity=tails[0]), f"{why}; {tails[0]!r} as the tail"))
-    return _two_hops(rels, graph, mapper, named) + out
+    hops = _two_hops(rels, graph, mapper, named, question)
+    return hops or out  # a one-hop lookup would leave one of the two named relations unread
 
 
 def _attached(graph: GraphStore, mapper: Mapper, named: list[str],
@@ -135,18 +138,64 @@ def _attached(graph: GraphStore, mapper: Mapper, named: list[str],
     return None
 
 
+def _names_relation(word: str, rel_name: str) -> bool:
+    """True when a question word names the relation (as :func:`relation_scores` counts it)."""
+    parts = set(letter_words(rel_name.replace("_", " ")))
+    return (word in parts or stem(word) in {stem(p) for p in parts}
+            or bool(_USUAL_WORDS.get(word, set()) & (parts | {rel_name})))
+
+
+def _nearer(question: str, label: str, first: str, second: str) -> bool:
+    """True when a word naming ``first`` stands strictly nearer the entity ``label`` in the
+    question than every word naming ``second``.
+
+    >>> _nearer("which actors starred in films directed by Mel Brooks", "Mel Brooks",
+    ...         "directed_by", "starred_actors")
+    True
+    >>> _nearer("which films directed by Mel Brooks", "Mel Brooks", "directed_by", "directed_by")
+    False
+    >>> _nearer("which films did Mel Brooks both write and direct", "Mel Brooks", "written_by",
+    ...         "directed_by")
+    False
+    """
+    words = letter_words(question)
+    name = letter_words(label)
+    at = next((i for i in range(len(words) - len(name) + 1)
+               if words[i:i + len(name)] == name), None) if name else None
+    if at is None:
+        return False
+    span = range(at, at + len(name))
+
+    def places(rel_name: str) -> list[int]:
+        return [i for i, w in enumerate(words)
+                if i not in span and w not in _STOP and _names_relation(w, rel_name)]
+
+    near, far = places(first), places(second)
+    if not near or not far:
+        return False
+    lo, hi = sorted((min(near, key=lambda i: abs(i - at)), min(far, key=lambda i: abs(i - at))))
+    if _JOINING & set(words[lo:hi]):
+        return False  # "both write and direct": the two relations are joined, not chained
+    return min(abs(i - at) for i in near) < min(abs(i - at) for i in far)
+
+
 def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
-              named: list[str]) -> list[tuple[Program, str]]:
-    """"what genres are the films directed by Mel Brooks": the question names two relations,
-    only one of which touches the named entity; the other is read from its results (both
-    directions are written: the one the data lacks finds nothing and casts no vote)."""
+              named: list[str], question: str) -> list[tuple[Program, str]]:
+    """"what genres are the films directed by Mel Brooks": the question names two relations;
+    the first hop is the one that touches the named entity (when both do, the one whose word
+    stands nearer the entity's name: "actors in films *directed* by Mel Brooks", where Mel
+    Brooks also acts), the other is read from its results (both directions are written: the
+    one the data lacks finds nothing and casts no vote)."""
     strong = [name for score, name in rels[:2] if score >= 0.8]
     out: list[tuple[Program, str]] = []
     for first, second in ((strong[0], strong[1]), (strong[1], strong[0])) if len(
             strong) == 2 else ():
         start = _attached(graph, mapper, named, first)
-        if start is None or _attached(graph, mapper, named, second) is not None:
+        if start is None:
             continue
+        if _attached(graph, mapper, named, second) is not None and not _nearer(
+                question, start[1], first, second):
+            continue  # both touch the entity: only the relation named next to it comes first
         side, label = start
         for way in ("head_entity", "tail_entity"):
             out.append((program(None, [

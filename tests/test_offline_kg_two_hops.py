@@ -1,0 +1,37 @@
+"""Two hops when the named entity takes part in both relations the question names
+(writers.kg._two_hops / _nearer): the relation whose word stands next to the name is the
+first hop. Made data: Ida Park directs and also acts, as Mel Brooks does in the sample."""
+
+from __future__ import annotations
+
+import pytest
+
+from trustuqa_core import load_graph
+from trustuqa_core.answer import answer
+
+FILMS = (b"Low Tide|directed_by|Ida Park\nLow Tide|starred_actors|Ida Park\n"
+         b"Low Tide|starred_actors|Tom Ash\nNorth Road|directed_by|Ida Park\n"
+         b"North Road|starred_actors|Eve Lund\nGlass Bay|directed_by|Sam Roe\n"
+         b"Glass Bay|starred_actors|Ida Park\nGlass Bay|starred_actors|Nia Cole\n"
+         b"Low Tide|written_by|Sam Roe\nGlass Bay|written_by|Sam Roe\n")
+
+
+@pytest.fixture(scope="module")
+def films():  # noqa: ANN201
+    return load_graph(kgs=[FILMS])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("which actors starred in films directed by Ida Park?", {"Ida Park", "Tom Ash", "Eve Lund"}),
+    ("who directed the films Ida Park starred in?", {"Ida Park", "Sam Roe"}),
+])
+def test_the_relation_named_next_to_the_entity_is_the_first_hop(
+        films, question: str, expected: set[str]) -> None:  # noqa: ANN001
+    a = answer(question, films, writer="offline")
+    assert set(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+def test_a_relation_that_touches_only_the_results_still_comes_second(films) -> None:  # noqa: ANN001
+    """Sam Roe only directs and writes: the old rule (second hop must not touch the entity)."""
+    a = answer("which actors starred in films written by Sam Roe?", films, writer="offline")
+    assert set(a.answer) == {"Ida Park", "Tom Ash", "Nia Cole"}, a.trace.query_text if a.trace else a.error
