@@ -147,9 +147,8 @@ def load_source(
     if fmt:
         if kind not in (None, "table"):
             raise SourceError(label or kind, f"a format ({fmt}) is only given for a table")
-        df = read_table(source, label or "table", max_bytes, fmt)
-        return from_table(df, label or "table", None if isinstance(source, bytes) else str(source))
-    if kind is None or _opens_elsewhere(source, label):
+        kind = "table"  # and never a database: the format says how to read these bytes
+    elif kind is None or _opens_elsewhere(source, label):
         found = load_sources(source, kind, name, None, max_bytes)
         if len(found) != 1:
             tables = ", ".join(f.name for f in found[:10])
@@ -161,7 +160,7 @@ def load_source(
         return found[0]
     name = label or kind
     if kind == "table":
-        df = read_table(source, name, max_bytes)
+        df = read_table(source, name, max_bytes, fmt)
         return from_table(df, name, None if isinstance(source, bytes) else str(source))
     if kind == "kg":
         if Path(name.removesuffix(".gz")).suffix.lower() in RDF_FORMATS:

@@ -17,6 +17,7 @@ with two entities asks for the fact's time, and a year asks for the facts valid 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..lexicon import pairs, word_set
 from ..mapping.mapper import Mapper
@@ -52,18 +53,27 @@ def relation_scores(question: str, graph: GraphStore,
     asked = [w for w in letter_words(question) if w not in _STOP and w not in skip]
     out = []
     for name in graph.relation_names:
-        parts = set(letter_words(name.replace("_", " ")))
-        stems = {stem(p) for p in parts}
-        score = 0.0
-        for w in asked:
-            if w in parts or stem(w) in stems:
-                score += 1.0
-            elif _USUAL_WORDS.get(w, set()) & (parts | {name}):
-                score += 0.8
+        weight = _namer(name)
+        score = sum(weight(w) for w in asked)
         if score > 0:
             out.append((score, name))
     out.sort(key=lambda x: (-x[0], x[1]))
     return out
+
+
+def _namer(rel_name: str) -> Callable[[str], float]:
+    """How much a question word names the relation: 1 for one of its words (or their stem),
+    0.8 for a usual word for it (``acted`` for ``starred_actors``), else 0."""
+    parts = set(letter_words(rel_name.replace("_", " ")))
+    stems = {stem(p) for p in parts}
+    usual = parts | {rel_name}
+
+    def weight(word: str) -> float:
+        if word in parts or stem(word) in stems:
+            return 1.0
+        return 0.8 if _USUAL_WORDS.get(word, set()) & usual else 0.0
+
+    return weight
 
 
 def _quote(text: str) -> str:
@@ -138,11 +148,6 @@ def _attached(graph: GraphStore, mapper: Mapper, named: list[str],
     return None
 
 
-def _names_relation(word: str, rel_name: str) -> bool:
-    """True when a question word names the relation (as :func:`relation_scores` counts it)."""
-    parts = set(letter_words(rel_name.replace("_", " ")))
-    return (word in parts or stem(word) in {stem(p) for p in parts}
-            or bool(_USUAL_WORDS.get(word, set()) & (parts | {rel_name})))
 
 
 def _nearer(question: str, label: str, first: str, second: str) -> bool:
@@ -166,17 +171,18 @@ def _nearer(question: str, label: str, first: str, second: str) -> bool:
         return False
     span = range(at, at + len(name))
 
-    def places(rel_name: str) -> list[int]:
-        return [i for i, w in enumerate(words)
-                if i not in span and w not in _STOP and _names_relation(w, rel_name)]
+    def closest(rel_name: str) -> int | None:
+        """Position of the word naming ``rel_name`` nearest the entity (None: no such word)."""
+        weight = _namer(rel_name)
+        found = [i for i, w in enumerate(words) if i not in span and w not in _STOP and weight(w)]
+        return min(found, key=lambda i: abs(i - at)) if found else None
 
-    near, far = places(first), places(second)
-    if not near or not far:
+    near, far = closest(first), closest(second)
+    if near is None or far is None:
         return False
-    lo, hi = sorted((min(near, key=lambda i: abs(i - at)), min(far, key=lambda i: abs(i - at))))
-    if _JOINING & set(words[lo:hi]):
+    if _JOINING & set(words[min(near, far):max(near, far)]):
         return False  # "both write and direct": the two relations are joined, not chained
-    return min(abs(i - at) for i in near) < min(abs(i - at) for i in far)
+    return abs(near - at) < abs(far - at)
 
 
 def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
