@@ -141,10 +141,16 @@ def test_row_order(drivers) -> None:  # noqa: ANN001
 
 
 def test_text_extreme_is_shown(drivers) -> None:  # noqa: ANN001
-    g = load_graph(tables=[b"Team,Penalties\nRed,10 (4+6)\nBlue,7 (3+4)\nGreen,9 (4+5)\n"])
+    g = load_graph(tables=[b"Team,Penalties\nRed,none\nBlue,7\nGreen,unknown yet\n"])
     t = run_query(q("get_information(relation='Penalties')", "max(set='output_of_query1')"),
                   g, question="what is the largest penalty?")
     assert t.answer and "text_extreme" in codes(t) and "text_extreme" not in t.verdict.blocking
+    # values read by their leading number or as times are compared as numbers, not as text
+    for cells in (b"10 (4+6)\n7 (3+4)\n9 (4+5)", b"1:07.05\n59.80\n1:09.17"):
+        g = load_graph(tables=[b"Penalties\n" + cells + b"\n"])
+        t = run_query(q("get_information(relation='Penalties')", "max(set='output_of_query1')"),
+                      g, question="what is the largest penalty?")
+        assert t.answer and "text_extreme" not in codes(t)
     num = run_query(q("get_information(relation='Points')", "max(set='output_of_query1')"),
                     drivers, question="what is the highest points?")
     assert num.answer == ["10"] and "text_extreme" not in codes(num)

@@ -46,7 +46,7 @@ from .mentions import (
     unbound_mentions,
     unexplained_words,
 )
-from .numbers import parse_number
+from .numbers import parse_number, parse_quantity
 from .query.ast import Bound, ListValue, Program, Query, Ref, Text, Value
 from .results import Scalar
 from .store import GraphStore
@@ -112,7 +112,9 @@ REASON_CODES = {
                      "... as'), and no step looks rows up by a value read from another step",
     "row_order": "a step picks the first or last row in the table's own order: check that "
                  "the table is ordered as the question means",
-    "text_extreme": "a max or min over values that are not numbers (alphabetical order)",
+    "text_extreme": "a max or min over values most of which read as no number",
+    "extreme_missing": "a max or min that leaves out compared rows with no value (a blank "
+                       "cell)",
     "several_in_cell": "the answer is one cell holding several values on separate lines",
     "unexplained_negation": "the question excludes something (not, except, other ...) and "
                             "no step of the query excludes or subtracts",
@@ -191,7 +193,7 @@ class Thresholds:
         "target_sibling", "header_answer", "choice_unanswered", "count_words_unexplained",
         "same_unlinked", "row_order", "several_in_cell", "neighbour_other_column",
         "unexplained_negation", "row_order_vs_time", "list_condition_aggregate", "range_unread",
-        "unexplained_neighbour"})
+        "unexplained_neighbour", "extreme_missing"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -582,7 +584,7 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     out += _shape_reasons(trace, question, answer, loose)
     named = {normalize(m.text) for m in mentions if m.kind == "entity"}
     echoed = [a for a in answer if normalize(a) in named]
-    if echoed:
+    if echoed and not _offers_choice(question, lits):  # "A or B?" is answered by a name
         out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
                           "question itself names", None, echoed[0]))
     if not type_consistent(question, answer):
@@ -632,6 +634,27 @@ def _offers_choice(question: str, lits: Sequence[str]) -> bool:
         if any(left in w for w in words) and any(right in w for w in words):
             return True
     return False
+
+
+def _rows_without_value(trace: Trace, read: Query | None) -> int:
+    """How many rows ``read`` (``get_information(relation=C, head_entity=REF)``) was asked
+    for that have no C value at all (a blank cell): a max / min over the values it gives
+    silently leaves those rows out ("who finished higher, A or B?" when A's rank is blank)."""
+    if read is None or read.call.func != "get_information":
+        return 0
+    head = read.call.arg("head_entity")
+    if head is None or not isinstance(head.value, Ref):
+        return 0
+    step = next((s for s in trace.steps if s.number == read.number), None)
+    rows_step = next((s for s in trace.steps if s.number == head.value.step), None)
+    if step is None or rows_step is None:
+        return 0
+    rel_ids = [i for m in step.mappings if m.arg == "relation" for i in m.ids]
+    if len(rel_ids) != 1:
+        return 0
+    graph = trace.graph
+    rows = [e for e in rows_step.output.elems if not isinstance(e, Scalar) and graph.is_row(e)]
+    return sum(len(graph.facts_head_rel(r, rel_ids[0])) == 0 for r in rows)
 
 
 def _texts(trace: Trace, step: int) -> list[str]:
@@ -704,10 +727,18 @@ def _shape_reasons(trace: Trace, question: str, answer: Sequence[str],
                               "row in the table's order: check that the table is ordered as the "
                               "question means (by date, by rank ...)", q.number))
             continue
+        missing = _rows_without_value(trace, source)
+        if missing:
+            out.append(Reason("extreme_missing", f"Query{q.number} takes the {q.call.func} "
+                              f"of output_of_query{refs[0]}, and {missing} of the rows it "
+                              f"compares {'has' if missing == 1 else 'have'} no value there: "
+                              "left out of the comparison", q.number))
         values = _texts(trace, refs[0]) if refs else []
-        if values and sum(parse_number(v) is None for v in values) * 2 > len(values):
+        if values and sum(parse_number(v) is None and parse_quantity(v) is None
+                          for v in values) * 2 > len(values):
             out.append(Reason("text_extreme", f"Query{q.number} takes the {q.call.func} of "
-                              "values that are not numbers (so in alphabetical order)",
+                              "values most of which are not numbers (nor dates, times or "
+                              "numbers with a unit)",
                               q.number))
     excluding = [w for w in loose if w in CUES.get("set_difference", frozenset())]
     if excluding:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..lexicon import demonym_entries, word_set, words
-from ..numbers import parse_number
+from ..numbers import parse_number, parse_quantity
 from ..store import GraphStore
 from ..text import stem, table_words
 
@@ -93,6 +93,9 @@ class Table:
     numeric: dict[str, bool]
     max_len: int
     ranges: dict[str, tuple[float, float]]
+    #: columns most of whose cells are clock times or durations (``2:20.54``), which
+    #: ``numeric`` (plain numbers) leaves out
+    durations: frozenset[str] = frozenset()
 
 
 def read_table(graph: GraphStore, index: int) -> Table:
@@ -101,6 +104,7 @@ def read_table(graph: GraphStore, index: int) -> Table:
     numeric: dict[str, bool] = {}
     ranges: dict[str, tuple[float, float]] = {}
     longest = 1
+    durations: set[str] = set()
     for col in source.columns:
         rel = graph.relation(col)
         if rel is None:
@@ -111,12 +115,21 @@ def read_table(graph: GraphStore, index: int) -> Table:
         values = [v for v in (parse_number(x) for x in labels) if v is not None]
         if numeric[col] and values:
             ranges[col] = (min(values), max(values))
+        elif labels and sum(_is_duration(x) for x in labels) >= 0.5 * len(labels):
+            durations.add(col)
         for label in labels:
             key = tuple(tokens(label))
             if key and len(key) <= 12:
                 cells.setdefault(key, []).append((col, label))
                 longest = max(longest, len(key))
-    return Table(source.name, list(source.columns), cells, numeric, longest, ranges)
+    return Table(source.name, list(source.columns), cells, numeric, longest, ranges,
+                 frozenset(durations))
+
+
+def _is_duration(label: str) -> bool:
+    """A cell read as a clock time or a duration (``1:07.05``), not a plain number."""
+    reading = parse_quantity(label)
+    return reading is not None and reading[1] == "duration"
 
 
 def _same(a: str, b: str) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from ..lexicon import pairs, word_map, word_set, words
 from ..numbers import parse_number
+from ..reasoning.cues import RANK_RELATION, RANK_WORDS
 from ..store import GraphStore
 from ..text import stem
 from .computed import Computed, link_computed
@@ -356,17 +357,85 @@ def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
         return None
     counts = Counter(c.column for c in conds)
     named = next((c for c, n in counts.items() if n >= 2), None)
-    words = set(q)
-    agg = "max" if words & _MORE else "min" if words & _LESS else ""
-    if named is None or not agg:
+    if named is None:
         return None
+    words = set(q)
     compared = [c for c, m in mentions.items() if c not in counts and table.numeric.get(c)
                 and m[0] >= 0.5]
-    if compared:
-        return named, agg, max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
+    best = max(compared, key=lambda c: (mentions[c][0], -mentions[c][1])) if compared else None
+    by_rank = _rank_choice(q, table, set(counts), best)
+    if by_rank is not None:
+        return named, *by_rank
+    by_time = _speed_choice(words, table, set(counts), mentions)
+    if by_time is not None and (best is None or mentions.get(by_time[1], (0.0,))[0]
+                                >= mentions[best][0]):
+        return named, *by_time
+    agg = "max" if words & _MORE else "min" if words & _LESS else ""
+    if not agg:
+        return None
+    if best is not None:
+        return named, agg, best
     if words & _TIME_CHOICE:
         years = [c for c in table.columns if c not in counts and _years(table.ranges.get(c))]
         return named, agg, years[0] if years else "row_number"
+    return None
+
+
+_RANK_CHOICE = frozenset({"higher", "lower", "better", "worse", "above", "below", "ahead",
+                          "behind"})
+_SPEED = {**dict.fromkeys(("faster", "quicker", "fastest", "quickest"), "min"),
+          **dict.fromkeys(("slower", "slowest"), "max")}
+
+
+def _rank_choice(q: list[str], table: Table, used: set[str],
+                 compared: str | None) -> tuple[str, str] | None:
+    """(min|max, rank column) for "which finished higher, A or B?": over a rank column
+    (``Rank``, ``Position``, ``Place``) the better row has the *smaller* number, so *higher*,
+    *better*, *above*, *ahead* ask for the minimum. The rank column is the compared column the
+    question names, else the table's one rank column of numbers.
+
+    >>> t = Table("t", ["Rank", "Nation"], {}, {"Rank": True}, 1, {})
+    >>> _rank_choice(tokens("which ranked higher, italy or japan?"), t, {"Nation"}, "Rank")
+    ('min', 'Rank')
+    >>> _rank_choice(tokens("which won more, italy or japan?"), t, {"Nation"}, "Rank") is None
+    True
+    """
+    word = next((w for w in q if w in _RANK_CHOICE), None)
+    if word is None:
+        return None
+    if compared is None:
+        ranks = [c for c in table.columns if c not in used and table.numeric.get(c)
+                 and RANK_RELATION.match(c)]
+        if len(ranks) != 1:
+            return None
+        compared = ranks[0]
+    if not RANK_RELATION.match(compared):
+        return None
+    return ("min" if RANK_WORDS[word] == "<" else "max"), compared
+
+
+def _speed_choice(words: set[str], table: Table, used: set[str],
+                  mentions: dict[str, tuple[float, int, int]]) -> tuple[str, str] | None:
+    """(min|max, time column) for "who was faster, A or B?": the faster row has the smaller
+    time. The time column is one of clock times / durations: the one the question names, else
+    one called *Total* or *Time*, else the table's only one.
+
+    >>> t = Table("t", ["Name", "Run 1", "Total"], {}, {}, 1, {}, frozenset({"Run 1", "Total"}))
+    >>> _speed_choice({"who", "was", "faster"}, t, {"Name"}, {})
+    ('min', 'Total')
+    """
+    word = next((w for w in words if w in _SPEED), None)
+    if word is None:
+        return None
+    times = [c for c in table.columns if c in table.durations and c not in used]
+    said = sorted((c for c in times if mentions.get(c, (0.0,))[0] >= 0.5),
+                  key=lambda c: -mentions[c][0])
+    if len(said) > 1 and mentions[said[0]][0] > mentions[said[1]][0]:
+        said = said[:1]  # "run 1" names Run 1 better than Run 2
+    total = [c for c in times if set(tokens(c)) & {"total", "time", "overall"}]
+    for group in (said, total, times):
+        if len(group) == 1:
+            return _SPEED[word], group[0]
     return None
 
 

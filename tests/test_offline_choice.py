@@ -1,0 +1,64 @@
+"""Choices between two named rows ("who was faster, A or B?", "which ranked higher, A or
+B?"): the offline linker's column and direction, and what the verdict says about them.
+Data made here."""
+
+from __future__ import annotations
+
+from trustuqa_core import answer, load_graph
+from trustuqa_core.writers.tables import link_table
+
+RACE = (b"Rank,Name,Run 1,Run 2,Total\n"
+        b",Ann Lee,1:07.05,1:13.49,2:20.54\n"
+        b",Bo Ray,1:09.17,1:11.85,2:21.02\n"
+        b"4,Cy Dorn,1:08.24,1:13.04,2:21.28\n"
+        b"5,Di Fox,59.80,1:22.00,2:21.80\n")
+MEDALS = b"Rank,Nation,Gold\n1,Italy,10\n2,Japan,4\n3,France,2\n"
+
+
+def _plan(question: str, table: bytes) -> tuple[str | None, str, object]:
+    plan = link_table(question, load_graph(tables=[table]))
+    return plan.select, plan.agg, plan.ranking
+
+
+def test_faster_compares_the_total_time() -> None:
+    assert _plan("who was faster, Cy Dorn or Di Fox?", RACE) == ("Name", "min",
+                                                                ("extreme", "Total"))
+    assert _plan("who was slower, Cy Dorn or Di Fox?", RACE)[1:] == ("max",
+                                                                    ("extreme", "Total"))
+
+
+def test_a_named_time_column_beats_the_total() -> None:
+    # "run 1" names Run 1 (and less well Run 2 and the rank columns)
+    assert _plan("who was slower in run 1, Cy Dorn or Di Fox?", RACE)[1:] == (
+        "max", ("extreme", "Run 1"))
+
+
+def test_times_are_compared_as_durations_and_verified() -> None:
+    # 59.80 s is faster than 1:08.24, which text order would not say
+    got = answer("who was faster in run 1, Cy Dorn or Di Fox?", load_graph(tables=[RACE]),
+                 writer="offline")
+    assert got.answer == ["Di Fox"]
+    codes = {r.code for r in got.verdict.reasons}
+    assert "text_extreme" not in codes and "echoes_question" not in codes
+    assert got.verdict.label == "verified"
+
+
+def test_higher_rank_is_the_smaller_number() -> None:
+    assert _plan("which ranked higher, italy or japan?", MEDALS) == ("Nation", "min",
+                                                                    ("extreme", "Rank"))
+    assert _plan("which ranked lower, italy or japan?", MEDALS)[1] == "max"
+    # a numeric column that is no rank keeps "higher" as the larger value
+    assert _plan("which had higher gold, italy or japan?", MEDALS)[1:] == (
+        "max", ("extreme", "Gold"))
+
+
+def test_a_row_without_a_value_keeps_the_choice_amber() -> None:
+    # Ann Lee's rank cell is blank: the min over ranks sees only Cy Dorn's 4
+    got = answer("who finished higher, Ann Lee or Cy Dorn?", load_graph(tables=[RACE]),
+                 writer="offline")
+    codes = {r.code for r in got.verdict.reasons}
+    assert "extreme_missing" in codes and got.verdict.label != "verified"
+    both = answer("who finished higher, Cy Dorn or Di Fox?", load_graph(tables=[RACE]),
+                  writer="offline")
+    assert both.answer == ["Cy Dorn"]
+    assert "extreme_missing" not in {r.code for r in both.verdict.reasons}
