@@ -35,3 +35,19 @@ def test_a_relation_that_touches_only_the_results_still_comes_second(films) -> N
     """Sam Roe only directs and writes: the old rule (second hop must not touch the entity)."""
     a = answer("which actors starred in films written by Sam Roe?", films, writer="offline")
     assert set(a.answer) == {"Ida Park", "Tom Ash", "Nia Cole"}, a.trace.query_text if a.trace else a.error
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # asked together: the films of both relations (Low Tide is the one Ida Park directed
+    # and starred in; Glass Bay she only starred in, North Road she only directed)
+    ("which films directed by Ida Park did she star in?", {"Low Tide"}),
+    ("which films directed by Ida Park did Ida Park star in?", {"Low Tide"}),
+    ("which films did Ida Park both direct and star in?", {"Low Tide"}),
+    ("which films did Sam Roe both write and direct?", {"Glass Bay"}),
+    ("which films did Ida Park direct or star in?", {"Low Tide", "North Road", "Glass Bay"}),
+])
+def test_two_relations_asked_of_one_entity_together(
+        films, question: str, expected: set[str]) -> None:  # noqa: ANN001
+    a = answer(question, films, writer="offline")
+    assert set(a.answer) == expected, a.trace.query_text if a.trace else a.error
+    assert a.verdict.label == "verified"

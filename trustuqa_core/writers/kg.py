@@ -27,7 +27,7 @@ from ..store import GraphStore
 from ..text import letter_words, stem
 from .templates import mentions
 
-__all__ = ["link_kg", "relation_scores"]
+__all__ = ["link_kg", "link_kg_joint", "relation_scores"]
 
 #: a question word -> words a relation name for it may contain
 _USUAL_WORDS: dict[str, set[str]] = {}
@@ -133,6 +133,28 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
     return hops or out  # a one-hop lookup would leave one of the two named relations unread
 
 
+def link_kg_joint(question: str, graph: GraphStore, mapper: Mapper,
+                  limit: int = 3) -> list[tuple[Program, str]]:
+    """The query for two relations asked of one named entity together ("which films did Mel
+    Brooks both write and direct?"), or ``[]``: when there is one, it is the reading (a
+    one-hop lookup or a chain would leave the joining unread).
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(kgs=[b"A|directed_by|Ida Park\\nA|written_by|Ida Park\\n"
+    ...                     b"B|directed_by|Ida Park\\n"])
+    >>> [q.call.func for q in link_kg_joint("which films did Ida Park both write and direct?",
+    ...                                      g, Mapper(g))[0][0].queries]
+    ['get_information', 'get_information', 'set_intersection']
+    """
+    found = mentions(question, mapper.entities)
+    named = [v for _, values in found if len(values) == 1 for v in values]
+    if not named:
+        return []
+    skip = {w for v in named for w in letter_words(v)}
+    return _joint(relation_scores(question, graph, skip)[:limit], graph, mapper, named,
+                  question)
+
+
 def _attached(graph: GraphStore, mapper: Mapper, named: list[str],
               rel_name: str) -> tuple[str, str] | None:
     """(argument, label) by which a named entity takes part in the relation's facts."""
@@ -183,6 +205,82 @@ def _nearer(question: str, label: str, first: str, second: str) -> bool:
     if _JOINING & set(words[min(near, far):max(near, far)]):
         return False  # "both write and direct": the two relations are joined, not chained
     return abs(near - at) < abs(far - at)
+
+
+_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "it"})
+
+
+def _joint(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
+           named: list[str], question: str) -> list[tuple[Program, str]]:
+    """"which films did Mel Brooks both write and direct?", "which films directed by Mel
+    Brooks did he star in?": two relations the named entity takes part in from the same side,
+    asked of it together (joined by *and / both / also / or*, or the entity named again, by
+    name or pronoun, after the first relation word): the facts of each, intersected (*or*
+    without *both*: joined).
+
+    Only when both relations are named well (score >= 0.8) and the entity is on the same side
+    of both (the results are then of one kind: films for ``directed_by`` and ``written_by``).
+    """
+    strong = [name for score, name in rels[:2] if score >= 0.8]
+    if len(strong) != 2:
+        return []
+    first, second = (_attached(graph, mapper, named, r) for r in strong)
+    if first is None or second is None or first[0] != second[0]:
+        return []
+    way = _joined_by(question, first[1], strong[0], strong[1])
+    if way is None:
+        return []
+    side, label = first
+    func = "set_union" if way == "or" else "set_intersection"
+    steps = [(f"Facts of {label} by {r}", call("get_information", arg("relation", r),
+                                               arg(side, _quote(label)))) for r in strong]
+    steps.append((f"Both: {strong[0]} and {strong[1]}" if func == "set_intersection"
+                  else f"Either: {strong[0]} or {strong[1]}",
+                  call(func, arg("set1", ref(1)), arg("set2", ref(2)))))
+    return [(program(None, steps),
+             f"knowledge-graph linking, {label!r} in two relations at once: {strong[0]!r} "
+             f"{'and' if func == 'set_intersection' else 'or'} {strong[1]!r}")]
+
+
+def _joined_by(question: str, label: str, first: str, second: str) -> str | None:
+    """How the question joins two relations of one entity: ``"and"`` (asked together),
+    ``"or"`` (either), or ``None`` (not joined: a chain or one of them).
+
+    >>> _joined_by("which films did Mel Brooks both write and direct", "Mel Brooks",
+    ...            "written_by", "directed_by")
+    'and'
+    >>> _joined_by("which films directed by Mel Brooks did he star in", "Mel Brooks",
+    ...            "directed_by", "starred_actors")
+    'and'
+    >>> _joined_by("which actors starred in films directed by Mel Brooks", "Mel Brooks",
+    ...            "starred_actors", "directed_by") is None
+    True
+    """
+    words = letter_words(question)
+    name = letter_words(label)
+    at = [i for i in range(len(words) - len(name) + 1) if name and words[i:i + len(name)] == name]
+    if not at:
+        return None
+    taken = {i + k for i in at for k in range(len(name))}
+    places = []
+    for rel_name in (first, second):
+        weight = _namer(rel_name)
+        found = [i for i, w in enumerate(words) if i not in taken and w not in _STOP
+                 and weight(w)]
+        if not found:
+            return None
+        places.append(found)
+    lo = min(min(places[0]), min(places[1]))
+    hi = max(max(places[0]), max(places[1]))
+    between = words[lo:hi + 1]
+    if {"both", "and", "also"} & set(between):
+        return "and"
+    if "or" in between:
+        return "or"
+    again = [i for i in range(lo, len(words)) if i in taken or words[i] in _PRONOUNS]
+    if len(at) > 1 or any(words[i] in _PRONOUNS for i in again):
+        return "and"  # the entity named again ("... by Mel Brooks did he star in")
+    return None
 
 
 def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,

@@ -47,7 +47,7 @@ from ..text import normalize
 from .base import WriteRequest, Written
 from .chain import link_chain
 from .confirmed import CONFIRMED_NOTE, confirmed_note, rebind_confirmed
-from .kg import link_kg
+from .kg import link_kg, link_kg_joint
 from .table_program import plan_program
 from .tables import link_table
 from .templates import (
@@ -229,6 +229,9 @@ class OfflineWriter:
             return out
         kinds = {s.kind for s in request.graph.sources}
         if kinds & {"kg", "tkg"}:  # relation words in the question beat a similar template
+            joint = link_kg_joint(request.question, request.graph, request.mapper)
+            if joint:
+                return joint  # two relations asked together: a similar template reads one
             out = link_kg(request.question, request.graph, request.mapper)
         if "table" in kinds:
             return out  # across tables, a merely similar template misleads more than it helps
