@@ -455,9 +455,20 @@ def _target_used(trace: Trace) -> bool:
     no reason. Rows and computed numbers keep it (a count may be the wrong reading of "how
     many points", which the target names)."""
     final = trace.final
+    if _computed_yes_no(trace):
+        return False
     if trace.target_step is not None or final is None or not final.elems:
         return True
     return any(isinstance(e, Scalar) or trace.graph.is_row(e) for e in final.elems)
+
+
+def _computed_yes_no(trace: Trace) -> bool:
+    """The answer is a computed ``yes`` / ``no`` (``exists``, ``compare``): no column was
+    read for it, so the target type (``yes or no``) shaped nothing."""
+    final = trace.final
+    return (final is not None and bool(final.elems)
+            and all(isinstance(e, Scalar) and str(e.value).strip().lower() in _YES_NO_ANSWERS
+                    for e in final.elems))
 
 
 def _mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
@@ -555,7 +566,8 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     target = trace.target
     asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
     if (target is not None and target.role == "relation" and target.labels and not asks_who
-            and "count" not in funcs and not any(names_any(question, x) for x in target.labels)):
+            and "count" not in funcs and not _computed_yes_no(trace)
+            and not any(names_any(question, x) for x in target.labels)):
         out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
                           "and the question names no word of it", None, target.key))
     sibling = _sibling_column(trace, question, lits)

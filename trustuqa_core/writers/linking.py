@@ -151,9 +151,15 @@ def header_mentions(q: list[str], columns: Sequence[str]) -> dict[str, tuple[flo
     """column -> (score, start, end) of its best mention in the question tokens.
 
     The score is the share of the column name's content words found as one run of question
-    words, plus a small bonus per word so that longer names win ties.
+    words, plus a small bonus per word so that longer names win ties. A number in the name
+    may be written as an ordinal nearby ("the second run" names ``Run 2``).
+
+    >>> found = header_mentions(tokens("who had the slower second run?"), ["Run 1", "Run 2"])
+    >>> found["Run 2"][0] > 1 > found["Run 1"][0]
+    True
     """
     stems = [stem(t) for t in q]
+    numbered = [_ORDINALS.get(t, s) for t, s in zip(q, stems, strict=True)]
     found: dict[str, tuple[float, int, int]] = {}
     for col in columns:
         words = [stem(t) for t in tokens(col)]
@@ -176,9 +182,19 @@ def header_mentions(q: list[str], columns: Sequence[str]) -> dict[str, tuple[flo
                 break
         if best[0] < 1.0 and len(content) > 1:
             best = max(best, _scattered(stems, content))
+            if any(w in _ORDINALS.values() for w in content):
+                best = max(best, _scattered(numbered, content))
         if best[0] > 0:
             found[col] = best
     return found
+
+
+#: ordinal words as the numbers a column name writes them with ("second run" -> ``Run 2``)
+_ORDINALS = {w: str(i + 1) for i, w in enumerate(
+    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+     "tenth"))} | {f"{i}{s}": str(i) for i, s in ((1, "st"), (2, "nd"), (3, "rd"), (4, "th"),
+                                                  (5, "th"), (6, "th"), (7, "th"), (8, "th"),
+                                                  (9, "th"), (10, "th"))}
 
 
 def _scattered(stems: list[str], content: list[str], window: int = 7) -> tuple[float, int, int]:

@@ -64,6 +64,10 @@ def plan_program(plan: TablePlan) -> Program | None:
     sel, rows = plan.select, len(steps)
     if plan.ranking is not None:
         return program(sel, steps + _ranking_steps(plan, rows))
+    if plan.agg == "exists" and rows:
+        steps.append((f"Is there a row in output_of_query{rows}?",
+                      call("exists", set=ref(rows))))
+        return program("yes or no", steps)
     if plan.agg == "count" and rows:
         steps.append((f"Count output_of_query{rows}", call("count", set=ref(rows))))
         return program(f"number of {sel}", steps)

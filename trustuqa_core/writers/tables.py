@@ -234,6 +234,24 @@ def _rule_summary_row(s: LinkState) -> bool:
     return s.exclude is not None
 
 
+_YES_NO_START = frozenset({"did", "does", "do", "was", "were", "is", "are", "has", "have",
+                           "had"})
+
+
+def _rule_exists(s: LinkState) -> bool:
+    """A yes/no question whose conditions are the whole claim ("did an austrian finish in the
+    top five?", "was Tina Maze from Slovenia?"): is there a row meeting them all? Not when it
+    also names a column to read, aggregates or ranks (a computed comparison comes next)."""
+    if not s.q or s.q[0] not in _YES_NO_START or not s.conds or s.agg or s.ranking \
+            or s.neighbour:
+        return False
+    used = {c.column for c in s.conds}
+    if any(c not in used and m[0] >= 1.0 for c, m in s.mentions.items()):
+        return False  # "was Ann's total more than ..." reads a column: not a plain existence
+    s.agg = "exists"
+    return True
+
+
 def _rule_computed(s: LinkState) -> bool:
     """A difference, a yes/no comparison or a duration of named rows replaces the plain read
     (:mod:`.computed`)."""
@@ -252,7 +270,8 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
     _rule_conditions, _rule_aggregate, _rule_select, _rule_count_reads_column, _rule_ranking,
-    _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_computed))
+    _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
+    _rule_computed))
 
 
 def link_rules() -> list[tuple[str, str]]:
@@ -427,6 +446,14 @@ def _speed_choice(words: set[str], table: Table, used: set[str],
     word = next((w for w in words if w in _SPEED), None)
     if word is None:
         return None
+    column = _time_column(table, used, mentions)
+    return (_SPEED[word], column) if column is not None else None
+
+
+def _time_column(table: Table, used: set[str],
+                 mentions: dict[str, tuple[float, int, int]]) -> str | None:
+    """The column of clock times / durations a question about time means: the one it names
+    best, else the one called *Total* / *Time* / *Overall*, else the table's only one."""
     times = [c for c in table.columns if c in table.durations and c not in used]
     said = sorted((c for c in times if mentions.get(c, (0.0,))[0] >= 0.5),
                   key=lambda c: -mentions[c][0])
@@ -435,7 +462,7 @@ def _speed_choice(words: set[str], table: Table, used: set[str],
     total = [c for c in times if set(tokens(c)) & {"total", "time", "overall"}]
     for group in (said, total, times):
         if len(group) == 1:
-            return _SPEED[word], group[0]
+            return group[0]
     return None
 
 
@@ -553,6 +580,15 @@ def _select_named_in_full(s: LinkState) -> str | None:
     return max(full, key=lambda c: (full[c][0], -full[c][1]))
 
 
+def _select_time_asked(s: LinkState) -> str | None:
+    """"how long did it take X ...?", "what was X's time?": the column of times (named,
+    else *Total* / *Time*, else the only one), when the table has one."""
+    text = f" {' '.join(s.q)} "
+    if not s.table.durations or not (" how long " in text or " time " in text):
+        return None
+    return _time_column(s.table, {c.column for c in s.conds}, s.mentions)
+
+
 def _select_wh_column(s: LinkState) -> str | None:
     """A free column fitting the question's verb or its who / when / where."""
     return _wh_column(s.q, _rest(s))
@@ -574,7 +610,7 @@ def _select_first_column(s: LinkState) -> str | None:
 SELECT_RULES: tuple[tuple[str, str, Callable[[LinkState], str | None]], ...] = tuple(
     (f.__name__.removeprefix("_select_"), " ".join((f.__doc__ or "").split()), f) for f in (
         _select_named_at_focus, _select_focus_synonym, _select_named_in_full,
-        _select_wh_column, _select_named_partly, _select_first_column))
+        _select_time_asked, _select_wh_column, _select_named_partly, _select_first_column))
 
 
 #: the word a question asks for -> column-name words meaning the same thing
