@@ -62,3 +62,23 @@ def test_a_row_without_a_value_keeps_the_choice_amber() -> None:
                   writer="offline")
     assert both.answer == ["Cy Dorn"]
     assert "extreme_missing" not in {r.code for r in both.verdict.reasons}
+
+
+def test_two_columns_of_one_row() -> None:
+    """"which run was faster for X, run 1 or run 2?" answers a column, as the question names
+    it; "how many places higher ... in run 2 than in run 1?" reads the sibling rank columns
+    (``Run 2 rank`` / ``Run 1 rank``) and takes their difference."""
+    table = (b"Name,Run 1,Run 1 rank,Run 2,Run 2 rank\n"
+             b"Ann Lee,1:07.05,1,1:13.49,15\nBo Ray,1:09.17,19,1:11.85,1\n")
+    g = load_graph(tables=[table])
+    cases = {"which run was faster for bo ray, run 1 or run 2?": ["Run 1"],
+             "which run was slower for bo ray, run 1 or run 2?": ["Run 2"],
+             "in which run did bo ray rank higher, run 1 or run 2?": ["Run 2"],
+             "in which run did ann lee rank higher, run 1 or run 2?": ["Run 1"],
+             "how many places higher did bo ray rank in run 2 than in run 1?": ["18"]}
+    for question, expected in cases.items():
+        got = answer(question, g, writer="offline")
+        assert got.answer == expected, (question, got.trace.query_text if got.trace else "")
+    chosen = answer("which run was faster for bo ray, run 1 or run 2?", g, writer="offline")
+    codes = {r.code for r in chosen.verdict.reasons}
+    assert not codes & {"weak_mapping", "target_unnamed"}, codes

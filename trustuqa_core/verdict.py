@@ -48,6 +48,7 @@ from .mentions import (
 )
 from .numbers import parse_number, parse_quantity
 from .query.ast import Bound, ListValue, Program, Query, Ref, Text, Value
+from .reasoning.cues import PAIR_WORDS
 from .results import Scalar
 from .store import GraphStore
 from .text import normalize
@@ -462,11 +463,30 @@ def _target_used(trace: Trace) -> bool:
     no reason. Rows and computed numbers keep it (a count may be the wrong reading of "how
     many points", which the target names)."""
     final = trace.final
-    if _computed_yes_no(trace):
+    if _computed_yes_no(trace) or _chosen_literal(trace):
         return False
     if trace.target_step is not None or final is None or not final.elems:
         return True
     return any(isinstance(e, Scalar) or trace.graph.is_row(e) for e in final.elems)
+
+
+def _chosen_literal(trace: Trace) -> bool:
+    """The answer is one of the two options the question offers ("which run was faster,
+    run 1 or run 2?"), chosen by an ``if_then_else`` between exactly those literals: the
+    target type read no column for it. Not for two comparatives ("more or less than 3?",
+    "before or after X?"), whose literal is the comparison's wording, not a named option."""
+    program = trace.program
+    if program is None or not program.queries or trace.final is None:
+        return False
+    last = program.queries[-1].call
+    if last.func != "if_then_else" or not all(isinstance(e, Scalar) for e in trace.final.elems):
+        return False
+    options = [normalize(a.value.value) for a in last.args
+               if a.name in ("then", "else") and isinstance(a.value, Text)]
+    asked = f" {normalize(trace.question or '')} "
+    if len(options) != 2 or not all(options) or PAIR_WORDS & set(options):
+        return False
+    return any(f" {x} or {y} " in asked for x, y in (options, options[::-1]))
 
 
 def _computed_yes_no(trace: Trace) -> bool:
@@ -574,6 +594,7 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
     if (target is not None and target.role == "relation" and target.labels and not asks_who
             and "count" not in funcs and not _computed_yes_no(trace)
+            and not _chosen_literal(trace)
             and not any(names_any(question, x) for x in target.labels)):
         out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
                           "and the question names no word of it", None, target.key))

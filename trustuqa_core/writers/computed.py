@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ..lexicon import pairs, word_set
 from ..query.ast import Call
 from ..query.build import call, get_information, ref
+from ..reasoning.cues import RANK_RELATION, SPEED_WORDS, question_form, rank_direction
 from .linking import Cond, Table, tokens
 
 __all__ = ["Computed", "link_computed", "computed_steps"]
@@ -54,6 +55,8 @@ class Computed:
     end_column: str = ""
     op: str = ">"
     why: str = ""
+    #: for ``column_choice``, the two answers as the question names them (``Run 1``)
+    options: tuple[str, str] = ("", "")
 
 
 def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[float, int, int]],
@@ -66,6 +69,20 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
         if span is not None:
             return Computed("duration", (equal[0],), span[0], span[1],
                             why=f"'how long': years from {span[0]!r} to {span[1]!r}")
+    if len(equal) == 1 and (pair := _two_columns(question, mentions, table,
+                                                  {equal[0].column})) is not None:
+        a, b, joint = pair
+        if joint == "than" and _DIFFERENCE.search(text):
+            return Computed("difference", (equal[0],), a, b,
+                            why=f"'how many more ... than': {a!r} and {b!r} of one row")
+        if joint == "or":
+            op = _column_choice_op(text, a, b)
+            if op is not None:
+                return Computed("column_choice", (equal[0],), a, b, op=op,
+                                why=f"a choice between the columns {a!r} and {b!r} of one "
+                                    f"row ({op!r} wins)",
+                                options=(_as_said(question, mentions, a, left=True),
+                                         _as_said(question, mentions, b, left=False)))
     if len(equal) != 2 or equal[0].column != equal[1].column:
         return None
     named = {c.column for c in equal}
@@ -87,6 +104,81 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
         return Computed("compare", rows, column, op=op,
                         why=f"a yes/no comparison of {column!r} ({m.group(1)!r} -> {op})")
     return None
+
+
+def _two_columns(question: str, mentions: dict[str, tuple[float, int, int]], table: Table,
+                 used: set[str]) -> tuple[str, str, str] | None:
+    """Two columns of one kind named on either side of *than* or *or* ("rank in run 2 than
+    in run 1", "run 1 or run 2"), and that word; a column named on one side is matched by its
+    sibling on the other (``Run 2 rank`` ... *run 1* -> ``Run 1 rank``).
+
+    >>> t = Table("t", ["Name", "Run 1", "Run 2"], {}, {}, 1, {}, frozenset({"Run 1", "Run 2"}))
+    >>> q = "which run was faster for ann, run 1 or run 2?"
+    >>> _two_columns(q, {"Run 1": (1.02, 6, 8), "Run 2": (1.02, 9, 11)}, t, {"Name"})
+    ('Run 1', 'Run 2', 'or')
+    """
+    words = tokens(question)
+    for joint in ("than", "or"):
+        if joint not in words:
+            continue
+        at = len(words) - 1 - words[::-1].index(joint)
+        kind = {c: _kind(table, c) for c in mentions if c not in used and _kind(table, c)}
+        left = [c for c in kind if mentions[c][2] <= at and mentions[c][0] >= 1.0]
+        right = [c for c in kind if mentions[c][1] > at and mentions[c][0] >= 1.0]
+        if not left or not right:
+            continue
+        a = max(left, key=lambda c: (mentions[c][0], mentions[c][2]))
+        b = max(right, key=lambda c: (mentions[c][0], -mentions[c][1]))
+        a, b = _sibling(table, b, a), _sibling(table, a, b)
+        if a != b and kind.get(a) is not None and kind.get(a) == kind.get(b):
+            return a, b, joint
+    return None
+
+
+def _as_said(question: str, mentions: dict[str, tuple[float, int, int]], column: str,
+             left: bool) -> str:
+    """The column the question's own words name exactly on the option's side of *or*
+    (``run 1`` -> ``Run 1`` though ``Run 1 rank`` is read; the longest), else ``column``."""
+    words = tokens(question)
+    at = len(words) - 1 - words[::-1].index("or")
+    said = [named for named, (_, start, end) in mentions.items()
+            if tokens(named) == words[start:end] and set(tokens(named)) <= set(tokens(column))
+            and (end <= at if left else start > at)]
+    return max(said, key=lambda c: len(tokens(c))) if said else column
+
+
+def _kind(table: Table, column: str) -> str | None:
+    """``number`` or ``time`` for a column two rows' values can be compared in, else None."""
+    if table.numeric.get(column):
+        return "number"
+    return "time" if column in table.durations else None
+
+
+def _sibling(table: Table, model: str, other: str) -> str:
+    """The column shaped like ``model`` but with ``other``'s distinguishing word (``Run 2
+    rank`` and ``Run 1`` -> ``Run 1 rank``); ``other`` itself when there is none."""
+    shape, words = tokens(model), set(tokens(other))
+    if len(tokens(other)) >= len(shape):
+        return other
+    for c in table.columns:
+        mine = tokens(c)
+        if len(mine) != len(shape) or c == model:
+            continue
+        diff = [i for i, (x, y) in enumerate(zip(mine, shape, strict=True)) if x != y]
+        if len(diff) == 1 and mine[diff[0]] in words:
+            return c
+    return other
+
+
+def _column_choice_op(text: str, a: str, b: str) -> str | None:
+    """The comparison that makes the first of two columns win: over ranks *higher* / *better*
+    is the smaller number; *faster* the smaller time; else the question's comparative."""
+    form = question_form(text)
+    words = set(tokens(text))
+    if RANK_RELATION.search(a.split()[-1]) and (rank := rank_direction(text)) is not None:
+        return rank[1]
+    speed = next((SPEED_WORDS[w] for w in words if w in SPEED_WORDS), None)
+    return speed or form.direction
 
 
 def _year_column(table: Table, named: set[str],
@@ -131,6 +223,15 @@ def computed_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
         steps.append((f"Check whether output_of_query{a} {c.op} output_of_query{b}",
                       call("compare", set1=ref(a), set2=ref(b), op=c.op)))
         return "yes or no", steps
+    if c.kind == "column_choice":
+        steps.append((f"Check whether output_of_query{a} {c.op} output_of_query{b}",
+                      call("compare", set1=ref(a), set2=ref(b), op=c.op)))
+        first, second = (x or y for x, y in zip(c.options, (c.column, c.end_column),
+                                                strict=True))
+        steps.append((f"{first} if so, else {second}",
+                      call("if_then_else", condition=ref(len(steps)), then=first,
+                           **{"else": second})))
+        return "column", steps
     steps.append((f"The years from output_of_query{a} to output_of_query{b}",
                   call("duration", set1=ref(a), set2=ref(b))))
     return "duration", steps
