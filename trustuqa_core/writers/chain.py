@@ -12,8 +12,9 @@ What is linked, each from its own source only:
   relation the question names (an award).
 
 With a key cell: rows with the key → the other named column → the KG relation → the TKG
-relation (its time for *when*, a ``count`` for *how many*, else its values), or only to the KG
-relation when no TKG relation is named (*who starred in the film ranked 13th*). Without one,
+relation (its time for *when*, a ``count`` for *how many*, the KG hop's people who have the
+named TKG value for *who among the actors of ...*, else its values), or only to the KG relation
+when no TKG relation is named (*who starred in the film ranked 13th*). Without one,
 the other way: the TKG value's subjects → what the KG relation links them to → the table rows
 holding those → the named column (counted for *how many*). With no table hop, a KG entity the
 question names → its KG relation → the TKG relation (*when did the director of Blazing Saddles
@@ -129,6 +130,11 @@ def _with_table(graph: GraphStore, padded: str) -> list[tuple[Program, str]]:
             steps += [(f"Their {tkg_rel}", get_information(head_entity=ref(3),
                                                           relation=tkg_rel)),
                       ("How many", call("count", set=ref(4)))]
+        elif "who" in words and award is not None:  # "who among the actors of ... received X"
+            steps += [(f"Who {tkg_rel} {award}", get_information(relation=tkg_rel,
+                                                                 tail_entity=award)),
+                      (f"Those of the {kg_rel} hop", call("set_intersection", set1=ref(3),
+                                                          set2=ref(4)))]
         else:
             steps.append((f"Their {tkg_rel}", get_information(head_entity=ref(3),
                                                              relation=tkg_rel)))
