@@ -66,7 +66,7 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     if asks_year:
         padded = padded[:asks_year.start()] + " when " + padded[asks_year.end():]
     if "table" in kinds and {"kg", "tkg"} & kinds:
-        found = _with_table(graph, padded)
+        found = _with_table(graph, padded, _token_form(question))
         if found:
             return found
     if {"kg", "tkg"} <= kinds:
@@ -74,13 +74,21 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     return []
 
 
-def _with_table(graph: GraphStore, padded: str) -> list[tuple[Program, str]]:
-    """The chains that start or end at a table (see the module docstring)."""
+def _token_form(question: str) -> str:
+    """The question normalised token by token, padded: a number keeps its cell form
+    (*$108,185,706* → ``108185706``, where the whole question's form has ``108 185 706``)."""
+    return f" {' '.join(t for t in (normalize(w) for w in question.split()) if t)} "
+
+
+def _with_table(graph: GraphStore, padded: str, tokens: str) -> list[tuple[Program, str]]:
+    """The chains that start or end at a table (see the module docstring); ``tokens`` is
+    the question's :func:`_token_form`, where a formatted number is one token."""
     columns = _named_columns(graph, padded)
     plurals = _named_columns(graph, padded, plural=True)  # "films": only for KG → table
     if not plurals:
         return []
-    key = _key_cell(graph, columns, padded) or _ordinal_key(graph, padded)
+    key = (_key_cell(graph, columns, padded) or _key_cell(graph, columns, tokens)
+           or _ordinal_key(graph, padded))
     tkg_rels, award = _named_tkg_value(graph, padded)
     if award is not None:  # a column word inside the TKG value (*Best Music Film*) names none
         outside = padded.replace(f" {normalize(award)} ", "  ", 1)
