@@ -1,6 +1,7 @@
-"""Offline writer chains (issue 13) for the *who among* shape of the across benchmark and for a
-key cell written as a formatted number, on data made here (a box-office table, a film KG, an
-awards TKG)."""
+"""Offline writer chains (issue 13) on data made here: the *who among* shape of the across
+benchmark and a key cell written as a formatted number (a box-office table, a film KG, an awards
+TKG); a table column named by the KG role, and a key cell that is also a TKG value (a film
+archive)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,35 @@ def test_who_among_keeps_only_the_hop(cinema: GraphStore) -> None:
     q = "Who among the actors of the Film whose Gross is $1,234,567 received Golden Reel Award?"
     program = link_chain(q, cinema)[0][0]
     assert "set_intersection" in str([s.call for s in program.queries][-1])
+
+
+ARCHIVE = (b"English title,Director,Year,Country\nRiver Song,Dee Moss,1995,Italy\n"
+           b"Stone Sky,Eli Park,1998,France\n")
+ARCHIVE_KG = (b"River Song|directed_by|Dee Moss\nStone Sky|directed_by|Eli Park\n"
+              b"Stone Sky|written_by|Fay Lum\n")
+ARCHIVE_TKG = (b"Dee Moss\taward received\tCrystal Lens Award\t1996\t1996\n"
+               b"Fay Lum\taward received\tQuill Prize\t1999\t1999\n"
+               b"Eli Park\twork location\tFrance\t1990\t1995\n")
+
+
+@pytest.fixture(scope="module")
+def archive() -> GraphStore:
+    return build_graph([load_source(ARCHIVE, "table", name="archive.csv"),
+                        load_source(ARCHIVE_KG, "kg", name="films.txt"),
+                        load_source(ARCHIVE_TKG, "tkg", name="careers.tsv")])
+
+
+@pytest.mark.parametrize(("question", "expected", "via"), [
+    # the table's Director column is named by 'director', but its cells are no KG heads:
+    # the hop goes through the English title column and the KG
+    ("Which awards did the director of the English title whose Year is 1995 receive?",
+     ["Crystal Lens Award"], "→ English title → KG 'directed_by'"),
+    # France is the key cell, not the TKG value asked about (it is a work location too)
+    ("How many awards did the writer of the English title whose Country is France receive?",
+     ["1"], "table row Country='France' → English title → KG 'written_by'"),
+])
+def test_role_column_and_key_that_is_a_tkg_value(archive: GraphStore, question: str,
+                                                 expected: list[str], via: str) -> None:
+    chain = link_chain(question, archive)
+    assert chain and via in chain[0][1], chain
+    assert sorted(answer(question, archive, writer="offline").answer) == expected

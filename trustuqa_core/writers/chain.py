@@ -89,7 +89,12 @@ def _with_table(graph: GraphStore, padded: str, tokens: str) -> list[tuple[Progr
         return []
     key = (_key_cell(graph, columns, padded) or _key_cell(graph, columns, tokens)
            or _ordinal_key(graph, padded))
-    tkg_rels, award = _named_tkg_value(graph, padded)
+    if key is not None:
+        columns = _feeding_kg(graph, columns, key[0])
+    # the key cell (*Country is Italy*) is no TKG value asked about, even when it is one
+    keyless = padded if key is None else padded.replace(
+        f" {normalize(key[0])} is {normalize(key[1])} ", f" {normalize(key[0])} ", 1)
+    tkg_rels, award = _named_tkg_value(graph, keyless)
     if award is not None:  # a column word inside the TKG value (*Best Music Film*) names none
         outside = padded.replace(f" {normalize(award)} ", "  ", 1)
         columns = [c for c in columns if c in _named_columns(graph, outside)]
@@ -162,6 +167,22 @@ def _with_table(graph: GraphStore, padded: str, tokens: str) -> list[tuple[Progr
     how = (f"chained across sources: TKG {tkg_rel!r}={award!r} → KG {kg_rel!r} → table "
            f"{col_b}")
     return [(program(None, steps), how)]
+
+
+def _feeding_kg(graph: GraphStore, columns: list[str], key_column: str) -> list[str]:
+    """``columns`` without the non-key ones none of whose cells is a KG head, when another
+    non-key one has such cells: in *the director of the English title whose Year is 1995*
+    over a table with a Director column, *director* names the KG hop and *English title* the
+    column that leads to it."""
+    kg = [i for i, s in enumerate(graph.sources) if s.kind == "kg"]
+    heads = np.concatenate([graph.heads_of_source(i) for i in kg]) if kg else np.array([])
+
+    def feeds(column: str) -> bool:
+        rel = graph.relation(column)
+        return rel is not None and bool(np.isin(graph.relation_tails(rel), heads).any())
+
+    feeding = [c for c in columns if c == key_column or feeds(c)]
+    return feeding if len(feeding) < len(columns) and len(feeding) > 1 else columns
 
 
 def _table_to_kg(graph: GraphStore, columns: list[str], key: tuple[str, str],
