@@ -149,11 +149,12 @@ def test_bundled_cross_questions_reference_queries_and_writer() -> None:
     from trustuqa_core import answer, run_query
 
     g, rows = _cross_sample()
-    assert len(rows) >= 11
+    assert len(rows) >= 12
     for r in rows:
         assert sorted(run_query(r["query"], g).answer) == sorted(r["answer"]), r["id"]
     # every shape (table -> KG -> TKG when / how many / which, KG -> table, TKG -> KG -> table
-    # and its count, table -> KG, KG -> TKG, a duration) answered without its query
+    # and its count, table -> KG, KG -> TKG, who among the hop, a duration) answered without
+    # its query
     for r in rows:
         got = answer(r["question"], g, "offline").answer
         assert sorted(got) == sorted(r["answer"]), (r["id"], got)
