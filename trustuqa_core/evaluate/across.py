@@ -4,18 +4,20 @@ award or nomination (the CronQuestions temporal KG), each with a gold program an
 computed straight from the data files (not by the executor, so the ceiling is a real check).
 
 Generator: for every table of WTQ ``random-split-1-train``/``-dev`` and WikiSQL ``dev`` (in path
-order, shuffled with a fixed seed) whose cell ``B`` is a film of the KB with a director / writer /
-actor ``C`` that has an ``award received`` / ``nominated for`` fact in the TKG, pick a key cell
-``A`` of the same row (a column whose value is unique in the table and names no KB entity) and
-write questions of the templates round-robin (each film once per template, at most
-:data:`_PER_TABLE` per table):
+order, shuffled with a fixed seed) whose cell ``B``, in a title-like column, is a film of the KB
+with a director / writer / actor ``C`` that has an ``award received`` / ``nominated for`` fact in
+the TKG, pick a key cell ``A`` of the same row (a column whose value is unique in the table and
+names no KB entity) and write questions of the templates round-robin (each film once per
+template, at most :data:`_PER_TABLE` per table):
 
 - ``when``  — "When did the director of the Film whose Year is 1994 receive the Oscar?" (the
   TKG facts' time; single-year facts only);
 - ``which`` — "Which awards did the director of the Film whose Year is 1994 receive?" (tails);
 - ``count`` — "How many awards did …" (``count``; only where no award repeats);
 - ``films`` — "Which Film values of the table were directed by someone who received the
-  Oscar?" (TKG → KB → table, the other way round).
+  Oscar?" (TKG → KB → table, the other way round);
+- ``who``   — "Who among the actors of the Film whose Year is 1994 received the Oscar?" (the
+  hop's people holding the fact, ``set_intersection``; only for a hop of two people or more).
 
 Each question is answered over its own table + ``kb_partial`` + the TKG sample as one graph.
 Modes: ``ceiling`` runs the gold program; ``answer`` runs the offline writer (``answer()``).
