@@ -22,7 +22,6 @@ from ..bench.spark_batch import run_spark_batch
 from ..errors import TrustUQAError
 from ..evaluate.datasets import DatasetError
 from ..evaluate.engine_differential import metaqa_engines, wikisql_engines
-from ..evaluate.mixed_ceiling import MixedCeiling
 from ..evaluate.outcome import Unavailable
 from ..evaluate.report import percent
 from ..evaluate.runner import build_evaluation, run_evaluation
@@ -87,7 +86,7 @@ def run_cli(args: argparse.Namespace) -> int:
         return 2
     try:
         settings, model = _settings(args.writer) if args.mode == "answer" else (None, "")
-        evaluation = _mixed_ceiling(args) or build_evaluation(
+        evaluation = build_evaluation(
             args.benchmark, args.mode, split, args.writer, settings,
             encoder=getattr(args, "encoder", "minilm"), setting=getattr(args, "setting", None),
             engine=getattr(args, "engine", "executor"),
@@ -113,17 +112,6 @@ def run_cli(args: argparse.Namespace) -> int:
     else:
         out.write(_text_summary(payload) + "\n")
     return 130 if result.interrupted else 0
-
-
-# -- the mixed ceiling (issue 13): gold / recorded queries over the mixed graph ----------------
-def _mixed_ceiling(args: argparse.Namespace) -> MixedCeiling | None:
-    """``--benchmark mixed --mode ceiling`` (:mod:`~..evaluate.mixed_ceiling`); None for any
-    other combination (``build_evaluation`` decides those)."""
-    if args.benchmark != "mixed" or args.mode != "ceiling" or getattr(
-            args, "engine", "executor") != "executor":
-        return None
-    return MixedCeiling(getattr(args, "setting", None) or "mix-unknown",
-                        encoder=getattr(args, "encoder", "minilm"))
 
 
 def _command(args: argparse.Namespace) -> str:

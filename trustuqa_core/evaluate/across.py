@@ -4,18 +4,20 @@ award or nomination (the CronQuestions temporal KG), each with a gold program an
 computed straight from the data files (not by the executor, so the ceiling is a real check).
 
 Generator: for every table of WTQ ``random-split-1-train``/``-dev`` and WikiSQL ``dev`` (in path
-order, shuffled with a fixed seed) whose cell ``B`` is a film of the KB with a director / writer /
-actor ``C`` that has an ``award received`` / ``nominated for`` fact in the TKG, pick a key cell
-``A`` of the same row (a column whose value is unique in the table and names no KB entity) and
-write questions of the templates round-robin (each film once per template, at most
-:data:`_PER_TABLE` per table):
+order, shuffled with a fixed seed) whose cell ``B``, in a title-like column, is a film of the KB
+with a director / writer / actor ``C`` that has an ``award received`` / ``nominated for`` fact in
+the TKG, pick a key cell ``A`` of the same row (a column whose value is unique in the table and
+names no KB entity) and write questions of the templates round-robin (each film once per
+template, at most :data:`_PER_TABLE` per table):
 
 - ``when``  — "When did the director of the Film whose Year is 1994 receive the Oscar?" (the
   TKG facts' time; single-year facts only);
 - ``which`` — "Which awards did the director of the Film whose Year is 1994 receive?" (tails);
 - ``count`` — "How many awards did …" (``count``; only where no award repeats);
 - ``films`` — "Which Film values of the table were directed by someone who received the
-  Oscar?" (TKG → KB → table, the other way round).
+  Oscar?" (TKG → KB → table, the other way round);
+- ``who``   — "Who among the actors of the Film whose Year is 1994 received the Oscar?" (the
+  hop's people holding the fact, ``set_intersection``; only for a hop of two people or more).
 
 Each question is answered over its own table + ``kb_partial`` + the TKG sample as one graph.
 Modes: ``ceiling`` runs the gold program; ``answer`` runs the offline writer (``answer()``).
@@ -52,9 +54,10 @@ from .outcome import Outcome, Unavailable, classify_trace
 
 __all__ = ["AcrossQuestion", "AcrossEvaluation", "generate", "TEMPLATES"]
 
-TEMPLATES = ("when", "which", "count", "films")
-KB_ROLES = {"directed_by": ("director", "directed"), "written_by": ("writer", "written"),
-            "starred_actors": ("actor", "starring")}
+TEMPLATES = ("when", "which", "count", "films", "who")
+#: KB relation -> (the role's noun, how its films are said to be linked to someone)
+KB_ROLES = {"directed_by": ("director", "were directed by"),
+            "written_by": ("writer", "were written by"), "starred_actors": ("actor", "starred")}
 TKG_VERBS = {"award received": ("receive", "received", "awards"),
              "nominated for": ("get nominated for", "was nominated for", "nominations")}
 _TABLE_SPLITS = (("wtq", "random-split-1-train"), ("wtq", "random-split-1-dev"),
@@ -138,6 +141,7 @@ def _key_cell(facts: SourceFacts, row: int, col_b: str, world: _World) -> tuple[
     for col in facts.columns:
         value = mine.get(col)
         if (col == col_b or not value or value in world.films or len(value) > _MAX_KEY
+                or not _plain(col) or not _plain(value)
                 or col.lower() in ("row_number", "#") or by_col[col].count(value) != 1
                 or not normalize(value)):
             continue
@@ -146,17 +150,24 @@ def _key_cell(facts: SourceFacts, row: int, col_b: str, world: _World) -> tuple[
 
 
 def _film_cells(facts: SourceFacts, world: _World) -> list[tuple[int, str, str]]:
-    """``(row, column, film)`` of cells naming a KB film: not numbers, not the row number,
-    title-like columns (film, title, work...) first."""
+    """``(row, column, film)`` of cells naming a KB film: not numbers, only in title-like
+    columns (*Film*, *Title*, *Nominated work*; not *Song title*, *Works number*), so that a
+    team, a place or a song that shares a film's name is not read as the film."""
     found = []
     for h, col, text in zip(facts.heads, facts.relations, facts.tails, strict=True):
         if (text in world.films and parse_number(text) is None and len(text) >= 4
-                and col != "row_number"):
+                and _TITLE.search(col) and not _NOT_TITLE.search(col) and _plain(col)):
             found.append((int(str(h)), col, text))
-    return sorted(found, key=lambda x: (not _TITLE.search(x[1]), x[0]))
+    return sorted(found, key=lambda x: x[0])
 
 
-_TITLE = re.compile(r"film|title|movie|work|play|show|series|picture", re.IGNORECASE)
+_TITLE = re.compile(r"\b(?:film|title|movie|work|play|show|series|picture)s?\b", re.IGNORECASE)
+_NOT_TITLE = re.compile(r"song|single|album|number|episode|book|novel", re.IGNORECASE)
+
+
+def _plain(column: str) -> bool:
+    """A column name a question can say: one line, no braces or quotes."""
+    return not any(c in column for c in '\n{}[]"\\')
 
 
 def _questions_for(facts: SourceFacts, table: Source, benchmark: str, world: _World,
@@ -169,7 +180,7 @@ def _questions_for(facts: SourceFacts, table: Source, benchmark: str, world: _Wo
             # fact of it, else the executor reads a person with none as a value and expands it
             # (a documented repair) and the gold would be ambiguous; when/films select facts
             rels = sorted({a[1] for a in awards})
-            rel = next((r for r in rels if template in ("when", "films") or all(
+            rel = next((r for r in rels if template in ("when", "films", "who") or all(
                 any(a[0] == p and a[1] == r for a in awards) for p in people)), None)
             if rel is None:
                 continue
@@ -178,7 +189,8 @@ def _questions_for(facts: SourceFacts, table: Source, benchmark: str, world: _Wo
                 continue
             chosen = [a for a in awards if a[1] == rel]
             # when/films ask about one award: each award of the film's people is a question
-            firsts = sorted({a[2] for a in chosen}) if template in ("when", "films") else [""]
+            firsts = (sorted({a[2] for a in chosen}) if template in ("when", "films", "who")
+                      else [""])
             for award in firsts:
                 if (film, template, award) in used:
                     continue
@@ -209,6 +221,9 @@ def _make(template: str, key: tuple[str, str], col_b: str, film: str, kb_rel: st
         return _when_text(role, col_b, col_a, a, rel, award), calls, sorted(set(years))
     noun = TKG_VERBS[rel][2]
     subject = f"the {role} of the {col_b} whose {col_a} is {a}"
+    if template == "who":
+        return _who(calls, f"{role}s of the {col_b} whose {col_a} is {a}", (kb_rel, film),
+                    (rel, award), world)
     if template == "which":
         calls.append(f"get_information(head_entity='output_of_query3', relation='{rel}')")
         return (f"Which {noun} did {subject} {TKG_VERBS[rel][0]}?", calls,
@@ -230,9 +245,24 @@ def _make(template: str, key: tuple[str, str], col_b: str, film: str, kb_rel: st
              f"get_information(relation='{kb_rel}', tail_entity='output_of_query1')",
              f"get_information(relation='{_q(col_b)}', tail_entity='output_of_query2')",
              f"get_information(relation='{_q(col_b)}', head_entity='output_of_query3')"]
-    text = (f"Which {col_b} values of the table were {KB_ROLES[kb_rel][1]} by someone who "
+    text = (f"Which {col_b} values of the table {KB_ROLES[kb_rel][1]} someone who "
             f"{TKG_VERBS[rel][1]} {award}?")
     return text, calls, cells
+
+
+def _who(calls: list[str], group: str, hop: tuple[str, str], fact: tuple[str, str],
+         world: _World) -> tuple[str, list[str], list[str]] | None:
+    """*Who among the actors of the Title whose Rank is 2 received X?*: the hop's people
+    (at least two, else the question gives its answer away) that have the TKG fact."""
+    (kb_rel, film), (rel, award) = hop, fact
+    people = {p for r, p in world.films[film] if r == kb_rel}
+    found = sorted(people & world.by_award.get((rel, award), set()))
+    if len(people) < 2 or not found:
+        return None
+    calls += [f"get_information(relation='{rel}', tail_entity='{_q(award)}')",
+              "set_intersection(set1='output_of_query3', set2='output_of_query4')"]
+    text = f"Who among the {group} {TKG_VERBS[rel][1]} {award}?"
+    return text, calls, found
 
 
 def _tables(root: Path) -> Iterator[tuple[str, Source]]:
@@ -249,7 +279,7 @@ def _tables(root: Path) -> Iterator[tuple[str, Source]]:
     yield from found
 
 
-def generate(n: int = 240, root: Path | str | None = None) -> list[AcrossQuestion]:
+def generate(n: int = 300, root: Path | str | None = None) -> list[AcrossQuestion]:
     """``n`` questions (templates round-robin, one question per table), deterministic."""
     base = Path(root) if root is not None else data_root()
     world = _read_world(base)
@@ -282,9 +312,13 @@ def generate(n: int = 240, root: Path | str | None = None) -> list[AcrossQuestio
 
 
 def _cells(table: Source) -> set[str]:
-    """Every comma/line-separated piece of a table file (a cheap pre-filter)."""
+    """Every comma/tab/line-separated piece of a table file (a cheap pre-filter; WikiSQL's
+    and TrustUQA's WTQ ``.csv`` files are tab-separated)."""
     text = table.path.read_text(encoding="utf-8", errors="replace")
-    return {c.strip().strip('"') for line in text.splitlines() for c in line.split(",")}
+    return {c.strip().strip('"') for line in text.splitlines() for c in _SPLIT.split(line)}
+
+
+_SPLIT = re.compile(r"[,\t]")
 
 
 class AcrossEvaluation:
@@ -292,7 +326,7 @@ class AcrossEvaluation:
 
     concurrent = False  # CPU-bound: one question at a time, the table's graph reused
 
-    def __init__(self, mode: str, root: Path | str | None = None, n: int = 240) -> None:
+    def __init__(self, mode: str, root: Path | str | None = None, n: int = 300) -> None:
         if mode not in ("ceiling", "answer"):
             raise Unavailable("across runs with --mode ceiling or --mode answer")
         self.mode, self.root, self.n = mode, root, n

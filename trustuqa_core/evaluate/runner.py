@@ -36,6 +36,7 @@ from .cypher_engine import ENGINES, CypherEngine
 from .datasets import BENCHMARKS
 from .graphs import StoreEngine
 from .mixed import MixedEvaluation, routing_summary
+from .mixed_ceiling import MixedCeiling
 from .outcome import EVALUATOR_ERRORS, Evaluation, Outcome, Unavailable, summarise
 from .replay import MetaQAReplay, WTQReplay
 from .replay_webqsp import WebQSPReplay
@@ -74,11 +75,14 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
 
     ``benchmark="across"`` (generated table → KB → TKG questions, :mod:`.across`) runs in
     ``ceiling`` or ``answer`` mode. ``benchmark="mixed"`` (five benchmarks over one graph,
-    :mod:`.mixed`) runs in ``answer``
-    mode, in one of :data:`~.mixed.SETTINGS` (default ``mix-unknown``). ``engine="cypher"``
+    :mod:`.mixed`) runs in ``answer`` mode, in one of :data:`~.mixed.SETTINGS`, or in
+    ``ceiling`` mode (:class:`~.mixed_ceiling.MixedCeiling`, the executor only), in one of
+    :data:`~.mixed_ceiling.CEILING_SETTINGS` (default ``mix-unknown``). ``engine="cypher"``
     runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`); ``"spark"`` a
     MetaQA / WikiSQL ceiling as one Spark batch (:class:`SparkEngine`, on ``spark_master``).
     """
+    if benchmark == "mixed" and mode == "ceiling" and engine != "executor":
+        raise Unavailable("the mixed ceiling runs on the executor only (--engine executor)")
     if engine == "duckdb":
         return StoreEngine(build_evaluation(benchmark, mode, split, writer, settings, root,
                                             encoder, setting=setting))
@@ -98,9 +102,10 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
             raise Unavailable("across --mode answer runs the offline writer only")
         return AcrossEvaluation(mode, root)
     if benchmark == "mixed":
+        if mode == "ceiling":
+            return MixedCeiling(setting or "mix-unknown", root, encoder)
         if mode != "answer":
-            raise Unavailable("mixed runs with --mode answer only (gold-program ceilings on the "
-                              "mixed graph are not built yet)")
+            raise Unavailable("mixed runs with --mode ceiling or --mode answer")
         return MixedEvaluation(setting or "mix-unknown", writer, settings, root, encoder)
     if setting is not None:
         raise Unavailable("--setting is for --benchmark mixed only")

@@ -12,8 +12,9 @@ What is linked, each from its own source only:
   relation the question names (an award).
 
 With a key cell: rows with the key → the other named column → the KG relation → the TKG
-relation (its time for *when*, a ``count`` for *how many*, else its values), or only to the KG
-relation when no TKG relation is named (*who starred in the film ranked 13th*). Without one,
+relation (its time for *when*, a ``count`` for *how many*, the KG hop's people who have the
+named TKG value for *who among the actors of ...*, else its values), or only to the KG relation
+when no TKG relation is named (*who starred in the film ranked 13th*). Without one,
 the other way: the TKG value's subjects → what the KG relation links them to → the table rows
 holding those → the named column (counted for *how many*). With no table hop, a KG entity the
 question names → its KG relation → the TKG relation (*when did the director of Blazing Saddles
@@ -65,7 +66,7 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     if asks_year:
         padded = padded[:asks_year.start()] + " when " + padded[asks_year.end():]
     if "table" in kinds and {"kg", "tkg"} & kinds:
-        found = _with_table(graph, padded)
+        found = _with_table(graph, padded, _token_form(question))
         if found:
             return found
     if {"kg", "tkg"} <= kinds:
@@ -73,14 +74,27 @@ def link_chain(question: str, graph: GraphStore) -> list[tuple[Program, str]]:
     return []
 
 
-def _with_table(graph: GraphStore, padded: str) -> list[tuple[Program, str]]:
-    """The chains that start or end at a table (see the module docstring)."""
+def _token_form(question: str) -> str:
+    """The question normalised token by token, padded: a number keeps its cell form
+    (*$108,185,706* → ``108185706``, where the whole question's form has ``108 185 706``)."""
+    return f" {' '.join(t for t in (normalize(w) for w in question.split()) if t)} "
+
+
+def _with_table(graph: GraphStore, padded: str, tokens: str) -> list[tuple[Program, str]]:
+    """The chains that start or end at a table (see the module docstring); ``tokens`` is
+    the question's :func:`_token_form`, where a formatted number is one token."""
     columns = _named_columns(graph, padded)
     plurals = _named_columns(graph, padded, plural=True)  # "films": only for KG → table
     if not plurals:
         return []
-    key = _key_cell(graph, columns, padded) or _ordinal_key(graph, padded)
-    tkg_rels, award = _named_tkg_value(graph, padded)
+    key = (_key_cell(graph, columns, padded) or _key_cell(graph, columns, tokens)
+           or _ordinal_key(graph, padded))
+    if key is not None:
+        columns = _feeding_kg(graph, columns, key[0])
+    # the key cell (*Country is Italy*) is no TKG value asked about, even when it is one
+    keyless = padded if key is None else padded.replace(
+        f" {normalize(key[0])} is {normalize(key[1])} ", f" {normalize(key[0])} ", 1)
+    tkg_rels, award = _named_tkg_value(graph, keyless)
     if award is not None:  # a column word inside the TKG value (*Best Music Film*) names none
         outside = padded.replace(f" {normalize(award)} ", "  ", 1)
         columns = [c for c in columns if c in _named_columns(graph, outside)]
@@ -129,6 +143,11 @@ def _with_table(graph: GraphStore, padded: str) -> list[tuple[Program, str]]:
             steps += [(f"Their {tkg_rel}", get_information(head_entity=ref(3),
                                                           relation=tkg_rel)),
                       ("How many", call("count", set=ref(4)))]
+        elif "who" in words and award is not None:  # "who among the actors of ... received X"
+            steps += [(f"Who {tkg_rel} {award}", get_information(relation=tkg_rel,
+                                                                 tail_entity=award)),
+                      (f"Those of the {kg_rel} hop", call("set_intersection", set1=ref(3),
+                                                          set2=ref(4)))]
         else:
             steps.append((f"Their {tkg_rel}", get_information(head_entity=ref(3),
                                                              relation=tkg_rel)))
@@ -148,6 +167,22 @@ def _with_table(graph: GraphStore, padded: str) -> list[tuple[Program, str]]:
     how = (f"chained across sources: TKG {tkg_rel!r}={award!r} → KG {kg_rel!r} → table "
            f"{col_b}")
     return [(program(None, steps), how)]
+
+
+def _feeding_kg(graph: GraphStore, columns: list[str], key_column: str) -> list[str]:
+    """``columns`` without the non-key ones none of whose cells is a KG head, when another
+    non-key one has such cells: in *the director of the English title whose Year is 1995*
+    over a table with a Director column, *director* names the KG hop and *English title* the
+    column that leads to it."""
+    kg = [i for i, s in enumerate(graph.sources) if s.kind == "kg"]
+    heads = np.concatenate([graph.heads_of_source(i) for i in kg]) if kg else np.array([])
+
+    def feeds(column: str) -> bool:
+        rel = graph.relation(column)
+        return rel is not None and bool(np.isin(graph.relation_tails(rel), heads).any())
+
+    feeding = [c for c in columns if c == key_column or feeds(c)]
+    return feeding if len(feeding) < len(columns) and len(feeding) > 1 else columns
 
 
 def _table_to_kg(graph: GraphStore, columns: list[str], key: tuple[str, str],
