@@ -33,3 +33,20 @@ def test_join_and_leave_are_the_membership_times(careers, question: str, year: s
     assert a.answer == [year], (a.answer, a.trace.query_text if a.trace else a.error)
     assert a.verdict is not None and a.verdict.label == "verified", a.verdict
     assert "unexplained_words" not in [r.code for r in a.verdict.reasons]
+
+
+PRIZES = (b"Lumen Prize\twinner\tAda Brook\t1990\t1990\n"
+          b"Lumen Prize\twinner\tCai Dunn\t1975\t1975\n"
+          b"Lumen Prize\twinner\tEli Fenn\t2003\t2003\n")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("who was the first winner of the Lumen Prize?", ["Cai Dunn"]),
+    ("who was the earliest winner of the Lumen Prize?", ["Cai Dunn"]),
+    ("who was the latest winner of the Lumen Prize?", ["Eli Fenn"]),
+    ("who was the last winner of the Lumen Prize?", ["Eli Fenn"]),
+])
+def test_first_and_last_fact_by_time(question: str, expected: list[str]) -> None:
+    got = answer(question, load_graph(tkgs=[PRIZES]), writer="offline")
+    assert got.answer == expected, got.trace.query_text if got.trace else got.error
+    assert got.verdict.label == "verified"

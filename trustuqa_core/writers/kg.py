@@ -111,6 +111,18 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
             out.append((_lookup(f"When was {head} {rel_name} {tail}", head_entity=head,
                                 relation=rel_name, tail_entity=tail, key="time"),
                         f"{why}; the time of the fact {head!r} -> {tail!r}"))
+        elif graph.is_temporal and (heads or tails) and (order := _time_order(words)):
+            side, node = ("head_entity", heads[0]) if heads else ("tail_entity", tails[0])
+            pick, word = order
+            out.append((program(None, [
+                (f"The times of the {rel_name} facts of {node}",
+                 call("get_information", arg(side, _quote(node)), arg("relation", rel_name),
+                      arg("key", "time"))),
+                (f"The {word} of those times", call(pick, arg("set", ref(1)))),
+                (f"The {rel_name} fact of {node} at that time",
+                 call("get_information", arg(side, _quote(node)), arg("relation", rel_name),
+                      arg("key", "time"), arg("value", ref(2))))]),
+                f"{why}; the {word} {rel_name} fact of {node!r} by its time"))
         elif graph.is_temporal and (heads or tails) and year:
             at = year.group(1)
             if heads:
@@ -153,6 +165,24 @@ def link_kg_joint(question: str, graph: GraphStore, mapper: Mapper,
     skip = {w for v in named for w in letter_words(v)}
     return _joint(relation_scores(question, graph, skip)[:limit], graph, mapper, named,
                   question)
+
+
+_FIRST_WORDS = frozenset({"first", "earliest"})
+_LAST_WORDS = frozenset({"last", "latest", "recent", "newest"})
+
+
+def _time_order(words: set[str]) -> tuple[str, str] | None:
+    """("min", word) for *first* / *earliest*, ("max", word) for *last* / *latest* / *most
+    recent*: a question over a TKG asking for the earliest or latest fact, else None.
+
+    >>> _time_order({"who", "was", "the", "first", "winner"})
+    ('min', 'first')
+    """
+    first = sorted(words & _FIRST_WORDS)
+    last = sorted(words & _LAST_WORDS)
+    if bool(first) == bool(last):
+        return None
+    return ("min", first[0]) if first else ("max", last[0])
 
 
 def _attached(graph: GraphStore, mapper: Mapper, named: list[str],
