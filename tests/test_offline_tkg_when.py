@@ -50,3 +50,20 @@ def test_first_and_last_fact_by_time(question: str, expected: list[str]) -> None
     got = answer(question, load_graph(tkgs=[PRIZES]), writer="offline")
     assert got.answer == expected, got.trace.query_text if got.trace else got.error
     assert got.verdict.label == "verified"
+
+
+SEATS = (b"Ed Fitz\tposition held\tMember of the 33rd Parliament\t1920\t1924\n"
+         b"Ed Fitz\tposition held\tMember of the 34th Parliament\t1924\t1929\n"
+         b"Ann Gale\tposition held\tMember of the 33rd Parliament\t1921\t1924\n")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # no word names 'position held': the one relation joining the two named nodes is meant
+    ("What is the last year that Ed Fitz was Member of the 33rd Parliament", ["1924"]),
+    ("What is the first year that Ann Gale was Member of the 33rd Parliament", ["1921"]),
+    ("when was Ed Fitz Member of the 34th Parliament?", ["1924–1929"]),
+])
+def test_the_fact_joining_two_named_entities(question: str, expected: list[str]) -> None:
+    got = answer(question, load_graph(tkgs=[SEATS]), writer="offline")
+    assert got.answer == expected, got.trace.query_text if got.trace else got.error
+    assert got.verdict.label == "verified"

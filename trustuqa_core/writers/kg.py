@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import numpy as np
+
 from ..lexicon import pairs, word_set
 from ..mapping.mapper import Mapper
 from ..query.ast import Program
@@ -98,6 +100,8 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
     words = set(letter_words(question))
     year = _YEAR.search(question)
     nodes = [n for v in named for n in mapper.entities.normalized(v)]
+    if not rels:  # "when was X Member of Y?": the one relation joining the two named nodes
+        rels = [(0.5, r) for r in _joining_relations(graph, nodes)][:1]
     out: list[tuple[Program, str]] = []
     for score, rel_name in rels:
         rel = graph.relation(rel_name)
@@ -108,9 +112,11 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
         why = f"knowledge-graph linking: relation {rel_name!r} (question words score {score:.1f})"
         if graph.is_temporal and heads and tails and ("when" in words or "year" in words):
             head, tail = heads[0], tails[0]
+            order = _time_order(words)
+            key = "time" if order is None else "start_time" if order[0] == "min" else "end_time"
             out.append((_lookup(f"When was {head} {rel_name} {tail}", head_entity=head,
-                                relation=rel_name, tail_entity=tail, key="time"),
-                        f"{why}; the time of the fact {head!r} -> {tail!r}"))
+                                relation=rel_name, tail_entity=tail, key=key),
+                        f"{why}; the {key.replace('_', ' ')} of the fact {head!r} -> {tail!r}"))
         elif graph.is_temporal and (heads or tails) and (order := _time_order(words)):
             side, node = ("head_entity", heads[0]) if heads else ("tail_entity", tails[0])
             pick, word = order
@@ -165,6 +171,20 @@ def link_kg_joint(question: str, graph: GraphStore, mapper: Mapper,
     skip = {w for v in named for w in letter_words(v)}
     return _joint(relation_scores(question, graph, skip)[:limit], graph, mapper, named,
                   question)
+
+
+def _joining_relations(graph: GraphStore, nodes: list[int]) -> list[str]:
+    """The relations of facts whose head and tail are both among ``nodes``, when there is
+    exactly one (a question naming X and Y and no relation word: the fact X-r-Y is meant)."""
+    if len(nodes) < 2:
+        return []
+    ids = np.array(sorted(set(nodes)), dtype=np.int64)
+    facts = graph.facts_heads(ids)
+    if not len(facts):
+        return []
+    joined = graph.rels_of(facts)[np.isin(graph.tails_of(facts), ids)]
+    names = sorted({graph.relation_names[int(r)] for r in joined})
+    return names if len(names) == 1 else []
 
 
 _FIRST_WORDS = frozenset({"first", "earliest"})

@@ -233,6 +233,8 @@ class OfflineWriter:
             if joint:
                 return joint  # two relations asked together: a similar template reads one
             out = link_kg(request.question, request.graph, request.mapper)
+            if any(_names_a_fact(p) for p, _ in out):
+                return out  # the fact joining two named entities: a template reads less
         if "table" in kinds:
             return out  # across tables, a merely similar template misleads more than it helps
         return out + self._similar_candidates(request)
@@ -283,6 +285,15 @@ class OfflineWriter:
 
 
 _USER_POSITIONS: weakref.WeakKeyDictionary[DemoPool, list[int]] = weakref.WeakKeyDictionary()
+
+
+def _names_a_fact(program: Program) -> bool:
+    """One lookup binding both ends of a fact the question names (``get_information(
+    head_entity='Ed Fitz', relation=..., tail_entity='Member of ...', key='end_time')``)."""
+    if len(program.queries) != 1:
+        return False
+    names = {a.name for a in program.queries[0].call.args if isinstance(a.value, Text)}
+    return {"head_entity", "tail_entity"} <= names
 
 
 def _user_positions(pool: DemoPool) -> list[int]:
