@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..fallback import FallbackRequest
@@ -10,6 +12,7 @@ from ..query.ast import Bound, Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
+from ..text import normalize
 from .base import (
     Context,
     distinct_heads,
@@ -158,7 +161,46 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         dated = _select_yearless(ctx, rel, cmp, month_day)
         if dated is not None:
             return dated
+    matched = _select_text_match(ctx, rel, cmp, value, n_numeric, n_all)
+    if matched is not None:
+        return matched
     return _llm_compare(ctx, rel, cmp, value)
+
+
+def _word_pattern(text: str) -> re.Pattern[str] | None:
+    """``text`` (normalised) as a whole-word pattern, or ``None`` when it has no word."""
+    words = normalize(text)
+    return re.compile(rf"(?<!\w){re.escape(words)}(?!\w)") if words else None
+
+
+def _select_text_match(
+    ctx: Context, rel: int, cmp: str, value: object, n_numeric: int, n_all: int
+) -> Result | None:
+    """A word compared with a column of words (``tail_entity>='Mexico City'``,
+    ``tail_entity>'SWAT'``, ``tail_entity>='W'`` over ``W 13–7``): text has no order, so the
+    comparison reads as a match -- the values equal to the literal or holding it as a whole
+    word -- noted; ``None`` when the literal reads as a quantity, the column is mostly
+    numbers, or no value holds the literal (the LLM fallback judges those)."""
+    text = value.text if isinstance(value, Bound) else value.value if isinstance(value, Text) \
+        else None
+    if text is None or parse_quantity(text) is not None or 2 * n_numeric >= n_all:
+        return None
+    pattern = _word_pattern(text)
+    if pattern is None:
+        return None
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    labels = g.labels(g.tails_of(facts))
+    hits = np.array([bool(pattern.search(normalize(t))) for t in labels], dtype=bool)
+    if not hits.any():
+        return None
+    keep = facts[hits]
+    ctx.notes.append(
+        f"{text!r} is not a number and the values of {rel_name(ctx, rel)!r} are words: "
+        f"'{cmp}' read as a match, the values equal to or holding {text!r} as a word "
+        f"({int(hits.sum())} value(s))"
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 _OPS = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
