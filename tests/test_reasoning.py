@@ -15,6 +15,7 @@ from trustuqa_core.function_names import (
     FUNCTION_ALIASES,
     REASONING_FUNCTIONS,
     canonical_function,
+    implied_argument,
     is_defined,
 )
 from trustuqa_core.functions import FUNCTIONS
@@ -60,7 +61,24 @@ def test_aliases_point_at_registered_functions() -> None:
     assert canonical_function("calculate_difference") == "difference"
     assert canonical_function("Calculator") == "calculate"
     assert canonical_function("IF") == "if_then_else"
-    assert not is_defined("consecutive_wins")
+    assert not is_defined("tell_me_a_story")
+
+
+@pytest.mark.parametrize(("name", "canonical", "implied"), [
+    ("consecutive_wins", "consecutive", ("value", "win")),
+    ("consecutive_losses", "consecutive", ("value", "loss")),
+    ("longest_win_streak", "consecutive", ("value", "win")),
+    ("consecutive_ranks", "consecutive", None),
+    ("group_by", "group_by", None),
+    ("count_by_key", "group_by", None),
+    ("group_by_country", "group_by", None),
+    ("count_per_state", "group_by", None),
+    ("win_percentage", None, None),
+    ("bygone", None, None),
+])
+def test_name_families(name: str, canonical: str | None, implied: tuple | None) -> None:
+    assert canonical_function(name) == canonical
+    assert implied_argument(name) == implied
 
 
 def test_computed_step_keeps_operand_witnesses() -> None:

@@ -15,6 +15,8 @@ closed function. Names found nowhere here stay undefined and go to the LLM fallb
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "CORE_FUNCTIONS",
     "REASONING_FUNCTIONS",
@@ -78,6 +80,7 @@ REASONING_FUNCTIONS = frozenset(
         "consecutive",
         "overlaps",
         "row_number",
+        "group_by",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -301,13 +304,53 @@ IMPLIED_ARGUMENTS: dict[str, tuple[str, str]] = {
 }
 
 
+# Stop 14: name *families*, where part of the name is the operation and the rest names what
+# it works on: ``consecutive_losses``, ``consecutive_wins``, ``win_streak`` (the longest run,
+# of the word's value when the word is a game result); ``group_by``, ``count_by_key``,
+# ``group_by_country`` (the grouping column's value of each row, for max/min to count)
+_CONSECUTIVE_FAMILY = re.compile(
+    r"^(?:(?:longest|max|most|count|find|get|calculate)_)*"
+    r"(?:consecutive_(?P<what>[a-z0-9_]+)|(?P<streak>[a-z0-9_]+?)_(?:streak|run)s?)$"
+)
+_GROUP_FAMILY = re.compile(r"^(?:group|count|aggregate)_(?:by|per)(?:_\w+)?$|^groupby$")
+RESULT_WORDS: dict[str, str] = {
+    "win": "win", "wins": "win", "won": "win", "victory": "win", "victories": "win",
+    "loss": "loss", "losses": "loss", "lost": "loss", "defeat": "loss", "defeats": "loss",
+    "draw": "draw", "draws": "draw", "tie": "tie", "ties": "tie",
+}
+"""A game result a run can be of (``consecutive_losses``), by its singular."""
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def _family(key: str) -> str | None:
+    """The function a name of a family stands for (``consecutive_wins`` -> ``consecutive``)."""
+    if _CONSECUTIVE_FAMILY.match(key):
+        return "consecutive"
+    if _GROUP_FAMILY.match(key):
+        return "group_by"
+    return None
+
+
 def implied_argument(name: str) -> tuple[str, str] | None:
     """The (argument, value) a function's name carries, or ``None``.
 
     >>> implied_argument("if_greater_than"), implied_argument("compare") is None
     (('operator', '>'), True)
+    >>> implied_argument("consecutive_losses"), implied_argument("longest_win_streak")
+    (('value', 'loss'), ('value', 'win'))
     """
-    return IMPLIED_ARGUMENTS.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
+    key = _key(name)
+    if key in IMPLIED_ARGUMENTS:
+        return IMPLIED_ARGUMENTS[key]
+    m = _CONSECUTIVE_FAMILY.match(key)
+    if m is not None and key not in FUNCTION_ALIASES:
+        word = (m.group("what") or m.group("streak") or "").split("_")[-1]
+        if word in RESULT_WORDS:
+            return ("value", RESULT_WORDS[word])
+    return None
 
 
 def canonical_function(name: str) -> str | None:
@@ -315,10 +358,10 @@ def canonical_function(name: str) -> str | None:
 
     Case and ``-``/space are ignored (``Calculator``, ``calculate-difference``).
     """
-    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    key = _key(name)
     if key in CORE_FUNCTIONS or key in REASONING_FUNCTIONS:
         return key
-    return FUNCTION_ALIASES.get(key)
+    return FUNCTION_ALIASES.get(key) or _family(key)
 
 
 def is_defined(name: str) -> bool:

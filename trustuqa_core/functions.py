@@ -19,8 +19,9 @@ import numpy as np
 from .fallback import FallbackRequest
 from .numbers import format_number, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
-from .query.ast import Bound, Text
+from .query.ast import Bound, Ref, Text
 from .reasoning import REASONING
+from .reasoning.grouping import frequency_extreme
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
@@ -219,6 +220,9 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     s = _one_set(ctx, op)
     if not s:
         raise ctx.fail(f"{op.name}() of an empty set")
+    source = op.param("set")
+    if isinstance(source, Ref) and source.step in ctx.grouped:
+        return frequency_extreme(ctx, op.name, s)
     if all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in s.elems):
         return _extreme_rows(ctx, op, s, pick)
     unreadable = [e for e in s.elems if quantity(ctx.graph, e) is None]

@@ -48,6 +48,9 @@ def op_select(ctx: Context, op: Op) -> Result:
             ctx.notes.append(
                 f"{value.text!r} matched no value of {rel_name(ctx, rel)!r} closely enough"
             )
+        coded = _select_leading_code(ctx, rel, value)
+        if coded is not None:
+            return coded
         return _select_nodes(ctx, rel, np.asarray(value.ids, dtype=np.int64), {})
     if isinstance(value, Text):
         node = g.entity(value.value)
@@ -74,6 +77,33 @@ def op_select(ctx: Context, op: Op) -> Result:
         extra = distinct_heads(g, g.heads_of(facts), facts)
         result = union([result, extra])
     return result
+
+
+# a code of one or two letters leading a value: ``W`` in ``W 13–7``, ``L`` in ``L 8-21 OT``
+_LEADING_CODE = re.compile(r"^([a-z]{1,2})(?=[\s\d(–-])")
+
+
+def _select_leading_code(ctx: Context, rel: int, value: Bound) -> Result | None:
+    """A literal of one or two letters (``tail_entity='W'``) that is no value of the column
+    but leads the value it was matched to (``W 13–7``) stands for every value it leads; the
+    mapper's single closest value would be one of them. ``None`` when that does not apply."""
+    code = value.text.strip().casefold()
+    if not value.ids or not re.fullmatch(r"[a-z]{1,2}", code):
+        return None
+    g = ctx.graph
+    labels = [g.label(i).strip().casefold() for i in value.ids]
+    if code in labels or not all((m := _LEADING_CODE.match(t)) and m.group(1) == code
+                                 for t in labels):
+        return None
+    facts = np.sort(g.facts_rel(rel))
+    tails = [g.label(t).strip().casefold() for t in g.tails_of(facts)]
+    hits = np.array([bool((m := _LEADING_CODE.match(t)) and m.group(1) == code) for t in tails],
+                    dtype=bool)
+    keep = facts[hits]
+    ctx.notes.append(f"{value.text!r} is a code leading values of {rel_name(ctx, rel)!r} "
+                     f"(such as {g.label(value.ids[0])!r}): matched the {int(hits.sum())} "
+                     "value(s) it leads")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 # a place written as a word (``tail_entity='first'`` on a Rank column of 1, 2, 3 or 1st, 2nd)
@@ -178,9 +208,10 @@ def _select_text_match(
 ) -> Result | None:
     """A word compared with a column of words (``tail_entity>='Mexico City'``,
     ``tail_entity>'SWAT'``, ``tail_entity>='W'`` over ``W 13–7``): text has no order, so the
-    comparison reads as a match -- the values equal to the literal or holding it as a whole
-    word -- noted; ``None`` when the literal reads as a quantity, the column is mostly
-    numbers, or no value holds the literal (the LLM fallback judges those)."""
+    comparison reads as a match -- the values holding the literal as a whole word -- noted;
+    ``None`` when the literal reads as a quantity, the column is mostly numbers, a strict
+    ``>`` / ``<`` has a literal that is itself a value (``Note > 'bad'`` orders the values),
+    or no value holds it (the LLM fallback judges those)."""
     text = value.text if isinstance(value, Bound) else value.value if isinstance(value, Text) \
         else None
     if text is None or parse_quantity(text) is not None or 2 * n_numeric >= n_all:
@@ -191,13 +222,16 @@ def _select_text_match(
     g = ctx.graph
     facts = np.sort(g.facts_rel(rel))
     labels = g.labels(g.tails_of(facts))
-    hits = np.array([bool(pattern.search(normalize(t))) for t in labels], dtype=bool)
+    folded = [normalize(t) for t in labels]
+    if cmp in (">", "<") and normalize(text) in folded:  # '> bad' orders values: the fallback
+        return None
+    hits = np.array([bool(pattern.search(t)) for t in folded], dtype=bool)
     if not hits.any():
         return None
     keep = facts[hits]
     ctx.notes.append(
         f"{text!r} is not a number and the values of {rel_name(ctx, rel)!r} are words: "
-        f"'{cmp}' read as a match, the values equal to or holding {text!r} as a word "
+        f"'{cmp}' read as a match, the values holding {text!r} as a word "
         f"({int(hits.sum())} value(s))"
     )
     return distinct_heads(g, g.heads_of(keep), keep)

@@ -310,6 +310,7 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             names = columns if columns[0] is not None else names
         if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
+        names = _spelled_out(ctx, names[0], names[1])
         if x == y:
             winners = [names[0], names[1]]
             ctx.notes.append("the two values are equal: both are answers")
@@ -332,6 +333,27 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
 
 
 _ALTERNATIVES = re.compile(r"\b([A-Za-z]+)\s+or\s+([A-Za-z]+)\b")
+
+
+def _spelled_out(ctx: Context, first: str, second: str) -> tuple[str, str]:
+    """Two names that are codes of one or two letters (``W``, ``L``), when the question's two
+    alternatives start with them ("did the team win or lose more games?"): the question's
+    words, noted; else the names as they are."""
+    if not (len(first) <= 2 and len(second) <= 2 and first.isalpha() and second.isalpha()):
+        return first, second
+    for m in _ALTERNATIVES.finditer(ctx.question or ""):
+        w1, w2 = m.group(1), m.group(2)
+        if w1.casefold().startswith(first.casefold()) and \
+                w2.casefold().startswith(second.casefold()):
+            ctx.notes.append(f"{first!r} and {second!r} are codes of the question's "
+                             f"'{w1} or {w2}': answered with its words")
+            return w1, w2
+        if w1.casefold().startswith(second.casefold()) and \
+                w2.casefold().startswith(first.casefold()):
+            ctx.notes.append(f"{first!r} and {second!r} are codes of the question's "
+                             f"'{w1} or {w2}': answered with its words")
+            return w2, w1
+    return first, second
 
 
 def _column_alternatives(ctx: Context, a: Reading, b: Reading) -> tuple[str | None, str | None]:
