@@ -18,7 +18,7 @@ from ..errors import ExecutionError, NotApplicableError
 from ..numbers import format_number
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
-from ..results import Result, Scalar
+from ..results import Elem, Result, Scalar
 from ..rewrite import Op
 from .cues import (
     AGE_WORDS,
@@ -505,7 +505,37 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
         f"the condition is {'true' if truth else 'false'}: the answer is the "
         f"{'then' if truth else 'else'} value {operand_text(chosen)}"
     )
-    return _branch(ctx, chosen)
+    named = _named_branch(ctx, chosen, args.otherwise if truth else args.then)
+    return named if named is not None else _branch(ctx, chosen)
+
+
+def _row(ctx: Context, e: Elem) -> bool:
+    return not isinstance(e, Scalar) and ctx.graph.is_row(int(e))
+
+
+_ASKS_WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
+
+
+def _named_branch(ctx: Context, chosen: object, other: object) -> Result | None:
+    """"which tramway was inaugurated first, the 3s aerial tramway or the aiguille du midi?"
+    with branches that are the compared years: the question asks which of the two it names,
+    so the answer is the name the chosen branch's query chain is about (noted). Only when the
+    question starts with which/who, names both branches' entities, and the chosen branch holds
+    numbers, dates or other quantities, or table rows; else ``None``."""
+    if not isinstance(chosen, Ref) or not isinstance(other, Ref) \
+            or not _ASKS_WHICH.match(ctx.question or ""):
+        return None
+    mine, theirs = operand_name(ctx, chosen), operand_name(ctx, other)
+    question = _norm(ctx.question or "")
+    if mine is None or theirs is None or _norm(mine) == _norm(theirs) \
+            or _norm(mine) not in question or _norm(theirs) not in question:
+        return None
+    r = resolve_set(ctx, chosen)
+    if not r or any(not _row(ctx, e) and quantity(ctx.graph, e) is None for e in r.elems):
+        return None
+    ctx.notes.append(f"the question asks which of {mine!r} and {theirs!r}: the branch's "
+                     f"value {elem_text(ctx.graph, r.elems[0])!r} is about {mine!r}")
+    return Result((Scalar(mine, mine),), (merged_witnesses([r]),))
 
 
 _SPACE = re.compile(r"\s+")
