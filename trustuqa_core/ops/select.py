@@ -51,6 +51,9 @@ def op_select(ctx: Context, op: Op) -> Result:
         coded = _select_leading_code(ctx, rel, value)
         if coded is not None:
             return coded
+        dated = _select_year_of_dates(ctx, rel, value)
+        if dated is not None:
+            return dated
         return _select_nodes(ctx, rel, np.asarray(value.ids, dtype=np.int64), {})
     if isinstance(value, Text):
         node = g.entity(value.value)
@@ -88,6 +91,7 @@ def _select_leading_code(ctx: Context, rel: int, value: Bound) -> Result | None:
     but leads the value it was matched to (``W 13–7``) stands for every value it leads; the
     mapper's single closest value would be one of them. ``None`` when that does not apply."""
     code = value.text.strip().casefold()
+    code = code[:-1] if code.endswith("%") else code  # 'W%': a LIKE pattern of the code
     if not value.ids or not re.fullmatch(r"[a-z]{1,2}", code):
         return None
     g = ctx.graph
@@ -104,6 +108,32 @@ def _select_leading_code(ctx: Context, rel: int, value: Bound) -> Result | None:
                      f"(such as {g.label(value.ids[0])!r}): matched the {int(hits.sum())} "
                      "value(s) it leads")
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _select_year_of_dates(ctx: Context, rel: int, value: Bound) -> Result | None:
+    """A bare year (``tail_entity='1917'``) that is no value of a column of dates stands for
+    every value holding that year (``14 June 1917``, ``7 November 1917 circa 1615 hours``);
+    the mapper's closest value would be one of them. Noted; ``None`` unless the literal is a
+    year, the value it was matched to holds it, and most values of the column hold a year."""
+    text = value.text.strip()
+    if not re.fullmatch(r"1\d{3}|20\d{2}", text) or not value.ids:
+        return None
+    g = ctx.graph
+    year = re.compile(rf"(?<!\d){text}(?!\d)")
+    mapped = [g.label(i) for i in value.ids]
+    if any(normalize(t) == text for t in mapped) or not all(year.search(t) for t in mapped):
+        return None
+    facts = np.sort(g.facts_rel(rel))
+    labels = g.labels(g.tails_of(facts))
+    if not _mostly(sum(bool(_ANY_YEAR.search(t)) for t in labels), len(labels)):
+        return None
+    keep = facts[np.array([bool(year.search(t)) for t in labels], dtype=bool)]
+    ctx.notes.append(f"{text!r} is a year and the values of {rel_name(ctx, rel)!r} are dated: "
+                     f"matched the {len(keep)} value(s) in {text}")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+_ANY_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 
 
 # a place written as a word (``tail_entity='first'`` on a Rank column of 1, 2, 3 or 1st, 2nd)

@@ -104,6 +104,7 @@ _AUX = re.compile(
 )
 _PAIR = re.compile(r"\b([a-z]+)\s*(?:\bor\b|/)\s*([a-z]+)\b")
 _WORD = re.compile(r"[a-z]+")
+_THAN_OR = re.compile(r"\b([a-z]+) than or ([a-z]+) than\b")
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def question_form(question: str | None) -> QuestionForm:
     """The answer form and direction a comparison question asks for (see the module doc)."""
     if not question or not question.strip():
         return QuestionForm("unknown")
-    q = question.lower()
+    q = _THAN_OR.sub(r"\1 or \2 than", question.lower())  # "greater than or less than"
     pair, start = None, 0
     for m in _PAIR.finditer(q):
         a, b = m.groups()
