@@ -149,6 +149,7 @@ def fn_count(ctx: Context, op: Op) -> Result:
             ctx.notes.append(f"count(): {wanted!r} occurs {len(hits)} time(s) among the "
                              f"{len(s)} value(s)")
             return Result((Scalar.number(len(hits)),), (_witness_all(hits),))
+    ctx.counted[ctx.step] = s
     return Result((Scalar.number(len(s.distinct())),), (_witness_all(s),))
 
 

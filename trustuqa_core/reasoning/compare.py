@@ -159,6 +159,9 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
 def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers, refusing readings that would make the comparison a guess."""
     a, b = _read_both(ctx, left, right, what)
+    cells = _counted_cells(ctx, left, right, a, b, what)
+    if cells is not None:
+        return cells
     if a.rows == 1 and b.rows == 1:
         word = order_word(ctx.question)
         if word is None:
@@ -181,6 +184,47 @@ def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Re
             ctx, f"{what}: {a.text!r} and {b.text!r} differ but their leading numbers are equal"
         )
     return a, b
+
+
+# items of a list written in one cell: 'Columbus, Flint', 'Júnior, Éder, Zico'
+_ITEMS = re.compile(r"\s*(?:,|;|\n|\\n|\band\b)\s*")
+
+
+def _one_cell(ctx: Context, value: object) -> tuple[str, tuple[int, ...]] | None:
+    """The one value a ``count`` step counted (text and witnesses), or ``None``."""
+    if not isinstance(value, Ref) or value.step not in ctx.counted:
+        return None
+    r = ctx.counted[value.step]
+    if len(r.elems) != 1 or (not isinstance(r.elems[0], Scalar)
+                             and ctx.graph.is_row(int(r.elems[0]))):
+        return None
+    return elem_text(ctx.graph, r.elems[0]), r.witnesses[0]
+
+
+def _counted_cells(ctx: Context, left: object, right: object, a: Reading, b: Reading,
+                   what: str) -> tuple[Reading, Reading] | None:
+    """Two counts that are 1 because each counted one cell ("more councillors in 1965 or
+    1966?" counting the cells '4' and '9'; "more destinations?" counting 'Cleveland' and
+    'Columbus, Flint'): the cells' own numbers when both read as numbers, else how many
+    items each cell lists when one lists several, noted; ``None`` otherwise."""
+    if a.value != 1 or b.value != 1:
+        return None
+    x, y = _one_cell(ctx, left), _one_cell(ctx, right)
+    if x is None or y is None:
+        return None
+    qx, qy = quantity(ctx.graph, Scalar(x[0], x[0])), quantity(ctx.graph, Scalar(y[0], y[0]))
+    if qx is not None and qy is not None and qx[1] == qy[1]:
+        ctx.notes.append(f"{what}: each count is of one cell, which holds a number: compared "
+                         f"the cells {x[0]!r} and {y[0]!r}")
+        return (Reading(qx[0], qx[1], x[0], x[1]), Reading(qy[0], qy[1], y[0], y[1]))
+    nx = len([t for t in _ITEMS.split(x[0]) if t.strip()])
+    ny = len([t for t in _ITEMS.split(y[0]) if t.strip()])
+    if qx is not None or qy is not None or max(nx, ny) < 2:
+        return None
+    ctx.notes.append(f"{what}: each count is of one cell listing items: compared how many "
+                     f"each lists ({x[0]!r}: {nx}, {y[0]!r}: {ny})")
+    return (Reading(float(nx), "count", f"{nx} item(s)", x[1]),
+            Reading(float(ny), "count", f"{ny} item(s)", y[1]))
 
 
 def _row_order(ctx: Context, value: object, r: Reading, what: str) -> Reading:
