@@ -81,6 +81,7 @@ REASONING_FUNCTIONS = frozenset(
         "overlaps",
         "row_number",
         "group_by",
+        "filter",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -268,6 +269,12 @@ FUNCTION_ALIASES: dict[str, str] = {
     "sorted": "sort",
     "order_by": "sort",
     "sort_by": "sort",
+    # Stop 14: rows of a set kept by one column's value
+    "filter_by": "filter",
+    "filter_rows": "filter",
+    "where": "filter",
+    "select_where": "filter",
+    "filter_set": "filter",
     "nth_highest": "nth_largest",
     "nth_max": "nth_largest",
     "second_max": "nth_largest",

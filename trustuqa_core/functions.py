@@ -21,6 +21,7 @@ from .numbers import format_number, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
 from .query.ast import Bound, Ref, Text
 from .reasoning import REASONING
+from .reasoning.filtering import has_key, keyed_extreme
 from .reasoning.grouping import frequency_extreme
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
@@ -224,6 +225,8 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     source = op.param("set")
     if isinstance(source, Ref) and source.step in ctx.grouped:
         return frequency_extreme(ctx, op.name, s)
+    if has_key(op) and all(quantity(ctx.graph, e) is None for e in s.elems):
+        return keyed_extreme(ctx, op, largest=op.name == "max")  # max(set=names, key='Fillrate')
     if all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in s.elems):
         return _extreme_rows(ctx, op, s, pick)
     unreadable = [e for e in s.elems if quantity(ctx.graph, e) is None]

@@ -32,6 +32,7 @@ from .arith import (
     fn_year_difference,
 )
 from .compare import fn_compare, fn_contains, fn_equals, fn_if_then_else
+from .filtering import fn_filter
 from .grouping import fn_group_by
 from .sets import (
     fn_distinct,
@@ -83,4 +84,5 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "overlaps": fn_overlaps,
     "row_number": fn_row_number,
     "group_by": fn_group_by,
+    "filter": fn_filter,
 }

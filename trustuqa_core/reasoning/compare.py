@@ -30,6 +30,7 @@ from .cues import (
     question_form,
     rank_direction,
 )
+from .filtering import filter_rows, has_key
 from .operands import (
     COMPARISONS,
     Args,
@@ -439,7 +440,14 @@ def _res(ctx: Context, value: object) -> Result:
 
 
 def fn_compare(ctx: Context, op: Op) -> Result:
-    """Compare two values or sets; the answer form follows the question (module doc)."""
+    """Compare two values or sets; the answer form follows the question (module doc).
+    ``check(set=..., key='Place', value>='15th')`` (a set, a column and a value) asks whether
+    a row of the set has that value: yes/no (:mod:`.filtering`)."""
+    if has_key(op) and op.param("set") is not None:
+        kept = filter_rows(ctx, op, f"{op.name}()")
+        truth = bool(kept)
+        ctx.verdicts[ctx.step] = truth
+        return _answer("yes" if truth else "no", merged_witnesses([kept]))
     args = split_args(ctx, op)
     if args.has_then:
         return fn_if_then_else(ctx, op)

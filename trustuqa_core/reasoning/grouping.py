@@ -23,10 +23,10 @@ from ..rewrite import Op
 from ..text import normalize
 from .operands import not_applicable
 
-__all__ = ["fn_group_by", "frequency_extreme"]
+__all__ = ["fn_group_by", "frequency_extreme", "key_column", "rows_of", "KEY_ARGS"]
 
 # argument names that carry the grouping column
-_KEY_ARGS = frozenset({"key", "by", "group_by", "groupby", "column", "relation", "attribute",
+KEY_ARGS = frozenset({"key", "by", "group_by", "groupby", "column", "relation", "attribute",
                        "field", "group", "property", "category"})
 # arguments that say what to do with each group (a count is the only reading)
 _HOW_ARGS = frozenset({"function", "operation", "aggregate", "agg", "op", "method", "func"})
@@ -37,7 +37,7 @@ def _text(value: object) -> str | None:
         else None
 
 
-def _key_column(ctx: Context, key: str, rows: list[int]) -> int | None:
+def key_column(ctx: Context, key: str, rows: list[int]) -> int | None:
     """The column of the rows ``key`` names: equal once normalised, else one whose words hold
     the key's words or the other way round (``Country`` -> ``Country of birth``)."""
     g = ctx.graph
@@ -53,7 +53,7 @@ def _key_column(ctx: Context, key: str, rows: list[int]) -> int | None:
     return int(loose[0]) if len(loose) == 1 else None
 
 
-def _rows_of(ctx: Context, r: Result) -> list[int]:
+def rows_of(ctx: Context, r: Result) -> list[int]:
     """The table rows a set is about: its rows, or the rows its values were read from."""
     g, rows = ctx.graph, []
     for e, w in zip(r.elems, r.witnesses, strict=True):
@@ -66,18 +66,18 @@ def _rows_of(ctx: Context, r: Result) -> list[int]:
 
 def fn_group_by(ctx: Context, op: Op) -> Result:
     """The key column's value of each row of the set (module doc)."""
-    key = next((_text(v) for n, v in op.params if (n or "").lower() in _KEY_ARGS
+    key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
                 and _text(v)), None)
-    sets = [v for n, v in op.params if (n or "").lower() not in _KEY_ARGS | _HOW_ARGS]
+    sets = [v for n, v in op.params if (n or "").lower() not in KEY_ARGS | _HOW_ARGS]
     if key is None or len(sets) != 1:
         raise not_applicable(ctx, "group_by() needs one set and a key column")
     how = next((_text(v) for n, v in op.params if (n or "").lower() in _HOW_ARGS), None)
     if how is not None and "count" not in how.lower():
         raise not_applicable(ctx, f"group_by(): {how!r} of each group is not a count")
-    rows = _rows_of(ctx, resolve_set(ctx, sets[0]))
+    rows = rows_of(ctx, resolve_set(ctx, sets[0]))
     if not rows:
         raise not_applicable(ctx, "group_by(): the set holds no table rows")
-    rel = _key_column(ctx, key, rows)
+    rel = key_column(ctx, key, rows)
     if rel is None:
         raise not_applicable(ctx, f"group_by(): the key {key!r} names no column of the rows")
     values = project(ctx, rel, Result.of(rows))
