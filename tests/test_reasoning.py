@@ -73,6 +73,9 @@ def test_aliases_point_at_registered_functions() -> None:
     ("count_by_key", "group_by", None),
     ("group_by_country", "group_by", None),
     ("count_per_state", "group_by", None),
+    ("only_element", "distinct", None),
+    ("set_unique", "distinct", None),
+    ("unique_value", "distinct", None),
     ("win_percentage", None, None),
     ("bygone", None, None),
 ])

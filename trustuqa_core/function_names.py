@@ -319,6 +319,9 @@ _CONSECUTIVE_FAMILY = re.compile(
     r"^(?:(?:longest|max|most|count|find|get|calculate)_)*"
     r"(?:consecutive_(?P<what>[a-z0-9_]+)|(?P<streak>[a-z0-9_]+?)_(?:streak|run)s?)$"
 )
+# "who is the only player ...?": the set itself (``only_element``, ``set_unique``)
+_ONLY_FAMILY = re.compile(r"^(?:get_|find_|set_|the_)?(?:only|unique|single|sole)"
+                          r"(?:_(?:element|value|one|item|entity|member|result))?$")
 _GROUP_FAMILY = re.compile(r"^(?:group|count|aggregate)_(?:by|per)(?:_\w+)?$|^groupby$")
 RESULT_WORDS: dict[str, str] = {
     "win": "win", "wins": "win", "won": "win", "victory": "win", "victories": "win",
@@ -338,6 +341,8 @@ def _family(key: str) -> str | None:
         return "consecutive"
     if _GROUP_FAMILY.match(key):
         return "group_by"
+    if _ONLY_FAMILY.match(key):
+        return "distinct"
     return None
 
 

@@ -83,6 +83,8 @@ _DATE_TEXT = re.compile(
     r"^\s*(?:(\d{1,2})\s+)?([A-Za-z]{3,9})\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?(\d{4})\s*$"
 )
 _DATE_ISO = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
+# a date written in numbers with the year last: '9-1-1909', '12/20/2013', '25/3/1909'
+_DATE_NUMERIC = re.compile(r"^\s*(\d{1,2})([/-])(\d{1,2})\2(\d{4})\s*$")
 
 
 def parse_quantity(text: object) -> tuple[float, str] | None:
@@ -137,6 +139,8 @@ def _parse_date(text: str) -> float | None:
     if m := _DATE_ISO.match(text):
         y, mo, d = (int(x) for x in m.groups())
         return float(y * 10000 + mo * 100 + d) if 1 <= mo <= 12 and 1 <= d <= 31 else None
+    if m := _DATE_NUMERIC.match(text):
+        return _numeric_date(*m.groups())
     m = _DATE_TEXT.match(text)
     if not m:
         return None
@@ -146,6 +150,26 @@ def _parse_date(text: str) -> float | None:
         return None
     day = int(day1 or day2 or 0)
     return float(int(year) * 10000 + month_no * 100 + day) if day <= 31 else None
+
+
+def _numeric_date(first: str, sep: str, second: str, year: str) -> float | None:
+    """``d-m-yyyy`` / ``m/d/yyyy`` as ``yyyymmdd``: a part above 12 is the day; otherwise a
+    dash puts the day first (``9-1-1909`` is 9 January) and a slash the month first
+    (``12/1/2013`` is 1 December, as US tables write it).
+
+    >>> _numeric_date("9", "-", "1", "1909"), _numeric_date("12", "/", "20", "2013")
+    (19090109.0, 20131220.0)
+    >>> _numeric_date("25", "/", "3", "1909"), _numeric_date("13", "-", "13", "2000") is None
+    (19090325.0, True)
+    """
+    a, b = int(first), int(second)
+    if a > 12 or (b <= 12 and sep == "-"):
+        day, month = a, b
+    else:
+        month, day = a, b
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return float(int(year) * 10000 + month * 100 + day)
 
 
 def format_number(value: float | int) -> str:
