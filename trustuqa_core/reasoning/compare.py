@@ -40,6 +40,7 @@ from .operands import (
     operand_name,
     operand_result,
     operand_text,
+    operator_symbol,
     read_expression,
     read_number,
     show,
@@ -465,7 +466,38 @@ def _compare_args(ctx: Context, args: Args, what: str) -> Result:
     passed = _checked_comparison(ctx, left, right, args)
     if passed is not None:
         return passed
-    return _compare(ctx, left, right, args, what)
+    try:
+        return _compare(ctx, left, right, args, what)
+    except NotApplicableError:
+        if args.operator not in ("=", "!="):
+            raise
+        return _text_equality(ctx, left, right, args.operator == "!=", what)
+
+
+_TRUE_OR_FALSE = re.compile(r"\btrue or false\b|\bfalse or true\b", re.IGNORECASE)
+
+
+def _text_equality(ctx: Context, left: object, right: object, negated: bool,
+                   what: str) -> Result:
+    """``compare(set1='output_of_query5', set2='South Korea', op='=')`` over values that are
+    not numbers: equal as text (ignoring case and spacing) when both hold the same values, or
+    one holds a single value the other holds; yes/no (true/false when the question asks
+    "true or false"), noted."""
+    for side in (left, right):
+        if isinstance(side, Text) and operator_symbol(side.value) is not None:
+            raise not_applicable(ctx, f"{what}: {side.value!r} is an operator, not a value")
+    ra, rb = operand_result(ctx, left), operand_result(ctx, right)
+    a = {_norm(elem_text(ctx.graph, e)) for e in ra.elems}
+    b = {_norm(elem_text(ctx.graph, e)) for e in rb.elems}
+    if not a or not b:
+        raise not_applicable(ctx, f"{what}: an operand is empty")
+    equal = a == b or (len(a) == 1 and a <= b) or (len(b) == 1 and b <= a)
+    truth = equal != negated
+    ctx.verdicts[ctx.step] = truth
+    ctx.notes.append(f"{what}: the values are not numbers: compared as text, {sorted(a)[:3]} "
+                     f"{'!=' if negated else '='} {sorted(b)[:3]} is {str(truth).lower()}")
+    words = ("true", "false") if _TRUE_OR_FALSE.search(ctx.question or "") else ("yes", "no")
+    return _answer(words[0] if truth else words[1], merged_witnesses([ra, rb]))
 
 
 def _checked_comparison(ctx: Context, left: object, right: object, args: Args) -> Result | None:
