@@ -39,6 +39,9 @@ class Context:
     counted: dict[int, Result] = field(default_factory=dict)
     """Per ``count`` step, the set it counted (a comparison of two counts of one cell each
     reads the cells)."""
+    literals: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Per reasoning step, the literal operands it was given (``contains(..., value='Dallas')``
+    is about Dallas)."""
     grouped: set[int] = field(default_factory=set)
     """Steps whose result is a grouping (``group_by``): its max/min is the largest/smallest
     group."""

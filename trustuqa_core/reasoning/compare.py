@@ -571,6 +571,9 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
                              "without branches: that comparison's answer")
             return operand_result(ctx, only)
         return _compare_args(ctx, args, "if_then_else()")
+    either = _either_named(ctx, args)
+    if either is not None:
+        return either
     if args.condition is not None:
         truth = _condition(ctx, args.condition, args)
     elif len(args.operands) == 2 and args.operator in COMPARISONS:
@@ -591,6 +594,42 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
     )
     named = _named_branch(ctx, chosen, args.otherwise if truth else args.then)
     return named if named is not None else _branch(ctx, chosen)
+
+
+def _test_name(ctx: Context, step: int, other: int, question: str) -> str | None:
+    """The entity a yes/no test is about and the other test is not, named in the question."""
+    mine = [*ctx.names.get(step, ()), *ctx.literals.get(step, ())]
+    theirs = {_norm(n) for n in (*ctx.names.get(other, ()), *ctx.literals.get(other, ()))}
+    found = [n for n in mine if _norm(n) not in theirs and _norm(n) and _norm(n) in question]
+    return found[0] if len(found) == 1 else None
+
+
+def _either_named(ctx: Context, args: Args) -> Result | None:
+    """``A or B`` of two yes/no tests (the parser writes ``if_then_else(condition=A,
+    then='yes', else=B)``) when the question offers the two entities the tests are about
+    ("did china or north korea obtain 5 silver medals?"): the name(s) whose test holds,
+    noted; ``None`` for anything else (then it is the yes/no it always was)."""
+    cond, then, other = args.condition, args.then, args.otherwise
+    if not (isinstance(cond, Ref) and isinstance(other, Ref) and isinstance(then, Text)
+            and then.value.strip().lower() == "yes" and cond.step in ctx.verdicts
+            and other.step in ctx.verdicts):
+        return None
+    question = _norm(ctx.question or "")
+    if " or " not in f" {question} ":
+        return None
+    first = _test_name(ctx, cond.step, other.step, question)
+    second = _test_name(ctx, other.step, cond.step, question)
+    if first is None or second is None or _norm(first) == _norm(second):
+        return None
+    holds = [name for name, step in ((first, cond.step), (second, other.step))
+             if ctx.verdicts[step]]
+    if not holds:
+        return None
+    ctx.verdicts[ctx.step] = True
+    ctx.notes.append(f"the question asks which of {first!r} or {second!r}: the test about "
+                     + " and ".join(repr(h) for h in holds) + " holds")
+    wits = merged_witnesses([resolve_set(ctx, cond), resolve_set(ctx, other)])
+    return Result(tuple(Scalar(h, h) for h in holds), tuple(wits for _ in holds))
 
 
 def _row(ctx: Context, e: Elem) -> bool:
