@@ -201,6 +201,28 @@ _WIN_WORDS = {"winning": max, "winner": max, "winners": max, "losing": min, "los
 _WORD = re.compile(r"[a-z]+")
 
 
+# a win–loss–tie record of three numbers: '4-2-2', '10–5–1'
+_RECORD3 = re.compile(r"^\s*(\d{1,3})\s*[–—\-−]\s*(\d{1,3})\s*[–—\-−]\s*(\d{1,3})\s*$")
+
+
+def _read_record(text: str, question: str | None) -> tuple[float, str] | None:
+    """A win–loss–tie record ``4-2-2``: its losses (second number) when the question asks
+    about losing, else its wins (first number); ``None`` for anything else.
+
+    >>> _read_record("4-2-2", "did the team win more games in 1933?")
+    (4.0, 'its first number (wins of a win–loss–tie record)')
+    >>> _read_record("4-2-2", "did they lose more?")[0], _read_record("1-2", None)
+    (2.0, None)
+    """
+    m = _RECORD3.match(text)
+    if m is None:
+        return None
+    words = _WORD.findall((question or "").lower())
+    if (w := next((w for w in words if w in _SECOND_WORDS), None)) is not None:
+        return float(m.group(2)), f"its second number (losses of a win–loss–tie record, {w!r})"
+    return float(m.group(1)), "its first number (wins of a win–loss–tie record)"
+
+
 def read_score(text: str, question: str | None) -> tuple[float, str] | None:
     """One number for a score or record ``text`` (``21–7``, ``W 52–10``, ``22–18``) as the
     question asks for it, and how it was read; ``None`` when ``text`` is not a score.
@@ -231,7 +253,7 @@ def read_score(text: str, question: str | None) -> tuple[float, str] | None:
     """
     m = SCORE.match(text)
     if m is None:
-        return None
+        return _read_record(text, question)
     first, second = float(m.group(1)), float(m.group(2))
     words = _WORD.findall((question or "").lower())
     if (w := next((w for w in words if w in _SUM_WORDS), None)) is not None:
