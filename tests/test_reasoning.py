@@ -145,6 +145,9 @@ def test_division_by_zero_is_a_clear_error() -> None:
         ("did true romance make more or less money than diabolique?", "pair", ">"),
         ("were more magazines founded before or after 2000?", "pair_choice", ">"),
         ("which yacht launched first: cougar ii or aurora?", "choice", "<"),
+        ("in the chart is the hmmwv listed before the ambulance?", "yesno", "<"),
+        ("in which year was the hmmwv listed before the ambulance?", "choice", "<"),
+        ("is the number in 1917 greater than or less than in 1918?", "pair", ">"),
     ],
 )
 def test_question_forms(question: str, kind: str, direction: str) -> None:

@@ -104,6 +104,10 @@ _AUX = re.compile(
 )
 _PAIR = re.compile(r"\b([a-z]+)\s*(?:\bor\b|/)\s*([a-z]+)\b")
 _WORD = re.compile(r"[a-z]+")
+# a yes/no question after a short opening phrase: "in the chart is x listed before y?"
+_LATE_AUX = re.compile(r"^\s*(?:in|on|at|for|during|according to|of)\b[^?]{0,40}?\b"
+                       r"(is|was|were|are|did|does|do|has|have|had)\b", re.IGNORECASE)
+_WH = re.compile(r"\b(which|who|whom|whose|what|where|when|how|why)\b")
 _THAN_OR = re.compile(r"\b([a-z]+) than or ([a-z]+) than\b")
 
 
@@ -140,7 +144,7 @@ def question_form(question: str | None) -> QuestionForm:
         return QuestionForm("pair", pair, pair[0][1])
     if " or " in q or "," in q.split("?")[0] and not _AUX.match(q):
         return QuestionForm("choice", None, direction)
-    if _AUX.match(q):
+    if _AUX.match(q) or _LATE_AUX.match(q) and not _WH.search(q):
         return QuestionForm("yesno", None, direction)
     return QuestionForm("choice", None, direction)
 
