@@ -76,6 +76,9 @@ def test_aliases_point_at_registered_functions() -> None:
     ("only_element", "distinct", None),
     ("set_unique", "distinct", None),
     ("unique_value", "distinct", None),
+    ("calculate_time_duration", "duration", None),
+    ("calc_decade", "decade", None),
+    ("duration_difference", None, None),
     ("win_percentage", None, None),
     ("bygone", None, None),
 ])

@@ -82,6 +82,7 @@ REASONING_FUNCTIONS = frozenset(
         "row_number",
         "group_by",
         "filter",
+        "decade",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -319,6 +320,10 @@ _CONSECUTIVE_FAMILY = re.compile(
     r"^(?:(?:longest|max|most|count|find|get|calculate)_)*"
     r"(?:consecutive_(?P<what>[a-z0-9_]+)|(?P<streak>[a-z0-9_]+?)_(?:streak|run)s?)$"
 )
+# durations and decades under made-up verbs: ``calculate_time_duration``, ``calc_decade``
+_DURATION_FAMILY = re.compile(r"^(?:calculate|calc|get|compute|find|measure)_(?:time_)?"
+                              r"(?:duration|span|time_span|period)$")
+_DECADE_FAMILY = re.compile(r"^(?:(?:calculate|calc|get|compute|find|extract|to)_)?decades?$")
 # "who is the only player ...?": the set itself (``only_element``, ``set_unique``)
 _ONLY_FAMILY = re.compile(r"^(?:get_|find_|set_|the_)?(?:only|unique|single|sole)"
                           r"(?:_(?:element|value|one|item|entity|member|result))?$")
@@ -343,6 +348,10 @@ def _family(key: str) -> str | None:
         return "group_by"
     if _ONLY_FAMILY.match(key):
         return "distinct"
+    if _DURATION_FAMILY.match(key):
+        return "duration"
+    if _DECADE_FAMILY.match(key):
+        return "decade"
     return None
 
 

@@ -35,6 +35,7 @@ from .compare import fn_compare, fn_contains, fn_equals, fn_if_then_else
 from .filtering import fn_filter
 from .grouping import fn_group_by
 from .sets import (
+    fn_decade,
     fn_distinct,
     fn_exists,
     fn_extract_month,
@@ -85,4 +86,5 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "row_number": fn_row_number,
     "group_by": fn_group_by,
     "filter": fn_filter,
+    "decade": fn_decade,
 }

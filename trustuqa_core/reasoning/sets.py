@@ -25,6 +25,7 @@ __all__ = [
     "fn_distinct",
     "fn_overlaps",
     "fn_row_number",
+    "fn_decade",
 ]
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -171,6 +172,20 @@ def _month_of(text: str) -> Scalar | None:
 def fn_extract_year(ctx: Context, op: Op) -> Result:
     """The year of each value (a date's year, or a four-digit year in the text)."""
     return _map_values(ctx, op, "extract_year()", _year_of)
+
+
+def _decade_of(text: str) -> Scalar | None:
+    year = _year_of(text)
+    if year is None:
+        m = re.search(r"(?<!\d)(1\d{2}0|20\d0)s\b", text)  # 'cancelled in 1980s'
+        return Scalar(f"{m.group(1)}s", f"{m.group(1)}s") if m else None
+    decade = f"{int(float(year.value)) // 10 * 10}s"
+    return Scalar(decade, decade)
+
+
+def fn_decade(ctx: Context, op: Op) -> Result:
+    """The decade of each value's year (``1985`` -> ``1980s``)."""
+    return _map_values(ctx, op, "decade()", _decade_of)
 
 
 def fn_extract_month(ctx: Context, op: Op) -> Result:
