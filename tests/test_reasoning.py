@@ -78,6 +78,8 @@ def test_aliases_point_at_registered_functions() -> None:
     ("unique_value", "distinct", None),
     ("calculate_time_duration", "duration", None),
     ("calc_decade", "decade", None),
+    ("choose_n", "first", None),
+    ("top_n", "first", None),
     ("duration_difference", None, None),
     ("win_percentage", None, None),
     ("bygone", None, None),

@@ -321,6 +321,9 @@ _CONSECUTIVE_FAMILY = re.compile(
     r"(?:consecutive_(?P<what>[a-z0-9_]+)|(?P<streak>[a-z0-9_]+?)_(?:streak|run)s?)$"
 )
 # durations and decades under made-up verbs: ``calculate_time_duration``, ``calc_decade``
+# the first n elements: ``choose_n``, ``first_n``, ``top_n``, ``take_n``, ``head``
+_FIRST_N_FAMILY = re.compile(r"^(?:choose|first|top|take|pick|select|get_first|get_top)_n$"
+                             r"|^(?:head|take|limit)$")
 _DURATION_FAMILY = re.compile(r"^(?:calculate|calc|get|compute|find|measure)_(?:time_)?"
                               r"(?:duration|span|time_span|period)$")
 _DECADE_FAMILY = re.compile(r"^(?:(?:calculate|calc|get|compute|find|extract|to)_)?decades?$")
@@ -348,6 +351,8 @@ def _family(key: str) -> str | None:
         return "group_by"
     if _ONLY_FAMILY.match(key):
         return "distinct"
+    if _FIRST_N_FAMILY.match(key):
+        return "first"
     if _DURATION_FAMILY.match(key):
         return "duration"
     if _DECADE_FAMILY.match(key):

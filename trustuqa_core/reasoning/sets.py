@@ -212,16 +212,29 @@ def _without_count_of_one(op: Op) -> Op:
     return Op(op.name, params, op.cmp, op.out)
 
 
+def _how_many(op: Op) -> int:
+    """``n='2'`` (``choose_n(set, n=2)``, ``first(set, k='3')``): how many to take, else 1."""
+    for name, value in op.params:
+        if (name or "").lower() in _ONE_OF and isinstance(value, Text) \
+                and value.value.strip().isdigit() and 1 < int(value.value) <= 100:
+            return int(value.value)
+    return 1
+
+
 def _end(ctx: Context, op: Op, last: bool) -> Result:
     what = "last()" if last else "first()"
-    r = _the_set(ctx, _without_count_of_one(op), what).distinct()
+    n = _how_many(op)
+    params = tuple((k, v) for k, v in op.params if (k or "").lower() not in _ONE_OF) \
+        if n > 1 else _without_count_of_one(op).params
+    r = _the_set(ctx, Op(op.name, params, op.cmp, op.out), what).distinct()
     if not r:
         raise ctx.fail(f"{what} of an empty set")
     order = _ordered(ctx, r)
-    i = order[-1] if last else order[0]
-    ctx.notes.append(f"{what}: the {'last' if last else 'first'} of {len(r)} element(s) "
+    picked = order[-n:] if last else order[:n]
+    ctx.notes.append(f"{what}: the {'last' if last else 'first'} "
+                     f"{'' if n == 1 else f'{len(picked)} '}of {len(r)} element(s) "
                      "in table order")
-    return Result((r.elems[i],), (r.witnesses[i],))
+    return Result(tuple(r.elems[i] for i in picked), tuple(r.witnesses[i] for i in picked))
 
 
 def fn_first(ctx: Context, op: Op) -> Result:
