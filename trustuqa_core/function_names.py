@@ -83,6 +83,7 @@ REASONING_FUNCTIONS = frozenset(
         "group_by",
         "filter",
         "decade",
+        "is_subset",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -270,6 +271,14 @@ FUNCTION_ALIASES: dict[str, str] = {
     "sorted": "sort",
     "order_by": "sort",
     "sort_by": "sort",
+    # Stop 14: every element of one set in another
+    "subset": "is_subset",
+    "issubset": "is_subset",
+    "is_subset_of": "is_subset",
+    "check_subset": "is_subset",
+    "all_in": "is_subset",
+    "is_all_in": "is_subset",
+    "contains_all": "is_subset",
     # Stop 14: rows of a set kept by one column's value
     "filter_by": "filter",
     "filter_rows": "filter",

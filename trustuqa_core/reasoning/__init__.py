@@ -42,6 +42,7 @@ from .sets import (
     fn_extract_year,
     fn_first,
     fn_is_empty,
+    fn_is_subset,
     fn_last,
     fn_most_frequent,
     fn_overlaps,
@@ -87,4 +88,5 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "group_by": fn_group_by,
     "filter": fn_filter,
     "decade": fn_decade,
+    "is_subset": fn_is_subset,
 }

@@ -12,6 +12,7 @@ from ..ops.base import Context, elem_text, intersect, resolve_set
 from ..query.ast import Text
 from ..results import Elem, Result, Scalar, elem_key
 from ..rewrite import Op
+from ..text import normalize
 from .operands import merged_witnesses, not_applicable, split_args
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "fn_overlaps",
     "fn_row_number",
     "fn_decade",
+    "fn_is_subset",
 ]
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -72,6 +74,31 @@ def fn_overlaps(ctx: Context, op: Op) -> Result:
     ctx.notes.append(f"overlaps(): the sets ({len(a.distinct())} and {len(b.distinct())} "
                      f"element(s)) share {len(common)}, so {'yes' if common else 'no'}")
     text = "yes" if common else "no"
+    return Result((Scalar(text, text),), (merged_witnesses([common if common else a]),))
+
+
+_TRUE_OR_FALSE = re.compile(r"\btrue or false\b|\bfalse or true\b", re.IGNORECASE)
+
+
+def fn_is_subset(ctx: Context, op: Op) -> Result:
+    """``yes`` when every element of the first set is in the second, compared as text
+    (``is_subset``, ``all_in``), else ``no`` (true/false when the question asks "true or
+    false")."""
+    values = [v for _, v in op.params]  # set1 then set2, as written (a list is one set)
+    if len(values) != 2:
+        raise not_applicable(ctx, f"is_subset() needs two sets; it got {len(values)}")
+    a, b = (resolve_set(ctx, v).distinct() for v in values)
+    if not a:
+        raise not_applicable(ctx, "is_subset(): the first set is empty")
+    theirs = {normalize(elem_text(ctx.graph, e)) for e in b.elems}
+    keep = [i for i, e in enumerate(a.elems) if normalize(elem_text(ctx.graph, e)) in theirs]
+    common = Result(tuple(a.elems[i] for i in keep), tuple(a.witnesses[i] for i in keep))
+    truth = len(common) == len(a)
+    ctx.verdicts[ctx.step] = truth
+    words = ("true", "false") if _TRUE_OR_FALSE.search(ctx.question or "") else ("yes", "no")
+    ctx.notes.append(f"is_subset(): {len(common)} of the first set's {len(a)} element(s) are "
+                     f"in the second ({len(b)}), so {words[0] if truth else words[1]}")
+    text = words[0] if truth else words[1]
     return Result((Scalar(text, text),), (merged_witnesses([common if common else a]),))
 
 
