@@ -15,6 +15,7 @@ from trustuqa_core.function_names import (
     FUNCTION_ALIASES,
     REASONING_FUNCTIONS,
     canonical_function,
+    implied_argument,
     is_defined,
 )
 from trustuqa_core.functions import FUNCTIONS
@@ -60,7 +61,32 @@ def test_aliases_point_at_registered_functions() -> None:
     assert canonical_function("calculate_difference") == "difference"
     assert canonical_function("Calculator") == "calculate"
     assert canonical_function("IF") == "if_then_else"
-    assert not is_defined("consecutive_wins")
+    assert not is_defined("tell_me_a_story")
+
+
+@pytest.mark.parametrize(("name", "canonical", "implied"), [
+    ("consecutive_wins", "consecutive", ("value", "win")),
+    ("consecutive_losses", "consecutive", ("value", "loss")),
+    ("longest_win_streak", "consecutive", ("value", "win")),
+    ("consecutive_ranks", "consecutive", None),
+    ("group_by", "group_by", None),
+    ("count_by_key", "group_by", None),
+    ("group_by_country", "group_by", None),
+    ("count_per_state", "group_by", None),
+    ("only_element", "distinct", None),
+    ("set_unique", "distinct", None),
+    ("unique_value", "distinct", None),
+    ("calculate_time_duration", "duration", None),
+    ("calc_decade", "decade", None),
+    ("choose_n", "first", None),
+    ("top_n", "first", None),
+    ("duration_difference", None, None),
+    ("win_percentage", None, None),
+    ("bygone", None, None),
+])
+def test_name_families(name: str, canonical: str | None, implied: tuple | None) -> None:
+    assert canonical_function(name) == canonical
+    assert implied_argument(name) == implied
 
 
 def test_computed_step_keeps_operand_witnesses() -> None:
@@ -124,6 +150,9 @@ def test_division_by_zero_is_a_clear_error() -> None:
         ("did true romance make more or less money than diabolique?", "pair", ">"),
         ("were more magazines founded before or after 2000?", "pair_choice", ">"),
         ("which yacht launched first: cougar ii or aurora?", "choice", "<"),
+        ("in the chart is the hmmwv listed before the ambulance?", "yesno", "<"),
+        ("in which year was the hmmwv listed before the ambulance?", "choice", "<"),
+        ("is the number in 1917 greater than or less than in 1918?", "pair", ">"),
     ],
 )
 def test_question_forms(question: str, kind: str, direction: str) -> None:

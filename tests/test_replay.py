@@ -41,7 +41,7 @@ def medals_file(tmp_path: Path) -> Path:
     (_q("get_information(relation='Gold', tail_entity>'50')"), ("x",), "empty"),
     ('Query1: "get_information(relation=\'Nation\', tail_entity=\'Italy\'"', ("4",), "parse"),
     (_q("get_information(relation='Nation', tail_entity='Italy')",
-        "consecutive_wins(set1='output_of_query1', set2='output_of_query1')",
+        "lucky_streak_of(set1='output_of_query1', set2='output_of_query1')",
         "count(set='output_of_query2')"), ("0",), "llm_function"),       # depends on one
     (_q("get_information(relation='Note', tail_entity>'bad')"), ("China",), "llm_function"),
     (_q("get_information(relation='Nation', key='Gold', value='4', year='2000')"), ("x",),

@@ -15,6 +15,8 @@ closed function. Names found nowhere here stay undefined and go to the LLM fallb
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "CORE_FUNCTIONS",
     "REASONING_FUNCTIONS",
@@ -78,6 +80,10 @@ REASONING_FUNCTIONS = frozenset(
         "consecutive",
         "overlaps",
         "row_number",
+        "group_by",
+        "filter",
+        "decade",
+        "is_subset",
     }
 )
 """Closed reasoning functions over earlier results (see :mod:`.reasoning`)."""
@@ -265,6 +271,20 @@ FUNCTION_ALIASES: dict[str, str] = {
     "sorted": "sort",
     "order_by": "sort",
     "sort_by": "sort",
+    # Stop 14: every element of one set in another
+    "subset": "is_subset",
+    "issubset": "is_subset",
+    "is_subset_of": "is_subset",
+    "check_subset": "is_subset",
+    "all_in": "is_subset",
+    "is_all_in": "is_subset",
+    "contains_all": "is_subset",
+    # Stop 14: rows of a set kept by one column's value
+    "filter_by": "filter",
+    "filter_rows": "filter",
+    "where": "filter",
+    "select_where": "filter",
+    "filter_set": "filter",
     "nth_highest": "nth_largest",
     "nth_max": "nth_largest",
     "second_max": "nth_largest",
@@ -301,13 +321,71 @@ IMPLIED_ARGUMENTS: dict[str, tuple[str, str]] = {
 }
 
 
+# Stop 14: name *families*, where part of the name is the operation and the rest names what
+# it works on: ``consecutive_losses``, ``consecutive_wins``, ``win_streak`` (the longest run,
+# of the word's value when the word is a game result); ``group_by``, ``count_by_key``,
+# ``group_by_country`` (the grouping column's value of each row, for max/min to count)
+_CONSECUTIVE_FAMILY = re.compile(
+    r"^(?:(?:longest|max|most|count|find|get|calculate)_)*"
+    r"(?:consecutive_(?P<what>[a-z0-9_]+)|(?P<streak>[a-z0-9_]+?)_(?:streak|run)s?)$"
+)
+# durations and decades under made-up verbs: ``calculate_time_duration``, ``calc_decade``
+# the first n elements: ``choose_n``, ``first_n``, ``top_n``, ``take_n``, ``head``
+_FIRST_N_FAMILY = re.compile(r"^(?:choose|first|top|take|pick|select|get_first|get_top)_n$"
+                             r"|^(?:head|take|limit)$")
+_DURATION_FAMILY = re.compile(r"^(?:calculate|calc|get|compute|find|measure)_(?:time_)?"
+                              r"(?:duration|span|time_span|period)$")
+_DECADE_FAMILY = re.compile(r"^(?:(?:calculate|calc|get|compute|find|extract|to)_)?decades?$")
+# "who is the only player ...?": the set itself (``only_element``, ``set_unique``)
+_ONLY_FAMILY = re.compile(r"^(?:get_|find_|set_|the_)?(?:only|unique|single|sole)"
+                          r"(?:_(?:element|value|one|item|entity|member|result))?$")
+_GROUP_FAMILY = re.compile(r"^(?:group|count|aggregate)_(?:by|per)(?:_\w+)?$|^groupby$")
+RESULT_WORDS: dict[str, str] = {
+    "win": "win", "wins": "win", "won": "win", "victory": "win", "victories": "win",
+    "loss": "loss", "losses": "loss", "lost": "loss", "defeat": "loss", "defeats": "loss",
+    "draw": "draw", "draws": "draw", "tie": "tie", "ties": "tie",
+}
+"""A game result a run can be of (``consecutive_losses``), by its singular."""
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def _family(key: str) -> str | None:
+    """The function a name of a family stands for (``consecutive_wins`` -> ``consecutive``)."""
+    if _CONSECUTIVE_FAMILY.match(key):
+        return "consecutive"
+    if _GROUP_FAMILY.match(key):
+        return "group_by"
+    if _ONLY_FAMILY.match(key):
+        return "distinct"
+    if _FIRST_N_FAMILY.match(key):
+        return "first"
+    if _DURATION_FAMILY.match(key):
+        return "duration"
+    if _DECADE_FAMILY.match(key):
+        return "decade"
+    return None
+
+
 def implied_argument(name: str) -> tuple[str, str] | None:
     """The (argument, value) a function's name carries, or ``None``.
 
     >>> implied_argument("if_greater_than"), implied_argument("compare") is None
     (('operator', '>'), True)
+    >>> implied_argument("consecutive_losses"), implied_argument("longest_win_streak")
+    (('value', 'loss'), ('value', 'win'))
     """
-    return IMPLIED_ARGUMENTS.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
+    key = _key(name)
+    if key in IMPLIED_ARGUMENTS:
+        return IMPLIED_ARGUMENTS[key]
+    m = _CONSECUTIVE_FAMILY.match(key)
+    if m is not None and key not in FUNCTION_ALIASES:
+        word = (m.group("what") or m.group("streak") or "").split("_")[-1]
+        if word in RESULT_WORDS:
+            return ("value", RESULT_WORDS[word])
+    return None
 
 
 def canonical_function(name: str) -> str | None:
@@ -315,10 +393,10 @@ def canonical_function(name: str) -> str | None:
 
     Case and ``-``/space are ignored (``Calculator``, ``calculate-difference``).
     """
-    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    key = _key(name)
     if key in CORE_FUNCTIONS or key in REASONING_FUNCTIONS:
         return key
-    return FUNCTION_ALIASES.get(key)
+    return FUNCTION_ALIASES.get(key) or _family(key)
 
 
 def is_defined(name: str) -> bool:

@@ -19,8 +19,10 @@ import numpy as np
 from .fallback import FallbackRequest
 from .numbers import format_number, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
-from .query.ast import Bound, Text
+from .query.ast import Bound, Ref, Text
 from .reasoning import REASONING
+from .reasoning.filtering import has_key, keyed_extreme
+from .reasoning.grouping import frequency_extreme
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
@@ -148,6 +150,7 @@ def fn_count(ctx: Context, op: Op) -> Result:
             ctx.notes.append(f"count(): {wanted!r} occurs {len(hits)} time(s) among the "
                              f"{len(s)} value(s)")
             return Result((Scalar.number(len(hits)),), (_witness_all(hits),))
+    ctx.counted[ctx.step] = s
     return Result((Scalar.number(len(s.distinct())),), (_witness_all(s),))
 
 
@@ -219,6 +222,11 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     s = _one_set(ctx, op)
     if not s:
         raise ctx.fail(f"{op.name}() of an empty set")
+    source = op.param("set")
+    if isinstance(source, Ref) and source.step in ctx.grouped:
+        return frequency_extreme(ctx, op.name, s)
+    if has_key(op) and all(quantity(ctx.graph, e) is None for e in s.elems):
+        return keyed_extreme(ctx, op, largest=op.name == "max")  # max(set=names, key='Fillrate')
     if all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in s.elems):
         return _extreme_rows(ctx, op, s, pick)
     unreadable = [e for e in s.elems if quantity(ctx.graph, e) is None]

@@ -83,6 +83,8 @@ _DATE_TEXT = re.compile(
     r"^\s*(?:(\d{1,2})\s+)?([A-Za-z]{3,9})\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?(\d{4})\s*$"
 )
 _DATE_ISO = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
+# a date written in numbers with the year last: '9-1-1909', '12/20/2013', '25/3/1909'
+_DATE_NUMERIC = re.compile(r"^\s*(\d{1,2})([/-])(\d{1,2})\2(\d{4})\s*$")
 
 
 def parse_quantity(text: object) -> tuple[float, str] | None:
@@ -137,6 +139,8 @@ def _parse_date(text: str) -> float | None:
     if m := _DATE_ISO.match(text):
         y, mo, d = (int(x) for x in m.groups())
         return float(y * 10000 + mo * 100 + d) if 1 <= mo <= 12 and 1 <= d <= 31 else None
+    if m := _DATE_NUMERIC.match(text):
+        return _numeric_date(*m.groups())
     m = _DATE_TEXT.match(text)
     if not m:
         return None
@@ -146,6 +150,26 @@ def _parse_date(text: str) -> float | None:
         return None
     day = int(day1 or day2 or 0)
     return float(int(year) * 10000 + month_no * 100 + day) if day <= 31 else None
+
+
+def _numeric_date(first: str, sep: str, second: str, year: str) -> float | None:
+    """``d-m-yyyy`` / ``m/d/yyyy`` as ``yyyymmdd``: a part above 12 is the day; otherwise a
+    dash puts the day first (``9-1-1909`` is 9 January) and a slash the month first
+    (``12/1/2013`` is 1 December, as US tables write it).
+
+    >>> _numeric_date("9", "-", "1", "1909"), _numeric_date("12", "/", "20", "2013")
+    (19090109.0, 20131220.0)
+    >>> _numeric_date("25", "/", "3", "1909"), _numeric_date("13", "-", "13", "2000") is None
+    (19090325.0, True)
+    """
+    a, b = int(first), int(second)
+    if a > 12 or (b <= 12 and sep == "-"):
+        day, month = a, b
+    else:
+        month, day = a, b
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return float(int(year) * 10000 + month * 100 + day)
 
 
 def format_number(value: float | int) -> str:
@@ -175,6 +199,28 @@ _SECOND_WORDS = ("against", "allowed", "conceded", "opponent", "opponents", "awa
                  "visitors", "lose", "lost", "losses", "loss")
 _WIN_WORDS = {"winning": max, "winner": max, "winners": max, "losing": min, "loser": min}
 _WORD = re.compile(r"[a-z]+")
+
+
+# a win–loss–tie record of three numbers: '4-2-2', '10–5–1'
+_RECORD3 = re.compile(r"^\s*(\d{1,3})\s*[–—\-−]\s*(\d{1,3})\s*[–—\-−]\s*(\d{1,3})\s*$")
+
+
+def _read_record(text: str, question: str | None) -> tuple[float, str] | None:
+    """A win–loss–tie record ``4-2-2``: its losses (second number) when the question asks
+    about losing, else its wins (first number); ``None`` for anything else.
+
+    >>> _read_record("4-2-2", "did the team win more games in 1933?")
+    (4.0, 'its first number (wins of a win–loss–tie record)')
+    >>> _read_record("4-2-2", "did they lose more?")[0], _read_record("1-2", None)
+    (2.0, None)
+    """
+    m = _RECORD3.match(text)
+    if m is None:
+        return None
+    words = _WORD.findall((question or "").lower())
+    if (w := next((w for w in words if w in _SECOND_WORDS), None)) is not None:
+        return float(m.group(2)), f"its second number (losses of a win–loss–tie record, {w!r})"
+    return float(m.group(1)), "its first number (wins of a win–loss–tie record)"
 
 
 def read_score(text: str, question: str | None) -> tuple[float, str] | None:
@@ -207,7 +253,7 @@ def read_score(text: str, question: str | None) -> tuple[float, str] | None:
     """
     m = SCORE.match(text)
     if m is None:
-        return None
+        return _read_record(text, question)
     first, second = float(m.group(1)), float(m.group(2))
     words = _WORD.findall((question or "").lower())
     if (w := next((w for w in words if w in _SUM_WORDS), None)) is not None:

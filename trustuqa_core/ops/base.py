@@ -36,6 +36,15 @@ class Context:
     """Per step, the truth value of a comparison (read by ``if_then_else``)."""
     ordered: set[int] = field(default_factory=set)
     """Steps whose result is a sorted list (``sort``): one value read from it is its first."""
+    counted: dict[int, Result] = field(default_factory=dict)
+    """Per ``count`` step, the set it counted (a comparison of two counts of one cell each
+    reads the cells)."""
+    literals: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Per reasoning step, the literal operands it was given (``contains(..., value='Dallas')``
+    is about Dallas)."""
+    grouped: set[int] = field(default_factory=set)
+    """Steps whose result is a grouping (``group_by``): its max/min is the largest/smallest
+    group."""
 
     def fail(self, message: str) -> ExecutionError:
         return ExecutionError(message, self.step)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..fallback import FallbackRequest
@@ -10,6 +12,7 @@ from ..query.ast import Bound, Ref, Text
 from ..results import Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
+from ..text import normalize
 from .base import (
     Context,
     distinct_heads,
@@ -45,6 +48,12 @@ def op_select(ctx: Context, op: Op) -> Result:
             ctx.notes.append(
                 f"{value.text!r} matched no value of {rel_name(ctx, rel)!r} closely enough"
             )
+        coded = _select_leading_code(ctx, rel, value)
+        if coded is not None:
+            return coded
+        dated = _select_year_of_dates(ctx, rel, value)
+        if dated is not None:
+            return dated
         return _select_nodes(ctx, rel, np.asarray(value.ids, dtype=np.int64), {})
     if isinstance(value, Text):
         node = g.entity(value.value)
@@ -71,6 +80,60 @@ def op_select(ctx: Context, op: Op) -> Result:
         extra = distinct_heads(g, g.heads_of(facts), facts)
         result = union([result, extra])
     return result
+
+
+# a code of one or two letters leading a value: ``W`` in ``W 13–7``, ``L`` in ``L 8-21 OT``
+_LEADING_CODE = re.compile(r"^([a-z]{1,2})(?=[\s\d(–-])")
+
+
+def _select_leading_code(ctx: Context, rel: int, value: Bound) -> Result | None:
+    """A literal of one or two letters (``tail_entity='W'``) that is no value of the column
+    but leads the value it was matched to (``W 13–7``) stands for every value it leads; the
+    mapper's single closest value would be one of them. ``None`` when that does not apply."""
+    code = value.text.strip().casefold()
+    code = code[:-1] if code.endswith("%") else code  # 'W%': a LIKE pattern of the code
+    if not value.ids or not re.fullmatch(r"[a-z]{1,2}", code):
+        return None
+    g = ctx.graph
+    labels = [g.label(i).strip().casefold() for i in value.ids]
+    if code in labels or not all((m := _LEADING_CODE.match(t)) and m.group(1) == code
+                                 for t in labels):
+        return None
+    facts = np.sort(g.facts_rel(rel))
+    tails = [g.label(t).strip().casefold() for t in g.tails_of(facts)]
+    hits = np.array([bool((m := _LEADING_CODE.match(t)) and m.group(1) == code) for t in tails],
+                    dtype=bool)
+    keep = facts[hits]
+    ctx.notes.append(f"{value.text!r} is a code leading values of {rel_name(ctx, rel)!r} "
+                     f"(such as {g.label(value.ids[0])!r}): matched the {int(hits.sum())} "
+                     "value(s) it leads")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _select_year_of_dates(ctx: Context, rel: int, value: Bound) -> Result | None:
+    """A bare year (``tail_entity='1917'``) that is no value of a column of dates stands for
+    every value holding that year (``14 June 1917``, ``7 November 1917 circa 1615 hours``);
+    the mapper's closest value would be one of them. Noted; ``None`` unless the literal is a
+    year, the value it was matched to holds it, and most values of the column hold a year."""
+    text = value.text.strip()
+    if not re.fullmatch(r"1\d{3}|20\d{2}", text) or not value.ids:
+        return None
+    g = ctx.graph
+    year = re.compile(rf"(?<!\d){text}(?!\d)")
+    mapped = [g.label(i) for i in value.ids]
+    if any(normalize(t) == text for t in mapped) or not all(year.search(t) for t in mapped):
+        return None
+    facts = np.sort(g.facts_rel(rel))
+    labels = g.labels(g.tails_of(facts))
+    if not _mostly(sum(bool(_ANY_YEAR.search(t)) for t in labels), len(labels)):
+        return None
+    keep = facts[np.array([bool(year.search(t)) for t in labels], dtype=bool)]
+    ctx.notes.append(f"{text!r} is a year and the values of {rel_name(ctx, rel)!r} are dated: "
+                     f"matched the {len(keep)} value(s) in {text}")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+_ANY_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 
 
 # a place written as a word (``tail_entity='first'`` on a Rank column of 1, 2, 3 or 1st, 2nd)
@@ -158,7 +221,50 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         dated = _select_yearless(ctx, rel, cmp, month_day)
         if dated is not None:
             return dated
+    matched = _select_text_match(ctx, rel, cmp, value, n_numeric, n_all)
+    if matched is not None:
+        return matched
     return _llm_compare(ctx, rel, cmp, value)
+
+
+def _word_pattern(text: str) -> re.Pattern[str] | None:
+    """``text`` (normalised) as a whole-word pattern, or ``None`` when it has no word."""
+    words = normalize(text)
+    return re.compile(rf"(?<!\w){re.escape(words)}(?!\w)") if words else None
+
+
+def _select_text_match(
+    ctx: Context, rel: int, cmp: str, value: object, n_numeric: int, n_all: int
+) -> Result | None:
+    """A word compared with a column of words (``tail_entity>='Mexico City'``,
+    ``tail_entity>'SWAT'``, ``tail_entity>='W'`` over ``W 13–7``): text has no order, so the
+    comparison reads as a match -- the values holding the literal as a whole word -- noted;
+    ``None`` when the literal reads as a quantity, the column is mostly numbers, a strict
+    ``>`` / ``<`` has a literal that is itself a value (``Note > 'bad'`` orders the values),
+    or no value holds it (the LLM fallback judges those)."""
+    text = value.text if isinstance(value, Bound) else value.value if isinstance(value, Text) \
+        else None
+    if text is None or parse_quantity(text) is not None or 2 * n_numeric >= n_all:
+        return None
+    pattern = _word_pattern(text)
+    if pattern is None:
+        return None
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    labels = g.labels(g.tails_of(facts))
+    folded = [normalize(t) for t in labels]
+    if cmp in (">", "<") and normalize(text) in folded:  # '> bad' orders values: the fallback
+        return None
+    hits = np.array([bool(pattern.search(t)) for t in folded], dtype=bool)
+    if not hits.any():
+        return None
+    keep = facts[hits]
+    ctx.notes.append(
+        f"{text!r} is not a number and the values of {rel_name(ctx, rel)!r} are words: "
+        f"'{cmp}' read as a match, the values holding {text!r} as a word "
+        f"({int(hits.sum())} value(s))"
+    )
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 _OPS = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}

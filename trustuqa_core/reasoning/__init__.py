@@ -32,13 +32,17 @@ from .arith import (
     fn_year_difference,
 )
 from .compare import fn_compare, fn_contains, fn_equals, fn_if_then_else
+from .filtering import fn_filter
+from .grouping import fn_group_by
 from .sets import (
+    fn_decade,
     fn_distinct,
     fn_exists,
     fn_extract_month,
     fn_extract_year,
     fn_first,
     fn_is_empty,
+    fn_is_subset,
     fn_last,
     fn_most_frequent,
     fn_overlaps,
@@ -81,4 +85,8 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "consecutive": fn_consecutive,
     "overlaps": fn_overlaps,
     "row_number": fn_row_number,
+    "group_by": fn_group_by,
+    "filter": fn_filter,
+    "decade": fn_decade,
+    "is_subset": fn_is_subset,
 }

@@ -52,7 +52,8 @@ __all__ = [
 
 _SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷", "%": "as a percentage of", "|-|": "−"}
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
-_UNIT = re.compile(r"^\s*[\d.,]+(\s?)([A-Za-z]{1,6}\.?)\s*$")  # '401 ft', '38.6m', '8 kg'
+# '401 ft', '38.6m', '8 kg'; also with a converted value after it: '3.5 miles (5.6 km)'
+_UNIT = re.compile(r"^\s*[\d.,]+(\s?)([A-Za-z]{1,6}\.?)\s*(?:\([^()]*\))?\s*$")
 # a name the LLM made up for a part it could not name ('point1', 'score_part2'): not a value
 _PLACEHOLDER = re.compile(r"^[a-z]+(?:_[a-z]+)*_?\d$", re.IGNORECASE)
 
@@ -188,7 +189,15 @@ def _common_unit(a: Reading, b: Reading) -> str | None:
         return None  # '6th' − '3rd' is 3, not '3th'
     if ua and ub and ua.group(2).lower() == ub.group(2).lower():
         return ua.group(1) + ua.group(2)
+    if ua and ub and _singular(ua.group(2)) == _singular(ub.group(2)) and len(ua.group(2)) > 2:
+        plural = ua if ua.group(2).lower().endswith("s") else ub  # 'mile' and 'miles'
+        return plural.group(1) + plural.group(2)
     return None
+
+
+def _singular(unit: str) -> str:
+    word = unit.lower().rstrip(".")
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
 def fn_add(ctx: Context, op: Op) -> Result:

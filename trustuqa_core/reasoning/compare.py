@@ -18,7 +18,7 @@ from ..errors import ExecutionError, NotApplicableError
 from ..numbers import format_number
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
-from ..results import Result, Scalar
+from ..results import Elem, Result, Scalar
 from ..rewrite import Op
 from .cues import (
     AGE_WORDS,
@@ -30,6 +30,7 @@ from .cues import (
     question_form,
     rank_direction,
 )
+from .filtering import filter_rows, has_key
 from .operands import (
     COMPARISONS,
     Args,
@@ -39,6 +40,7 @@ from .operands import (
     operand_name,
     operand_result,
     operand_text,
+    operator_symbol,
     read_expression,
     read_number,
     show,
@@ -159,6 +161,9 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
 def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers, refusing readings that would make the comparison a guess."""
     a, b = _read_both(ctx, left, right, what)
+    cells = _counted_cells(ctx, left, right, a, b, what)
+    if cells is not None:
+        return cells
     if a.rows == 1 and b.rows == 1:
         word = order_word(ctx.question)
         if word is None:
@@ -181,6 +186,47 @@ def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Re
             ctx, f"{what}: {a.text!r} and {b.text!r} differ but their leading numbers are equal"
         )
     return a, b
+
+
+# items of a list written in one cell: 'Columbus, Flint', 'Júnior, Éder, Zico'
+_ITEMS = re.compile(r"\s*(?:,|;|\n|\\n|\band\b)\s*")
+
+
+def _one_cell(ctx: Context, value: object) -> tuple[str, tuple[int, ...]] | None:
+    """The one value a ``count`` step counted (text and witnesses), or ``None``."""
+    if not isinstance(value, Ref) or value.step not in ctx.counted:
+        return None
+    r = ctx.counted[value.step]
+    if len(r.elems) != 1 or (not isinstance(r.elems[0], Scalar)
+                             and ctx.graph.is_row(int(r.elems[0]))):
+        return None
+    return elem_text(ctx.graph, r.elems[0]), r.witnesses[0]
+
+
+def _counted_cells(ctx: Context, left: object, right: object, a: Reading, b: Reading,
+                   what: str) -> tuple[Reading, Reading] | None:
+    """Two counts that are 1 because each counted one cell ("more councillors in 1965 or
+    1966?" counting the cells '4' and '9'; "more destinations?" counting 'Cleveland' and
+    'Columbus, Flint'): the cells' own numbers when both read as numbers, else how many
+    items each cell lists when one lists several, noted; ``None`` otherwise."""
+    if a.value != 1 or b.value != 1:
+        return None
+    x, y = _one_cell(ctx, left), _one_cell(ctx, right)
+    if x is None or y is None:
+        return None
+    qx, qy = quantity(ctx.graph, Scalar(x[0], x[0])), quantity(ctx.graph, Scalar(y[0], y[0]))
+    if qx is not None and qy is not None and qx[1] == qy[1]:
+        ctx.notes.append(f"{what}: each count is of one cell, which holds a number: compared "
+                         f"the cells {x[0]!r} and {y[0]!r}")
+        return (Reading(qx[0], qx[1], x[0], x[1]), Reading(qy[0], qy[1], y[0], y[1]))
+    nx = len([t for t in _ITEMS.split(x[0]) if t.strip()])
+    ny = len([t for t in _ITEMS.split(y[0]) if t.strip()])
+    if qx is not None or qy is not None or max(nx, ny) < 2:
+        return None
+    ctx.notes.append(f"{what}: each count is of one cell listing items: compared how many "
+                     f"each lists ({x[0]!r}: {nx}, {y[0]!r}: {ny})")
+    return (Reading(float(nx), "count", f"{nx} item(s)", x[1]),
+            Reading(float(ny), "count", f"{ny} item(s)", y[1]))
 
 
 def _row_order(ctx: Context, value: object, r: Reading, what: str) -> Reading:
@@ -310,6 +356,7 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             names = columns if columns[0] is not None else names
         if names[0] is None or names[1] is None:
             raise not_applicable(ctx, f"{what}: the values are not about named entities")
+        names = _spelled_out(ctx, names[0], names[1])
         if x == y:
             winners = [names[0], names[1]]
             ctx.notes.append("the two values are equal: both are answers")
@@ -332,6 +379,27 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
 
 
 _ALTERNATIVES = re.compile(r"\b([A-Za-z]+)\s+or\s+([A-Za-z]+)\b")
+
+
+def _spelled_out(ctx: Context, first: str, second: str) -> tuple[str, str]:
+    """Two names that are codes of one or two letters (``W``, ``L``), when the question's two
+    alternatives start with them ("did the team win or lose more games?"): the question's
+    words, noted; else the names as they are."""
+    if not (len(first) <= 2 and len(second) <= 2 and first.isalpha() and second.isalpha()):
+        return first, second
+    for m in _ALTERNATIVES.finditer(ctx.question or ""):
+        w1, w2 = m.group(1), m.group(2)
+        if w1.casefold().startswith(first.casefold()) and \
+                w2.casefold().startswith(second.casefold()):
+            ctx.notes.append(f"{first!r} and {second!r} are codes of the question's "
+                             f"'{w1} or {w2}': answered with its words")
+            return w1, w2
+        if w1.casefold().startswith(second.casefold()) and \
+                w2.casefold().startswith(first.casefold()):
+            ctx.notes.append(f"{first!r} and {second!r} are codes of the question's "
+                             f"'{w1} or {w2}': answered with its words")
+            return w2, w1
+    return first, second
 
 
 def _column_alternatives(ctx: Context, a: Reading, b: Reading) -> tuple[str | None, str | None]:
@@ -373,7 +441,14 @@ def _res(ctx: Context, value: object) -> Result:
 
 
 def fn_compare(ctx: Context, op: Op) -> Result:
-    """Compare two values or sets; the answer form follows the question (module doc)."""
+    """Compare two values or sets; the answer form follows the question (module doc).
+    ``check(set=..., key='Place', value>='15th')`` (a set, a column and a value) asks whether
+    a row of the set has that value: yes/no (:mod:`.filtering`)."""
+    if has_key(op) and op.param("set") is not None:
+        kept = filter_rows(ctx, op, f"{op.name}()")
+        truth = bool(kept)
+        ctx.verdicts[ctx.step] = truth
+        return _answer("yes" if truth else "no", merged_witnesses([kept]))
     args = split_args(ctx, op)
     if args.has_then:
         return fn_if_then_else(ctx, op)
@@ -391,7 +466,38 @@ def _compare_args(ctx: Context, args: Args, what: str) -> Result:
     passed = _checked_comparison(ctx, left, right, args)
     if passed is not None:
         return passed
-    return _compare(ctx, left, right, args, what)
+    try:
+        return _compare(ctx, left, right, args, what)
+    except NotApplicableError:
+        if args.operator not in ("=", "!="):
+            raise
+        return _text_equality(ctx, left, right, args.operator == "!=", what)
+
+
+_TRUE_OR_FALSE = re.compile(r"\btrue or false\b|\bfalse or true\b", re.IGNORECASE)
+
+
+def _text_equality(ctx: Context, left: object, right: object, negated: bool,
+                   what: str) -> Result:
+    """``compare(set1='output_of_query5', set2='South Korea', op='=')`` over values that are
+    not numbers: equal as text (ignoring case and spacing) when both hold the same values, or
+    one holds a single value the other holds; yes/no (true/false when the question asks
+    "true or false"), noted."""
+    for side in (left, right):
+        if isinstance(side, Text) and operator_symbol(side.value) is not None:
+            raise not_applicable(ctx, f"{what}: {side.value!r} is an operator, not a value")
+    ra, rb = operand_result(ctx, left), operand_result(ctx, right)
+    a = {_norm(elem_text(ctx.graph, e)) for e in ra.elems}
+    b = {_norm(elem_text(ctx.graph, e)) for e in rb.elems}
+    if not a or not b:
+        raise not_applicable(ctx, f"{what}: an operand is empty")
+    equal = a == b or (len(a) == 1 and a <= b) or (len(b) == 1 and b <= a)
+    truth = equal != negated
+    ctx.verdicts[ctx.step] = truth
+    ctx.notes.append(f"{what}: the values are not numbers: compared as text, {sorted(a)[:3]} "
+                     f"{'!=' if negated else '='} {sorted(b)[:3]} is {str(truth).lower()}")
+    words = ("true", "false") if _TRUE_OR_FALSE.search(ctx.question or "") else ("yes", "no")
+    return _answer(words[0] if truth else words[1], merged_witnesses([ra, rb]))
 
 
 def _checked_comparison(ctx: Context, left: object, right: object, args: Args) -> Result | None:
@@ -465,6 +571,9 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
                              "without branches: that comparison's answer")
             return operand_result(ctx, only)
         return _compare_args(ctx, args, "if_then_else()")
+    either = _either_named(ctx, args)
+    if either is not None:
+        return either
     if args.condition is not None:
         truth = _condition(ctx, args.condition, args)
     elif len(args.operands) == 2 and args.operator in COMPARISONS:
@@ -483,7 +592,73 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
         f"the condition is {'true' if truth else 'false'}: the answer is the "
         f"{'then' if truth else 'else'} value {operand_text(chosen)}"
     )
-    return _branch(ctx, chosen)
+    named = _named_branch(ctx, chosen, args.otherwise if truth else args.then)
+    return named if named is not None else _branch(ctx, chosen)
+
+
+def _test_name(ctx: Context, step: int, other: int, question: str) -> str | None:
+    """The entity a yes/no test is about and the other test is not, named in the question."""
+    mine = [*ctx.names.get(step, ()), *ctx.literals.get(step, ())]
+    theirs = {_norm(n) for n in (*ctx.names.get(other, ()), *ctx.literals.get(other, ()))}
+    found = [n for n in mine if _norm(n) not in theirs and _norm(n) and _norm(n) in question]
+    return found[0] if len(found) == 1 else None
+
+
+def _either_named(ctx: Context, args: Args) -> Result | None:
+    """``A or B`` of two yes/no tests (the parser writes ``if_then_else(condition=A,
+    then='yes', else=B)``) when the question offers the two entities the tests are about
+    ("did china or north korea obtain 5 silver medals?"): the name(s) whose test holds,
+    noted; ``None`` for anything else (then it is the yes/no it always was)."""
+    cond, then, other = args.condition, args.then, args.otherwise
+    if not (isinstance(cond, Ref) and isinstance(other, Ref) and isinstance(then, Text)
+            and then.value.strip().lower() == "yes" and cond.step in ctx.verdicts
+            and other.step in ctx.verdicts):
+        return None
+    question = _norm(ctx.question or "")
+    if " or " not in f" {question} ":
+        return None
+    first = _test_name(ctx, cond.step, other.step, question)
+    second = _test_name(ctx, other.step, cond.step, question)
+    if first is None or second is None or _norm(first) == _norm(second):
+        return None
+    holds = [name for name, step in ((first, cond.step), (second, other.step))
+             if ctx.verdicts[step]]
+    if not holds:
+        return None
+    ctx.verdicts[ctx.step] = True
+    ctx.notes.append(f"the question asks which of {first!r} or {second!r}: the test about "
+                     + " and ".join(repr(h) for h in holds) + " holds")
+    wits = merged_witnesses([resolve_set(ctx, cond), resolve_set(ctx, other)])
+    return Result(tuple(Scalar(h, h) for h in holds), tuple(wits for _ in holds))
+
+
+def _row(ctx: Context, e: Elem) -> bool:
+    return not isinstance(e, Scalar) and ctx.graph.is_row(int(e))
+
+
+_ASKS_WHICH = re.compile(r"^\s*(which|who)\b", re.IGNORECASE)
+
+
+def _named_branch(ctx: Context, chosen: object, other: object) -> Result | None:
+    """"which tramway was inaugurated first, the 3s aerial tramway or the aiguille du midi?"
+    with branches that are the compared years: the question asks which of the two it names,
+    so the answer is the name the chosen branch's query chain is about (noted). Only when the
+    question starts with which/who, names both branches' entities, and the chosen branch holds
+    numbers, dates or other quantities, or table rows; else ``None``."""
+    if not isinstance(chosen, Ref) or not isinstance(other, Ref) \
+            or not _ASKS_WHICH.match(ctx.question or ""):
+        return None
+    mine, theirs = operand_name(ctx, chosen), operand_name(ctx, other)
+    question = _norm(ctx.question or "")
+    if mine is None or theirs is None or _norm(mine) == _norm(theirs) \
+            or _norm(mine) not in question or _norm(theirs) not in question:
+        return None
+    r = resolve_set(ctx, chosen)
+    if not r or any(not _row(ctx, e) and quantity(ctx.graph, e) is None for e in r.elems):
+        return None
+    ctx.notes.append(f"the question asks which of {mine!r} and {theirs!r}: the branch's "
+                     f"value {elem_text(ctx.graph, r.elems[0])!r} is about {mine!r}")
+    return Result((Scalar(mine, mine),), (merged_witnesses([r]),))
 
 
 _SPACE = re.compile(r"\s+")

@@ -104,6 +104,11 @@ _AUX = re.compile(
 )
 _PAIR = re.compile(r"\b([a-z]+)\s*(?:\bor\b|/)\s*([a-z]+)\b")
 _WORD = re.compile(r"[a-z]+")
+# a yes/no question after a short opening phrase: "in the chart is x listed before y?"
+_LATE_AUX = re.compile(r"^\s*(?:in|on|at|for|during|according to|of)\b[^?]{0,40}?\b"
+                       r"(is|was|were|are|did|does|do|has|have|had)\b", re.IGNORECASE)
+_WH = re.compile(r"\b(which|who|whom|whose|what|where|when|how|why)\b")
+_THAN_OR = re.compile(r"\b([a-z]+) than or ([a-z]+) than\b")
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,7 @@ def question_form(question: str | None) -> QuestionForm:
     """The answer form and direction a comparison question asks for (see the module doc)."""
     if not question or not question.strip():
         return QuestionForm("unknown")
-    q = question.lower()
+    q = _THAN_OR.sub(r"\1 or \2 than", question.lower())  # "greater than or less than"
     pair, start = None, 0
     for m in _PAIR.finditer(q):
         a, b = m.groups()
@@ -139,7 +144,7 @@ def question_form(question: str | None) -> QuestionForm:
         return QuestionForm("pair", pair, pair[0][1])
     if " or " in q or "," in q.split("?")[0] and not _AUX.match(q):
         return QuestionForm("choice", None, direction)
-    if _AUX.match(q):
+    if _AUX.match(q) or _LATE_AUX.match(q) and not _WH.search(q):
         return QuestionForm("yesno", None, direction)
     return QuestionForm("choice", None, direction)
 

@@ -231,6 +231,7 @@ def split_args(ctx: Context, op: Op) -> Args:
             out.operands.append(reference_alias(value))
             out.names.append(key)
     _named_condition(op, out)
+    ctx.literals[ctx.step] = tuple(v.value for v in out.operands if isinstance(v, Text))
     if positional_after_condition:
         if len(positional_after_condition) != 2 or out.has_then:
             raise not_applicable(ctx, "a condition needs exactly two values to choose from")

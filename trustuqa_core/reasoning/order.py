@@ -13,6 +13,9 @@ Two readings, each stated in the step's notes:
   number the question asks for (:func:`.scores.read_score`: the first, the second for
   "against"/"away", the larger for "winning", the sum for "total").
 
+* **bracketed numbers**: when every value is a name with a number in brackets
+  (``Nenê (12)``, as game tables list their leaders), by that number (Stop 14).
+
 * **frequency**: when the question asks for the most or the least of something counted
   ("which owner has the most networks?", "which party was elected the least?") and some
   value occurs more than once, ``max`` is the value that occurs most often and ``min`` the
@@ -56,6 +59,25 @@ def _row_of(ctx: Context, witnesses: tuple[int, ...]) -> tuple[int, int] | None:
     return None
 
 
+# a name with its number in brackets, as game tables list leaders: 'Nenê (12)', 'K. Martin (8)'
+_BRACKETED = re.compile(r"^\s*\S.*?\s*\((\d+(?:\.\d+)?)\)\s*$", re.S)
+
+
+def _extreme_bracketed(ctx: Context, name: str, s: Result) -> Result | None:
+    """Every value a name with a number in brackets (``Nenê (12)``): compared by that
+    number (the leader's count), noted; ``None`` otherwise."""
+    texts = [elem_text(ctx.graph, e) for e in s.elems]
+    found = [_BRACKETED.match(t) for t in texts]
+    if not all(found):
+        return None
+    numbers = [float(m.group(1)) for m in found if m is not None]
+    best = max(numbers) if name == "max" else min(numbers)
+    keep = [i for i, x in enumerate(numbers) if x == best]
+    ctx.notes.append(f"{name}(): every value is a name with a number in brackets: compared by "
+                     f"that number, the {name}imum is {best:g} ({texts[keep[0]]!r})")
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
 def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None:
     """``max``/``min`` (``name``) of a non-empty bag whose values read as no number, or
     ``None`` when neither reading of this module applies."""
@@ -69,6 +91,9 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
     scored = _extreme_score(ctx, name, s)
     if scored is not None:
         return scored
+    bracketed = _extreme_bracketed(ctx, name, s)
+    if bracketed is not None:
+        return bracketed
     frequent = _extreme_frequency(ctx, name, s)
     if frequent is not None:
         return frequent

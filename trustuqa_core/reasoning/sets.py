@@ -12,6 +12,7 @@ from ..ops.base import Context, elem_text, intersect, resolve_set
 from ..query.ast import Text
 from ..results import Elem, Result, Scalar, elem_key
 from ..rewrite import Op
+from ..text import normalize
 from .operands import merged_witnesses, not_applicable, split_args
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "fn_distinct",
     "fn_overlaps",
     "fn_row_number",
+    "fn_decade",
+    "fn_is_subset",
 ]
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -71,6 +74,31 @@ def fn_overlaps(ctx: Context, op: Op) -> Result:
     ctx.notes.append(f"overlaps(): the sets ({len(a.distinct())} and {len(b.distinct())} "
                      f"element(s)) share {len(common)}, so {'yes' if common else 'no'}")
     text = "yes" if common else "no"
+    return Result((Scalar(text, text),), (merged_witnesses([common if common else a]),))
+
+
+_TRUE_OR_FALSE = re.compile(r"\btrue or false\b|\bfalse or true\b", re.IGNORECASE)
+
+
+def fn_is_subset(ctx: Context, op: Op) -> Result:
+    """``yes`` when every element of the first set is in the second, compared as text
+    (``is_subset``, ``all_in``), else ``no`` (true/false when the question asks "true or
+    false")."""
+    values = [v for _, v in op.params]  # set1 then set2, as written (a list is one set)
+    if len(values) != 2:
+        raise not_applicable(ctx, f"is_subset() needs two sets; it got {len(values)}")
+    a, b = (resolve_set(ctx, v).distinct() for v in values)
+    if not a:
+        raise not_applicable(ctx, "is_subset(): the first set is empty")
+    theirs = {normalize(elem_text(ctx.graph, e)) for e in b.elems}
+    keep = [i for i, e in enumerate(a.elems) if normalize(elem_text(ctx.graph, e)) in theirs]
+    common = Result(tuple(a.elems[i] for i in keep), tuple(a.witnesses[i] for i in keep))
+    truth = len(common) == len(a)
+    ctx.verdicts[ctx.step] = truth
+    words = ("true", "false") if _TRUE_OR_FALSE.search(ctx.question or "") else ("yes", "no")
+    ctx.notes.append(f"is_subset(): {len(common)} of the first set's {len(a)} element(s) are "
+                     f"in the second ({len(b)}), so {words[0] if truth else words[1]}")
+    text = words[0] if truth else words[1]
     return Result((Scalar(text, text),), (merged_witnesses([common if common else a]),))
 
 
@@ -173,6 +201,20 @@ def fn_extract_year(ctx: Context, op: Op) -> Result:
     return _map_values(ctx, op, "extract_year()", _year_of)
 
 
+def _decade_of(text: str) -> Scalar | None:
+    year = _year_of(text)
+    if year is None:
+        m = re.search(r"(?<!\d)(1\d{2}0|20\d0)s\b", text)  # 'cancelled in 1980s'
+        return Scalar(f"{m.group(1)}s", f"{m.group(1)}s") if m else None
+    decade = f"{int(float(year.value)) // 10 * 10}s"
+    return Scalar(decade, decade)
+
+
+def fn_decade(ctx: Context, op: Op) -> Result:
+    """The decade of each value's year (``1985`` -> ``1980s``)."""
+    return _map_values(ctx, op, "decade()", _decade_of)
+
+
 def fn_extract_month(ctx: Context, op: Op) -> Result:
     """The month name of each value (from a date or a month word in the text)."""
     return _map_values(ctx, op, "extract_month()", _month_of)
@@ -197,16 +239,29 @@ def _without_count_of_one(op: Op) -> Op:
     return Op(op.name, params, op.cmp, op.out)
 
 
+def _how_many(op: Op) -> int:
+    """``n='2'`` (``choose_n(set, n=2)``, ``first(set, k='3')``): how many to take, else 1."""
+    for name, value in op.params:
+        if (name or "").lower() in _ONE_OF and isinstance(value, Text) \
+                and value.value.strip().isdigit() and 1 < int(value.value) <= 100:
+            return int(value.value)
+    return 1
+
+
 def _end(ctx: Context, op: Op, last: bool) -> Result:
     what = "last()" if last else "first()"
-    r = _the_set(ctx, _without_count_of_one(op), what).distinct()
+    n = _how_many(op)
+    params = tuple((k, v) for k, v in op.params if (k or "").lower() not in _ONE_OF) \
+        if n > 1 else _without_count_of_one(op).params
+    r = _the_set(ctx, Op(op.name, params, op.cmp, op.out), what).distinct()
     if not r:
         raise ctx.fail(f"{what} of an empty set")
     order = _ordered(ctx, r)
-    i = order[-1] if last else order[0]
-    ctx.notes.append(f"{what}: the {'last' if last else 'first'} of {len(r)} element(s) "
+    picked = order[-n:] if last else order[:n]
+    ctx.notes.append(f"{what}: the {'last' if last else 'first'} "
+                     f"{'' if n == 1 else f'{len(picked)} '}of {len(r)} element(s) "
                      "in table order")
-    return Result((r.elems[i],), (r.witnesses[i],))
+    return Result(tuple(r.elems[i] for i in picked), tuple(r.witnesses[i] for i in picked))
 
 
 def fn_first(ctx: Context, op: Op) -> Result:

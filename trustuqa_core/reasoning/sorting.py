@@ -23,11 +23,14 @@ numbers among the distinct values.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable
 
+from ..function_names import RESULT_WORDS
 from ..numbers import format_number
 from ..ops.base import Context, elem_text, quantity, resolve_set
-from ..query.ast import Bound, Text
+from ..query.ast import Bound, Ref, Text
 from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
 from .operands import not_applicable, split_args
@@ -186,23 +189,75 @@ def _run_value(op: Op) -> str | None:
     return None
 
 
+# a game result's one-letter code in tables of games (``W 13–7``, ``L``)
+_RESULT_LETTER = {"win": "w", "loss": "l", "draw": "d", "tie": "t"}
+
+
+def _value_matcher(wanted: str) -> Callable[[str], bool]:
+    """Which values a run is of: equal to ``wanted``; for a game result (``win``, ``loss``,
+    read from names like ``consecutive_losses``) also a value whose first word is that result
+    or its one-letter code (``Loss``, ``W 13–7``, ``L 8-21 OT``)."""
+    key = wanted.strip().casefold()
+    result = RESULT_WORDS.get(key)
+    words = {key} if result is None else {result, _RESULT_LETTER[result],
+                                          *(w for w, r in RESULT_WORDS.items() if r == result)}
+
+    def matches(text: str) -> bool:
+        folded = text.strip().casefold()
+        if folded == key:
+            return True
+        first = re.split(r"[\s\d(–-]", folded, maxsplit=1)[0] if result else ""
+        return bool(first) and first in words
+
+    return matches
+
+
+def _adjacent_rows(ctx: Context, r: Result, positions: list[tuple[int, int]],
+                   wanted: str | None) -> Result:
+    """A set of table rows: the longest run of rows next to each other in the table."""
+    order = sorted({(src, i): w for (src, i), w in zip(positions, r.witnesses,
+                                                         strict=True)}.items())
+    best, start, run = 1, 0, 1
+    for k in range(1, len(order)):
+        (s0, i0), (s1, i1) = order[k - 1][0], order[k][0]
+        run = run + 1 if s1 == s0 and i1 == i0 + 1 else 1
+        if run > best:
+            best, start = run, k - run + 1
+    ignored = f" (the set is already the rows; {wanted!r} is not looked for again)" \
+        if wanted is not None else ""
+    ctx.notes.append(f"consecutive(): the set holds table rows: the longest run of rows next "
+                     f"to each other is {best} long{ignored}")
+    flat = tuple(f for _, w in order[start:start + best] for f in w)[:MAX_WITNESSES]
+    return Result((Scalar.number(best),), (flat,))
+
+
 def fn_consecutive(ctx: Context, op: Op) -> Result:
     """The longest run (module doc), as a number; the witnesses are those of the run."""
     wanted = _run_value(op)
-    r = _the_set(ctx, Op(op.name, tuple((n, v) for n, v in op.params
-                                        if (n or "").lower() not in _VALUE_ARGS), op.cmp),
-                 "consecutive()")
+    params = tuple((n, v) for n, v in op.params if (n or "").lower() not in _VALUE_ARGS)
+    refs = [(n, v) for n, v in params if isinstance(v, Ref)]
+    if len(refs) == 1 and len(params) > 1:  # consecutive_wins(set=..., tail_entity='this season')
+        ctx.notes.append("consecutive(): runs over the one earlier result; the other "
+                         "argument(s) (" + ", ".join(repr(_word(v)) for n, v in params
+                                                     if not isinstance(v, Ref)) + ") not read")
+        params = tuple(refs)
+    r = _the_set(ctx, Op(op.name, params, op.cmp), "consecutive()")
     if not r:
         raise ctx.fail("consecutive() of an empty set")
+    rows = [ctx.graph.row_position(e) if not isinstance(e, Scalar) else None for e in r.elems]
+    if all(pos is not None for pos in rows):
+        return _adjacent_rows(ctx, r, [pos for pos in rows if pos is not None], wanted)
     if wanted is not None:
-        key = wanted.strip().casefold()
-        hits = [elem_text(ctx.graph, e).strip().casefold() == key for e in r.elems]
+        matches = _value_matcher(wanted)
+        hits = [matches(elem_text(ctx.graph, e)) for e in r.elems]
         best, start, run = 0, 0, 0
         for i, hit in enumerate(hits):
             run = run + 1 if hit else 0
             if run > best:
                 best, start = run, i - run + 1
         what = f"{wanted!r} in table order"
+        if wanted.strip().casefold() in RESULT_WORDS:
+            what += " (a game result: values whose first word is it or its letter)"
         wits = r.witnesses[start:start + best]
     else:
         numbers = _numbers(ctx, r)

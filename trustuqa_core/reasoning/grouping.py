@@ -1,0 +1,102 @@
+"""``group_by(set=..., key='Location')`` and the other names of its family (``count_by``,
+``count_by_key``, ``group_by_country``): the rows of the set grouped by one column.
+
+The result is the key column's value of each row of the set (a bag, in table order, each
+value witnessed by its row), and the step is marked as a grouping, so a ``max`` / ``min`` of
+it picks the group with the most / fewest rows (:func:`frequency_extreme`), which is what
+``group_by(...); max(set='output_of_query2')`` asks for. The key is read as a column name
+(equal once normalised, else a column whose words hold the key's words or the other way
+round); a key naming no column of the rows goes to the LLM fallback with that reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ..ops.base import Context, elem_text, resolve_set
+from ..ops.project import project
+from ..query.ast import Bound, Text
+from ..results import Result, Scalar
+from ..rewrite import Op
+from ..text import normalize
+from .operands import not_applicable
+
+__all__ = ["fn_group_by", "frequency_extreme", "key_column", "rows_of", "KEY_ARGS"]
+
+# argument names that carry the grouping column
+KEY_ARGS = frozenset({"key", "by", "group_by", "groupby", "column", "relation", "attribute",
+                       "field", "group", "property", "category"})
+# arguments that say what to do with each group (a count is the only reading)
+_HOW_ARGS = frozenset({"function", "operation", "aggregate", "agg", "op", "method", "func"})
+
+
+def _text(value: object) -> str | None:
+    return value.value if isinstance(value, Text) else value.text if isinstance(value, Bound) \
+        else None
+
+
+def key_column(ctx: Context, key: str, rows: list[int]) -> int | None:
+    """The column of the rows ``key`` names: equal once normalised, else one whose words hold
+    the key's words or the other way round (``Country`` -> ``Country of birth``)."""
+    g = ctx.graph
+    have = np.unique(g.rels_of(g.facts_heads(np.asarray(rows, dtype=np.int64)))).tolist()
+    wanted = normalize(key)
+    names = {r: normalize(g.relation_names[r]) for r in have}
+    exact = [r for r, n in names.items() if n == wanted]
+    if exact:
+        return int(exact[0])
+    words = set(wanted.split())
+    loose = [r for r, n in names.items()
+             if words and (words <= set(n.split()) or set(n.split()) <= words and n)]
+    return int(loose[0]) if len(loose) == 1 else None
+
+
+def rows_of(ctx: Context, r: Result) -> list[int]:
+    """The table rows a set is about: its rows, or the rows its values were read from."""
+    g, rows = ctx.graph, []
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        if not isinstance(e, Scalar) and g.is_row(int(e)):
+            rows.append(int(e))
+        elif w and g.is_row(h := g.head_of(w[-1])):
+            rows.append(int(h))
+    return list(dict.fromkeys(rows))
+
+
+def fn_group_by(ctx: Context, op: Op) -> Result:
+    """The key column's value of each row of the set (module doc)."""
+    key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
+                and _text(v)), None)
+    sets = [v for n, v in op.params if (n or "").lower() not in KEY_ARGS | _HOW_ARGS]
+    if key is None or len(sets) != 1:
+        raise not_applicable(ctx, "group_by() needs one set and a key column")
+    how = next((_text(v) for n, v in op.params if (n or "").lower() in _HOW_ARGS), None)
+    if how is not None and "count" not in how.lower():
+        raise not_applicable(ctx, f"group_by(): {how!r} of each group is not a count")
+    rows = rows_of(ctx, resolve_set(ctx, sets[0]))
+    if not rows:
+        raise not_applicable(ctx, "group_by(): the set holds no table rows")
+    rel = key_column(ctx, key, rows)
+    if rel is None:
+        raise not_applicable(ctx, f"group_by(): the key {key!r} names no column of the rows")
+    values = project(ctx, rel, Result.of(rows))
+    counts = Counter(elem_text(ctx.graph, e) for e in values.elems)
+    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+    ctx.grouped.add(ctx.step)
+    ctx.notes.append(f"group_by(): the {ctx.graph.relation_names[rel]!r} of each of the "
+                     f"{len(rows)} row(s), {len(counts)} group(s) ({shown} ...); a max/min of "
+                     "it is the group with the most/fewest rows")
+    return values
+
+
+def frequency_extreme(ctx: Context, name: str, s: Result) -> Result:
+    """``max`` / ``min`` of a grouping: the value(s) occurring most / least often."""
+    counts = Counter(elem_text(ctx.graph, e) for e in s.elems)
+    best = max(counts.values()) if name == "max" else min(counts.values())
+    winners = {t for t, c in counts.items() if c == best}
+    keep = [i for i, e in enumerate(s.elems) if elem_text(ctx.graph, e) in winners]
+    ctx.notes.append(f"{name}() of a grouping: the group(s) with the "
+                     f"{'most' if name == 'max' else 'fewest'} rows ({best}): "
+                     + ", ".join(repr(t) for t in sorted(winners)))
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
