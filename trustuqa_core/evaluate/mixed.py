@@ -173,13 +173,14 @@ class MixedEvaluation:
 
     def __init__(self, setting: str, writer: str = "offline", settings: Any = None,
                  root: Path | str | None = None, encoder: str = "minilm", per: int = 100,
-                 answer_fn: Callable[..., Any] | None = None) -> None:
+                 answer_fn: Callable[..., Any] | None = None,
+                 examples: Sequence[Example] | None = None) -> None:
         if setting not in SETTINGS:
             raise Unavailable(f"unknown setting {setting!r}; valid: {', '.join(SETTINGS)}")
         self.setting, self.writer, self.root, self.per = setting, writer, root, per
         self.benchmark, self.split = "mixed", setting
         self.encoder = encoder
-        self._examples: list[Example] | None = None
+        self._examples: list[Example] | None = list(examples) if examples is not None else None
         self._graph: GraphStore | None = None
         self._mapper: Mapper | None = None
         self._pools: dict[str, tuple[DemoPool, Callable[[Example], Any]]] = {}
