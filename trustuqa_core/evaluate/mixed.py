@@ -244,11 +244,16 @@ class MixedEvaluation:
         own = own_sources(e)
         decision = self.route(e, graph)
         self._local.example = e
+        self._local.answered = None
         outcome = self._inner[e.benchmark].evaluate(e)
         outcome.id = f"{e.benchmark}:{e.id}"
         outcome.groups = {**outcome.groups, "source": e.benchmark}
         outcome.flags = {**outcome.flags, "routed": set(decision.sources) == set(own),
                          "routed_kept": set(own) <= set(decision.sources)}
+        final = getattr(getattr(self._local.answered, "trace", None), "routing", None)
+        if self.setting == "mix-unknown" and final is not None:
+            # the sources the winning query finally ran over (after routing by the query)
+            outcome.flags["routed_final"] = set(final.sources) == set(own)
         return outcome
 
     def route(self, e: Example, graph: GraphStore) -> RouteDecision:
@@ -273,4 +278,5 @@ class MixedEvaluation:
             kwargs["mapper"] = Mapper(sub, None)
             return self._answer(question, sub, route_sources=False, **kwargs)
         kwargs["mapper"] = mapper
-        return self._answer(question, graph, entities=topic_entities(e), **kwargs)
+        self._local.answered = self._answer(question, graph, entities=topic_entities(e), **kwargs)
+        return self._local.answered
