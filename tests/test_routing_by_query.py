@@ -14,7 +14,7 @@ from trustuqa_core.routing import RouteDecision, route
 from trustuqa_core.routing_by_query import query_literals, route_by_query
 from trustuqa_core.store import GraphStore
 from trustuqa_core.translate import load_source
-from trustuqa_core.writers.base import Written, WriteRequest
+from trustuqa_core.writers.base import WriteRequest, Written
 
 MEDALS_A = b"Nation,Gold,Total\nItaly,4,9\nSpain,1,3\n"
 MEDALS_B = b"Nation,Gold,Total\nNorway,4,7\nChile,0,2\n"
