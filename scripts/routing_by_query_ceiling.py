@@ -10,6 +10,7 @@ and constants of :mod:`trustuqa_core.routing_by_query` are chosen on tune only.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from collections import defaultdict
@@ -17,8 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from trustuqa_core.evaluate import mixed_ceiling  # noqa: E402
 from trustuqa_core.evaluate.mixed import MIXED_BENCHMARKS, mixed_examples  # noqa: E402
 from trustuqa_core.evaluate.mixed_ceiling import MixedCeiling  # noqa: E402
+from trustuqa_core.routing_by_query import (  # noqa: E402
+    MAX_CANDIDATES,
+    MAX_RUNS,
+    route_by_query,
+)
 
 
 def main() -> None:
@@ -27,7 +34,11 @@ def main() -> None:
     ap.add_argument("--setting", default="mix-unknown")
     ap.add_argument("--no-query", action="store_true", help="route by the question only")
     ap.add_argument("--missed", action="store_true", help="print each wrong routing")
+    ap.add_argument("--k", type=int, default=MAX_CANDIDATES, help="sources mapped")
+    ap.add_argument("--runs", type=int, default=MAX_RUNS, help="sources executed on a tie")
     args = ap.parse_args()
+    mixed_ceiling.route_by_query = functools.partial(route_by_query, k=args.k,
+                                                     max_runs=args.runs)
     per = 100
     examples = mixed_examples(2 * per)
     n_b = len(MIXED_BENCHMARKS)
@@ -48,7 +59,8 @@ def main() -> None:
             lost = " (the question alone routed it right)" if o.flags.get(
                 "routed_by_question") else ""
             print(f"MISS {o.id} correct={o.correct} {e.question!r}{lost}")
-    print(f"half {args.half}, {args.setting}, by query: {not args.no_query}, "
+    print(f"half {args.half}, {args.setting}, by query: {not args.no_query} (k {args.k}, "
+          f"runs {args.runs}), "
           f"{time.perf_counter() - t0:.0f} s")
     for b, (n, ok, routed, asked) in counts.items():
         print(f"  {b:12s} correct {ok:3d}/{n}  routed exactly {routed:3d}/{n} "

@@ -60,6 +60,8 @@ __all__ = ["QueryFit", "route_by_query", "query_literals", "MAX_CANDIDATES", "MA
 MAX_CANDIDATES = 8
 #: at most this many sources, tied in fit, are executed to break the tie
 MAX_RUNS = 4
+#: the program's target type (the column / relation asked for) counts as one more argument
+TARGET = True
 _EXACT = frozenset({"exact", "normalized", "numeric", "override", "time_key"})
 _RELATION_ARGS = frozenset({"relation", "key"})
 _VALUE_ARGS = frozenset({"head_entity", "tail_entity", "value"})
@@ -110,6 +112,8 @@ def query_literals(program: Program) -> tuple[list[str], list[str]]:
                 relations.append(text)
             elif a.name in _VALUE_ARGS:
                 values.append(text)
+    if TARGET and program.target_type and normalize(program.target_type):
+        relations.append(normalize(program.target_type))
     return relations, values
 
 
@@ -169,7 +173,7 @@ def _fit(program: Program, sub: GraphStore, name: str, pins: Pins | None) -> Que
         mapped = mapper.map_program(program, pins(program, sub) if pins else None)
     except TrustUQAError:  # a query that cannot be mapped there fits nothing
         return QueryFit(name, 0.0, 0)
-    found = [*mapped.mappings]
+    found = [*mapped.mappings, *([mapped.target] if TARGET and mapped.target else [])]
     return QueryFit(name, sum(_fit_points(m) for m in found), len(found))
 
 
