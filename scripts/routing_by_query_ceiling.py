@@ -15,6 +15,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -37,8 +38,16 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=MAX_CANDIDATES, help="sources mapped")
     ap.add_argument("--runs", type=int, default=MAX_RUNS, help="sources executed on a tie")
     args = ap.parse_args()
-    mixed_ceiling.route_by_query = functools.partial(route_by_query, k=args.k,
-                                                     max_runs=args.runs)
+    spent: list[float] = []
+    chosen_rule = functools.partial(route_by_query, k=args.k, max_runs=args.runs)
+
+    def timed(*a: Any, **kw: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return chosen_rule(*a, **kw)
+        finally:
+            spent.append(time.perf_counter() - t)
+    mixed_ceiling.route_by_query = timed
     per = 100
     examples = mixed_examples(2 * per)
     n_b = len(MIXED_BENCHMARKS)
@@ -62,6 +71,10 @@ def main() -> None:
     print(f"half {args.half}, {args.setting}, by query: {not args.no_query} (k {args.k}, "
           f"runs {args.runs}), "
           f"{time.perf_counter() - t0:.0f} s")
+    if spent:
+        ordered = sorted(spent)
+        print(f"  routing by the query: {len(spent)} calls, mean {sum(spent) / len(spent):.3f} s,"
+              f" median {ordered[len(ordered) // 2]:.3f} s, max {ordered[-1]:.3f} s")
     for b, (n, ok, routed, asked) in counts.items():
         print(f"  {b:12s} correct {ok:3d}/{n}  routed exactly {routed:3d}/{n} "
               f"(by the question {asked:3d}/{n})")

@@ -284,8 +284,9 @@ def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper
     ran = decision.all_sources if result.routed_attempt is not None else decision.sources
     trace = result.trace
     read = trace.routing.used if trace is not None and trace.routing is not None else ()
-    if len(decision.all_sources) < 2 or trace is None or trace.program is None or len(read) > 1:
-        return result  # one source loaded, nothing written, or a cross-source chain
+    kinds = {s.kind for s in graph.sources if s.name in read}
+    if len(decision.all_sources) < 2 or trace is None or trace.program is None or len(kinds) > 1:
+        return result  # one source loaded, nothing written, or a chain across source kinds
     by_query = route_by_query(trace.program, graph, decision, question=result.question)
     if set(by_query.sources) == set(ran):
         if trace.routing is not None:  # the query agrees: its evidence joins the trace's
