@@ -19,8 +19,9 @@ Settings (``--setting``):
 
 Every setting also records the routing decision over the mixed graph (``flags.routed``: the
 decision is exactly the question's own source(s); ``flags.routed_kept``: they are among the
-routed ones); ``routing_accuracy`` and per-source accuracy (``groups.source``) are in the
-summary. Demo hygiene is each benchmark's own (``benchmark_pool``: questions of the scored
+routed ones; in *mix-unknown* also ``flags.routed_final``: the sources the winning query
+finally ran over, after routing by the written query, are exactly its own);
+``routing_accuracy`` and per-source accuracy (``groups.source``) are in the summary. Demo hygiene is each benchmark's own (``benchmark_pool``: questions of the scored
 split are excluded, WikiSQL dev halves answer each other).
 """
 
