@@ -21,8 +21,9 @@ Every setting also records the routing decision over the mixed graph (``flags.ro
 decision is exactly the question's own source(s); ``flags.routed_kept``: they are among the
 routed ones; in *mix-unknown* also ``flags.routed_final``: the sources the winning query
 finally ran over, after routing by the written query, are exactly its own);
-``routing_accuracy`` and per-source accuracy (``groups.source``) are in the summary. Demo hygiene is each benchmark's own (``benchmark_pool``: questions of the scored
-split are excluded, WikiSQL dev halves answer each other).
+``routing_accuracy`` and per-source accuracy (``groups.source``) are in the summary. Demo
+hygiene is each benchmark's own (``benchmark_pool``: questions of the scored split are
+excluded, WikiSQL dev halves answer each other).
 """
 
 from __future__ import annotations
