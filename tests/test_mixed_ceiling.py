@@ -66,12 +66,20 @@ def test_mix_unknown_routes_as_answer_does_and_falls_back(
     _, e = next(item for item in c.items() if item[1].benchmark == "wikisql")
     decision = c._mixed.route(e, graph)
     outcome = c.evaluate(e)
-    assert outcome.flags["routed"] == (set(decision.sources) == set(own_sources(e)))
-    # routed to a source without the table: no answer there, so every source is tried
+    assert outcome.flags["routed_by_question"] == (set(decision.sources) == set(own_sources(e)))
     kb = next(s.name for s in graph.sources if s.name.startswith("metaqa-1hop/"))
     names = tuple(s.name for s in graph.sources)
     wrong = RouteDecision((kb,), f"routed to {kb}", {}, {}, False, names)
     monkeypatch.setattr(c._mixed, "route", lambda *a: wrong)
+    # the gold query's column names and values map onto the question's own table: routing by
+    # the query overrides the question's wrong decision, and no fallback is needed
+    fixed = c.evaluate(e)
+    assert fixed.flags == {"routed": True, "routed_kept": True, "routed_by_question": False,
+                           "fell_back": False}
+    assert fixed.correct
+    # without it: routed to a source without the table, no answer there, every source tried
+    monkeypatch.setattr(c, "by_query", False)
     moved = c.evaluate(e)
-    assert moved.flags == {"routed": False, "routed_kept": False, "fell_back": True}
+    assert moved.flags == {"routed": False, "routed_kept": False, "routed_by_question": False,
+                           "fell_back": True}
     assert moved.answer  # the whole mixed graph holds the table

@@ -163,11 +163,14 @@ def test_failed_routed_attempt_falls_back_to_all_sources(office_graph) -> None:
     assert a.answer == ["Marketing"]
     routing = a.to_dict()["routing"]
     assert routing["routed"] == ["books.txt"]
-    assert routing["sources"] == ["staff.csv", "books.txt", "politics.tsv"]
-    assert routing["how"].startswith(ALL_SOURCES) and "books.txt gave no answer" in routing["how"]
+    # over all sources the written query's arguments map onto staff.csv only: routed there by
+    # the query (routing_by_query) and answered again over it
+    assert routing["sources"] == ["staff.csv"]
+    assert routing["how"].startswith("routed by the query to staff.csv")
     assert routing["used"] == ["staff.csv"]
     assert a.routed_attempt is not None and not a.routed_attempt.answer
     assert "gave no answer" in a.warnings[0]
+    assert any("routed by the written query to staff.csv" in w for w in a.warnings)
 
 
 def test_routing_can_be_turned_off(office_graph) -> None:

@@ -40,6 +40,7 @@ from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
 from .routing import RouteDecision, route
+from .routing_by_query import route_by_query
 from .store import GraphStore
 from .subgraph import restrict, source_indices
 from .text import normalize
@@ -268,9 +269,42 @@ def answer(
                 if key != "total":
                     result.timings[key] = result.timings.get(key, 0.0) + seconds
     if decision is not None:
+        result = _by_query(result, decision, graph, mapper, over)
         result.routing = decision
     result.timings["total"] = time.perf_counter() - t0
     return result
+
+
+def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper: Mapper,
+              over: functools.partial[Answer]) -> Answer:
+    """Routing by the written query (:mod:`~trustuqa_core.routing_by_query`), with several
+    sources loaded: the source where the winning program's arguments map decides; when that
+    is one source other than the ones the answer was sought over, the question is answered
+    again over it alone, kept when it gives an answer (else the first answer stands)."""
+    ran = decision.all_sources if result.routed_attempt is not None else decision.sources
+    trace = result.trace
+    read = trace.routing.used if trace is not None and trace.routing is not None else ()
+    kinds = {s.kind for s in graph.sources if s.name in read}
+    if len(decision.all_sources) < 2 or trace is None or trace.program is None or len(kinds) > 1:
+        return result  # one source loaded, nothing written, or a chain across source kinds
+    by_query = route_by_query(trace.program, graph, decision, question=result.question)
+    if set(by_query.sources) == set(ran):
+        if trace.routing is not None:  # the query agrees: its evidence joins the trace's
+            trace.routing = replace(trace.routing, evidence=dict(by_query.evidence))
+        return result
+    if len(by_query.sources) != 1:
+        return result
+    sub = restrict(graph, source_indices(graph, by_query.sources))
+    again = over(sub, _sub_mapper(sub, mapper), by_query.routing(), ())
+    if not again.answer:
+        return result
+    for key, seconds in result.timings.items():
+        if key != "total":
+            again.timings[key] = again.timings.get(key, 0.0) + seconds
+    again.routed_attempt = result.routed_attempt
+    again.warnings[:0] = [*result.warnings, f"routed by the written query to "
+                          f"{by_query.sources[0]}; answered again over it"]
+    return again
 
 
 def route_decision(question: str, graph: GraphStore, pool: DemoPool | None = None,

@@ -52,7 +52,7 @@ from .text import normalize, stem, table_words
 from .trace import ALL_SOURCES, Routing
 from .translate.table import ROW_NUMBER
 
-__all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words"]
+__all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words", "name_index"]
 
 #: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
 #: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
@@ -166,6 +166,12 @@ def _index(graph: GraphStore) -> _Index:
     with _LOCK:
         _INDEXES[graph] = index
     return index
+
+
+def name_index(graph: GraphStore) -> Mapping[str, frozenset[int]]:
+    """Normalised node label -> the positions of the sources holding such a node (row nodes
+    and repeated header cells left out; built once per graph)."""
+    return _index(graph).names
 
 
 def _header_cells(graph: GraphStore, facts: np.ndarray, headers: set[str],

@@ -19,9 +19,11 @@ Settings (``--setting``):
 
 Every setting also records the routing decision over the mixed graph (``flags.routed``: the
 decision is exactly the question's own source(s); ``flags.routed_kept``: they are among the
-routed ones); ``routing_accuracy`` and per-source accuracy (``groups.source``) are in the
-summary. Demo hygiene is each benchmark's own (``benchmark_pool``: questions of the scored
-split are excluded, WikiSQL dev halves answer each other).
+routed ones; in *mix-unknown* also ``flags.routed_final``: the sources the winning query
+finally ran over, after routing by the written query, are exactly its own);
+``routing_accuracy`` and per-source accuracy (``groups.source``) are in the summary. Demo
+hygiene is each benchmark's own (``benchmark_pool``: questions of the scored split are
+excluded, WikiSQL dev halves answer each other).
 """
 
 from __future__ import annotations
@@ -173,13 +175,14 @@ class MixedEvaluation:
 
     def __init__(self, setting: str, writer: str = "offline", settings: Any = None,
                  root: Path | str | None = None, encoder: str = "minilm", per: int = 100,
-                 answer_fn: Callable[..., Any] | None = None) -> None:
+                 answer_fn: Callable[..., Any] | None = None,
+                 examples: Sequence[Example] | None = None) -> None:
         if setting not in SETTINGS:
             raise Unavailable(f"unknown setting {setting!r}; valid: {', '.join(SETTINGS)}")
         self.setting, self.writer, self.root, self.per = setting, writer, root, per
         self.benchmark, self.split = "mixed", setting
         self.encoder = encoder
-        self._examples: list[Example] | None = None
+        self._examples: list[Example] | None = list(examples) if examples is not None else None
         self._graph: GraphStore | None = None
         self._mapper: Mapper | None = None
         self._pools: dict[str, tuple[DemoPool, Callable[[Example], Any]]] = {}
@@ -243,11 +246,16 @@ class MixedEvaluation:
         own = own_sources(e)
         decision = self.route(e, graph)
         self._local.example = e
+        self._local.answered = None
         outcome = self._inner[e.benchmark].evaluate(e)
         outcome.id = f"{e.benchmark}:{e.id}"
         outcome.groups = {**outcome.groups, "source": e.benchmark}
         outcome.flags = {**outcome.flags, "routed": set(decision.sources) == set(own),
                          "routed_kept": set(own) <= set(decision.sources)}
+        final = getattr(getattr(self._local.answered, "trace", None), "routing", None)
+        if self.setting == "mix-unknown" and final is not None:
+            # the sources the winning query finally ran over (after routing by the query)
+            outcome.flags["routed_final"] = set(final.sources) == set(own)
         return outcome
 
     def route(self, e: Example, graph: GraphStore) -> RouteDecision:
@@ -272,4 +280,5 @@ class MixedEvaluation:
             kwargs["mapper"] = Mapper(sub, None)
             return self._answer(question, sub, route_sources=False, **kwargs)
         kwargs["mapper"] = mapper
-        return self._answer(question, graph, entities=topic_entities(e), **kwargs)
+        self._local.answered = self._answer(question, graph, entities=topic_entities(e), **kwargs)
+        return self._local.answered

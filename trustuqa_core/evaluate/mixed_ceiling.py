@@ -11,9 +11,11 @@ its questions are left out (``items`` lists only questions with a query).
 Settings (``--setting``):
 
 - ``mix-unknown``: the mixed graph; the question is routed by
-  :func:`~.mixed.product_route` (demo similarities of the union pool, the topic entities)
-  and the query runs over the routed sources; when that gives no answer, over every source
-  (as ``answer()`` falls back);
+  :func:`~.mixed.product_route` (demo similarities of the union pool, the topic entities),
+  then re-routed by the query itself (:func:`~trustuqa_core.routing_by_query.route_by_query`:
+  where its arguments map exactly and it runs to an answer; the query stands in for a perfect
+  writer and never sees the question's source), and the query runs over the routed sources;
+  when that gives no answer, over every source (as ``answer()`` falls back);
 - ``mix-known``: the mixed graph restricted to the question's own sources;
 - ``unmix-known``: the question's own data alone (for MetaQA all of ``kb_partial``, as the
   MetaQA ceiling runs), the reference the mixed ceiling is compared with.
@@ -21,8 +23,9 @@ Settings (``--setting``):
 Scoring is each benchmark's own: WikiSQL's answer match, MetaQA strict Hits@1, WTQ
 denotation accuracy, WebQSP Hits@1 on MIDs or answer texts. Outcomes carry the routing
 decision over the mixed graph in every setting (``flags.routed`` / ``routed_kept``, so the
-summary's ``routing_accuracy`` is the same whatever the setting) and, in the *mix* settings,
-``flags.fell_back``.
+summary's ``routing_accuracy`` is the same whatever the setting; with ``by_query`` it is the
+decision after the query's re-routing, ``flags.routed_by_question`` the one before) and, in the
+*mix* settings, ``flags.fell_back``.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from ..mapping.mapper import Mapper
 from ..query.ast import Program
 from ..query.parse import parse
 from ..query.render import render_program
+from ..routing_by_query import route_by_query
 from ..store import GraphStore
 from ..subgraph import restrict, source_indices
 from ..trace import Trace
@@ -119,13 +123,16 @@ class MixedCeiling:
     mode, concurrent = "ceiling", False
 
     def __init__(self, setting: str = "mix-unknown", root: Path | str | None = None,
-                 encoder: str = "minilm", per: int = 100) -> None:
+                 encoder: str = "minilm", per: int = 100, by_query: bool = True,
+                 examples: list[Example] | None = None) -> None:
         if setting not in CEILING_SETTINGS:
             raise Unavailable(f"the mixed ceiling runs in {', '.join(CEILING_SETTINGS)}, not "
                               f"{setting!r}")
         self.setting, self.root = setting, root
         self.benchmark, self.split = "mixed", setting
-        self._mixed = MixedEvaluation("mix-unknown", root=root, encoder=encoder, per=per)
+        self._mixed = MixedEvaluation("mix-unknown", root=root, encoder=encoder, per=per,
+                                      examples=examples)
+        self.by_query = by_query
         self._recorded: dict[str, dict[str, str]] | None = None
         self._mappers: dict[tuple[str, ...], tuple[GraphStore, Mapper]] = {}
         self._lock = threading.Lock()
@@ -174,9 +181,12 @@ class MixedCeiling:
                            groups={"source": e.benchmark}, detail=str(exc).splitlines()[0])
         mixed, _ = self._mixed.graph()
         own = own_sources(e)
-        decision = self._mixed.route(e, mixed)  # recorded in every setting, used in one
+        asked = self._mixed.route(e, mixed)  # recorded in every setting, used in one
+        decision = (route_by_query(program, mixed, asked, pins=pins, question=e.question)
+                    if self.by_query else asked)
         flags = {"routed": set(decision.sources) == set(own),
-                 "routed_kept": set(own) <= set(decision.sources)}
+                 "routed_kept": set(own) <= set(decision.sources),
+                 "routed_by_question": set(asked.sources) == set(own)}
         t0 = time.perf_counter()
         if self.setting == "unmix-known":
             graph, mapper = source_graph(e.sources[0])
