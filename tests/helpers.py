@@ -1,8 +1,10 @@
-"""Small test helpers (fixture-file readers)."""
+"""Small test helpers (fixture-file readers, a writer that always writes one query)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from trustuqa_core.writers.base import WriteRequest, Written
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -25,3 +27,17 @@ def load_fixture_pairs(name: str) -> list[tuple[str, str, list[str]]]:
             blocks.append((title, lines[0], lines[1:]))
             title, lines = "", []
     return blocks
+
+
+class FixedWriter:
+    """Writes the same query every time, whatever the sources (as an LLM might): tests of
+    routing and of the fallback to every source run it deterministically."""
+
+    name = "hand-written"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def write(self, request: WriteRequest, n: int, attempt: int = 0,
+              failed_stage: str = "") -> Written:
+        return Written([self.text], "", ["fixed"])

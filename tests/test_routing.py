@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import FixedWriter
 
 from trustuqa_core import answer, load_graph
 from trustuqa_core.cli import main
@@ -142,18 +143,6 @@ def test_single_source_is_not_routed() -> None:
     d = route("Which department is Chen Wei in?", g)
     assert d.sources == ("table1",) and d.how == ALL_SOURCES and not d.narrowed
 
-
-class FixedWriter:
-    """Writes the same query every time (to test the fallback deterministically)."""
-
-    name = "hand-written"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def write(self, request: WriteRequest, n: int, attempt: int = 0,
-              failed_stage: str = "") -> Written:
-        return Written([self.text], "", ["fixed"])
 
 
 def test_failed_routed_attempt_falls_back_to_all_sources(office_graph) -> None:

@@ -6,6 +6,7 @@ tables of one schema, a roster table and a small KG."""
 from __future__ import annotations
 
 import pytest
+from helpers import FixedWriter
 
 from trustuqa_core import answer
 from trustuqa_core.graph import build_graph
@@ -14,7 +15,6 @@ from trustuqa_core.routing import RouteDecision, route
 from trustuqa_core.routing_by_query import query_literals, route_by_query
 from trustuqa_core.store import GraphStore
 from trustuqa_core.translate import load_source
-from trustuqa_core.writers.base import WriteRequest, Written
 
 MEDALS_A = b"Nation,Gold,Total\nItaly,4,9\nSpain,1,3\n"
 MEDALS_B = b"Nation,Gold,Total\nNorway,4,7\nChile,0,2\n"
@@ -96,18 +96,6 @@ def test_one_source_loaded_is_left_alone() -> None:
     p = parse(_q("get_information(relation='Gold', tail_entity='4')"))
     assert route_by_query(p, g, asked) is asked
 
-
-class FixedWriter:
-    """Writes the same query every time (as an LLM might, whatever the sources)."""
-
-    name = "hand-written"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def write(self, request: WriteRequest, n: int, attempt: int = 0,
-              failed_stage: str = "") -> Written:
-        return Written([self.text], "", ["fixed"])
 
 
 def test_answer_is_sought_again_over_the_source_the_query_picks(graph: GraphStore) -> None:
