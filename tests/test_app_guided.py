@@ -122,11 +122,16 @@ def test_an_example_question_runs_the_writer_with_the_reference_beside_it() -> N
 
 
 def test_a_different_answer_is_said_plainly() -> None:
-    run = _ask_example("slalom-5")  # the offline writer misreads "slower second run"
+    run = _ask_example("slalom-5")  # the offline writer reads "slower second run" right now
+    comparison = reference_comparison(run)
+    assert comparison is not None and comparison.same
+    # a reference that reads the first run instead answers differently: said plainly
+    run.reference = (run.reference or "").replace("'Run 2'", "'Run 1'")
+    run.reference_answer = ["Sara Hector"]
     comparison = reference_comparison(run)
     assert comparison is not None
     assert not comparison.same and "Different answers" in comparison.verdict_line
-    assert "Anja Pärson" in comparison.verdict_line  # the reference query's answer
+    assert "Sara Hector" in comparison.verdict_line  # the reference query's answer
     assert any(d.kind == "added" for d in comparison.diff)
 
 
@@ -306,10 +311,13 @@ def test_demo_mode_in_the_app_shows_both_queries_and_whether_they_agree() -> Non
     at = _app("slalom")
     run = _ask_in_app(at, _example("slalom-5").question)  # type: ignore[attr-defined]
     assert run.origin == "offline" and run.reference
-    assert any("Different answers" in w.value for w in at.warning)
+    assert not any("Different answers" in w.value for w in at.warning)  # both: Anja Pärson
     assert any("offline writer's query beside the reference query" in e.label
                for e in at.expander)
     assert any("Query written by: offline writer" in c.value for c in at.caption)
+    run.reference_answer = ["Sara Hector"]  # a reference answering otherwise is said plainly
+    at.run()
+    assert any("Different answers" in w.value and "Sara Hector" in w.value for w in at.warning)
     at.session_state["tq_settings"] = AppSettings(reference_first=True)
     run = _ask_in_app(at, _example("slalom-5").question)  # type: ignore[attr-defined]
     assert run.origin == "reference" and run.answer == ["Anja Pärson"]
