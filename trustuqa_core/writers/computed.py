@@ -40,6 +40,10 @@ _YES_NO_MORE = re.compile(
     r"shorter|bigger|larger|smaller|greater|taller)\b.*\bthan\b"
 )
 _HOW_LONG = re.compile(r"\bhow long\b|\bhow many years\b")
+#: "how many places higher ... than": the difference of two columns of one row
+_HOW_MANY_MORE = re.compile(
+    r"\bhow (?:many|much) (?:\w+ ){0,3}?(?:more|less|fewer|higher|lower|longer|shorter|bigger|"
+    r"larger|smaller|greater|faster|slower)\b")
 _LESS = word_set("less_comparatives")
 _SPAN_COLUMNS = pairs("span_columns")
 
@@ -69,10 +73,10 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
         if span is not None:
             return Computed("duration", (equal[0],), span[0], span[1],
                             why=f"'how long': years from {span[0]!r} to {span[1]!r}")
-    if len(equal) == 1 and (pair := _two_columns(question, mentions, table,
-                                                  {equal[0].column})) is not None:
+    if len(equal) == 1 and len(conds) == 1 and (pair := _two_columns(
+            question, mentions, table, {equal[0].column})) is not None:
         a, b, joint = pair
-        if joint == "than" and _DIFFERENCE.search(text):
+        if joint == "than" and _HOW_MANY_MORE.search(text):
             return Computed("difference", (equal[0],), a, b,
                             why=f"'how many more ... than': {a!r} and {b!r} of one row")
         if joint == "or":
@@ -129,6 +133,11 @@ def _two_columns(question: str, mentions: dict[str, tuple[float, int, int]], tab
             continue
         a = max(left, key=lambda c: (mentions[c][0], mentions[c][2]))
         b = max(right, key=lambda c: (mentions[c][0], -mentions[c][1]))
+        # the two options stand right around the word ("run 1 or run 2"; "in run 2 than
+        # in run 1"), not anywhere in a question that happens to hold an "or"
+        if mentions[a][2] < at - 2 or mentions[b][1] > at + 3 or (
+                joint == "or" and (mentions[a][2] != at or mentions[b][1] != at + 1)):
+            continue
         a, b = _sibling(table, b, a), _sibling(table, a, b)
         if a != b and kind.get(a) is not None and kind.get(a) == kind.get(b):
             return a, b, joint
