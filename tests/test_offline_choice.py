@@ -82,3 +82,15 @@ def test_two_columns_of_one_row() -> None:
     chosen = answer("which run was faster for bo ray, run 1 or run 2?", g, writer="offline")
     codes = {r.code for r in chosen.verdict.reasons}
     assert not codes & {"weak_mapping", "target_unnamed"}, codes
+
+
+def test_how_long_is_explained_by_an_answer_of_times() -> None:
+    """"how long did it take X?" answered from a column of times: the column need not be
+    named (no target_unnamed) and *how long ... take* is explained; a length is not a time."""
+    got = answer("how long did it take Cy Dorn?", load_graph(tables=[RACE]), writer="offline")
+    codes = {r.code for r in got.verdict.reasons}
+    assert got.answer == ["2:21.28"]
+    assert not codes & {"target_unnamed", "unexplained_words"}, codes
+    bridges = b"Bridge,Main span metres\nOld Arch,1310\nNew Arch,870\n"
+    span = answer("how long is the Old Arch?", load_graph(tables=[bridges]), writer="offline")
+    assert "target_unnamed" in {r.code for r in span.verdict.reasons}

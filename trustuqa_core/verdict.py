@@ -470,6 +470,26 @@ def _target_used(trace: Trace) -> bool:
     return any(isinstance(e, Scalar) or trace.graph.is_row(e) for e in final.elems)
 
 
+_ASKS_TIME = re.compile(r"\bhow long\b|\btime\b", re.IGNORECASE)
+#: the words a question asking how long something took uses for it
+_TIME_WORDS = ["how long", "take", "took", "taken", "time"]
+
+
+def _asks_time_of(question: str, answer: Sequence[str]) -> bool:
+    """The question asks how long / what time and every answer value is a clock time or a
+    duration (``2:20.54``): the answer's column need not be named (*Total*, *Run 2*), and
+    *how long ... take* is what it answers.
+
+    >>> _asks_time_of("how long did it take Ann to finish?", ["2:20.54"])
+    True
+    >>> _asks_time_of("how long is the bridge?", ["1,310"])
+    False
+    """
+    if not answer or _ASKS_TIME.search(question) is None:
+        return False
+    return all((q := parse_quantity(a)) is not None and q[1] == "duration" for a in answer)
+
+
 def _chosen_literal(trace: Trace) -> bool:
     """The answer is one of the two options the question offers ("which run was faster,
     run 1 or run 2?"), chosen by an ``if_then_else`` between exactly those literals: the
@@ -562,7 +582,8 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
                                          for a in q.call.args):
         funcs.add("compare")
     sources = [x.name.rsplit(".", 1)[0] for x in trace.graph.sources]
-    loose = unexplained_words(question, lits + sources, funcs)
+    timed = _asks_time_of(question, answer)
+    loose = unexplained_words(question, lits + sources + (_TIME_WORDS if timed else []), funcs)
     shown = [w for w in loose if not is_filler(w)]  # a count still reads every loose word
     if shown:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
@@ -594,7 +615,7 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
     if (target is not None and target.role == "relation" and target.labels and not asks_who
             and "count" not in funcs and not _computed_yes_no(trace)
-            and not _chosen_literal(trace)
+            and not _chosen_literal(trace) and not timed
             and not any(names_any(question, x) for x in target.labels)):
         out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
                           "and the question names no word of it", None, target.key))
