@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["parse_number", "parse_quantity", "format_number", "MINUS_SIGNS", "SCORE", "read_score",
-           "parse_month_day"]
+__all__ = ["parse_number", "parse_quantity", "is_duration", "format_number", "MINUS_SIGNS",
+           "SCORE", "read_score", "parse_month_day"]
 
 MINUS_SIGNS = (
     "-\u2212\u2012\u2013\u2014\ufe63\uff0d"  # hyphen, minus, figure/en/em dash, small/fullwidth
@@ -85,6 +85,16 @@ _DATE_TEXT = re.compile(
 _DATE_ISO = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 # a date written in numbers with the year last: '9-1-1909', '12/20/2013', '25/3/1909'
 _DATE_NUMERIC = re.compile(r"^\s*(\d{1,2})([/-])(\d{1,2})\2(\d{4})\s*$")
+
+
+def is_duration(text: object) -> bool:
+    """``text`` reads as a clock time or a duration (``1:07.05``), not as a plain number.
+
+    >>> is_duration("2:20.54"), is_duration("1,310")
+    (True, False)
+    """
+    reading = parse_quantity(text)
+    return reading is not None and reading[1] == "duration"
 
 
 def parse_quantity(text: object) -> tuple[float, str] | None:

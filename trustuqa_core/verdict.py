@@ -46,9 +46,9 @@ from .mentions import (
     unbound_mentions,
     unexplained_words,
 )
-from .numbers import parse_number, parse_quantity
+from .numbers import is_duration, parse_number, parse_quantity
 from .query.ast import Bound, ListValue, Program, Query, Ref, Text, Value
-from .reasoning.cues import PAIR_WORDS
+from .reasoning.cues import PAIR_WORDS, TIME_ASKED
 from .results import Scalar
 from .store import GraphStore
 from .text import normalize
@@ -470,7 +470,6 @@ def _target_used(trace: Trace) -> bool:
     return any(isinstance(e, Scalar) or trace.graph.is_row(e) for e in final.elems)
 
 
-_ASKS_TIME = re.compile(r"\bhow long\b|\btime\b", re.IGNORECASE)
 #: the words a question asking how long something took uses for it
 _TIME_WORDS = ["how long", "take", "took", "taken", "time"]
 
@@ -485,9 +484,9 @@ def _asks_time_of(question: str, answer: Sequence[str]) -> bool:
     >>> _asks_time_of("how long is the bridge?", ["1,310"])
     False
     """
-    if not answer or _ASKS_TIME.search(question) is None:
+    if not answer or TIME_ASKED.search(question) is None:
         return False
-    return all((q := parse_quantity(a)) is not None and q[1] == "duration" for a in answer)
+    return all(is_duration(a) for a in answer)
 
 
 def _chosen_literal(trace: Trace) -> bool:

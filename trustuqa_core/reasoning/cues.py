@@ -32,6 +32,7 @@ __all__ = [
     "AGE_WORDS",
     "SPEED_WORDS",
     "TIME_RELATION",
+    "TIME_ASKED",
     "mentions_years",
     "DIRECTION_WORDS",
     "PAIR_WORDS",
@@ -73,6 +74,8 @@ SPEED_WORDS: dict[str, str] = {
     **dict.fromkeys(["slower", "slowest", "worst", "worse"], ">"),
 }
 TIME_RELATION = re.compile(r"\btimes?\b", re.IGNORECASE)
+# a question asking for a time or a duration ("how long did it take ...", "what was her time")
+TIME_ASKED = re.compile(r"\bhow long\b|\btime\b", re.IGNORECASE)
 # for ranks and positions (1st is "higher", "above", "better" than 2nd) the smaller number wins
 RANK_WORDS: dict[str, str] = {
     **dict.fromkeys(

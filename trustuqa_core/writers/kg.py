@@ -91,11 +91,9 @@ def _lookup(description: str, **args: str) -> Program:
 def link_kg(question: str, graph: GraphStore, mapper: Mapper,
             limit: int = 3) -> list[tuple[Program, str]]:
     """One-hop (or TKG time) query candidates as ``(query text, how it was made)``."""
-    found = mentions(question, mapper.entities)
-    named = [v for _, values in found if len(values) == 1 for v in values]
+    named, skip = _named_entities(question, mapper)
     if not named:
         return []
-    skip = {w for v in named for w in letter_words(v)}
     rels = relation_scores(question, graph, skip)[:limit]
     words = set(letter_words(question))
     year = _YEAR.search(question)
@@ -164,13 +162,19 @@ def link_kg_joint(question: str, graph: GraphStore, mapper: Mapper,
     ...                                      g, Mapper(g))[0][0].queries]
     ['get_information', 'get_information', 'set_intersection']
     """
-    found = mentions(question, mapper.entities)
-    named = [v for _, values in found if len(values) == 1 for v in values]
+    named, skip = _named_entities(question, mapper)
     if not named:
         return []
-    skip = {w for v in named for w in letter_words(v)}
     return _joint(relation_scores(question, graph, skip)[:limit], graph, mapper, named,
                   question)
+
+
+def _named_entities(question: str, mapper: Mapper) -> tuple[list[str], set[str]]:
+    """The graph entities the question names unambiguously, and their words (which then
+    name no relation)."""
+    found = mentions(question, mapper.entities)
+    named = [v for _, values in found if len(values) == 1 for v in values]
+    return named, {w for v in named for w in letter_words(v)}
 
 
 def _joining_relations(graph: GraphStore, nodes: list[int]) -> list[str]:
@@ -236,17 +240,15 @@ def _nearer(question: str, label: str, first: str, second: str) -> bool:
     False
     """
     words = letter_words(question)
-    name = letter_words(label)
-    at = next((i for i in range(len(words) - len(name) + 1)
-               if words[i:i + len(name)] == name), None) if name else None
-    if at is None:
+    starts, _ = _name_places(words, label)
+    if not starts:
         return False
-    span = range(at, at + len(name))
+    at = starts[0]
+    span = range(at, at + len(letter_words(label)))  # the first mention only
 
     def closest(rel_name: str) -> int | None:
         """Position of the word naming ``rel_name`` nearest the entity (None: no such word)."""
-        weight = _namer(rel_name)
-        found = [i for i, w in enumerate(words) if i not in span and w not in _STOP and weight(w)]
+        found = _naming_places(words, rel_name, span)
         return min(found, key=lambda i: abs(i - at)) if found else None
 
     near, far = closest(first), closest(second)
@@ -307,30 +309,37 @@ def _joined_by(question: str, label: str, first: str, second: str) -> str | None
     True
     """
     words = letter_words(question)
-    name = letter_words(label)
-    at = [i for i in range(len(words) - len(name) + 1) if name and words[i:i + len(name)] == name]
-    if not at:
+    starts, taken = _name_places(words, label)
+    if not starts:
         return None
-    taken = {i + k for i in at for k in range(len(name))}
-    places = []
-    for rel_name in (first, second):
-        weight = _namer(rel_name)
-        found = [i for i, w in enumerate(words) if i not in taken and w not in _STOP
-                 and weight(w)]
-        if not found:
-            return None
-        places.append(found)
-    lo = min(min(places[0]), min(places[1]))
-    hi = max(max(places[0]), max(places[1]))
+    places = [_naming_places(words, rel_name, taken) for rel_name in (first, second)]
+    if not all(places):
+        return None
+    lo = min(min(p) for p in places)
+    hi = max(max(p) for p in places)
     between = words[lo:hi + 1]
     if {"both", "and", "also"} & set(between):
         return "and"
     if "or" in between:
         return "or"
-    again = [i for i in range(lo, len(words)) if i in taken or words[i] in _PRONOUNS]
-    if len(at) > 1 or any(words[i] in _PRONOUNS for i in again):
+    if len(starts) > 1 or _PRONOUNS & set(words[lo:]):
         return "and"  # the entity named again ("... by Mel Brooks did he star in")
     return None
+
+
+def _name_places(words: list[str], label: str) -> tuple[list[int], set[int]]:
+    """Where the words of the entity ``label`` start in ``words``, and every position they
+    cover."""
+    name = letter_words(label)
+    starts = [i for i in range(len(words) - len(name) + 1)
+              if name and words[i:i + len(name)] == name]
+    return starts, {i + k for i in starts for k in range(len(name))}
+
+
+def _naming_places(words: list[str], rel_name: str, skip: set[int] | range) -> list[int]:
+    """Positions of the words naming the relation ``rel_name`` (outside ``skip``)."""
+    weight = _namer(rel_name)
+    return [i for i, w in enumerate(words) if i not in skip and w not in _STOP and weight(w)]
 
 
 def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,

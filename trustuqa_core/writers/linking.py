@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..lexicon import demonym_entries, word_set, words
-from ..numbers import parse_number, parse_quantity
+from ..numbers import is_duration, parse_number
 from ..store import GraphStore
 from ..text import stem, table_words
 
@@ -115,7 +115,7 @@ def read_table(graph: GraphStore, index: int) -> Table:
         values = [v for v in (parse_number(x) for x in labels) if v is not None]
         if numeric[col] and values:
             ranges[col] = (min(values), max(values))
-        elif labels and sum(_is_duration(x) for x in labels) >= 0.5 * len(labels):
+        elif labels and sum(is_duration(x) for x in labels) >= 0.5 * len(labels):
             durations.add(col)
         for label in labels:
             key = tuple(tokens(label))
@@ -124,12 +124,6 @@ def read_table(graph: GraphStore, index: int) -> Table:
                 longest = max(longest, len(key))
     return Table(source.name, list(source.columns), cells, numeric, longest, ranges,
                  frozenset(durations))
-
-
-def _is_duration(label: str) -> bool:
-    """A cell read as a clock time or a duration (``1:07.05``), not a plain number."""
-    reading = parse_quantity(label)
-    return reading is not None and reading[1] == "duration"
 
 
 def _same(a: str, b: str) -> bool:

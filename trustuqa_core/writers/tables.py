@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from ..lexicon import pairs, word_map, word_set, words
 from ..numbers import parse_number
-from ..reasoning.cues import RANK_RELATION, RANK_WORDS
+from ..reasoning.cues import RANK_RELATION, RANK_WORDS, TIME_ASKED
 from ..store import GraphStore
 from ..text import stem
 from .computed import Computed, link_computed
@@ -583,8 +583,7 @@ def _select_named_in_full(s: LinkState) -> str | None:
 def _select_time_asked(s: LinkState) -> str | None:
     """"how long did it take X ...?", "what was X's time?": the column of times (named,
     else *Total* / *Time*, else the only one), when the table has one."""
-    text = f" {' '.join(s.q)} "
-    if not s.table.durations or not (" how long " in text or " time " in text):
+    if not s.table.durations or TIME_ASKED.search(" ".join(s.q)) is None:
         return None
     return _time_column(s.table, {c.column for c in s.conds}, s.mentions)
 
