@@ -94,3 +94,15 @@ def test_how_long_is_explained_by_an_answer_of_times() -> None:
     bridges = b"Bridge,Main span metres\nOld Arch,1310\nNew Arch,870\n"
     span = answer("how long is the Old Arch?", load_graph(tables=[bridges]), writer="offline")
     assert "target_unnamed" in {r.code for r in span.verdict.reasons}
+
+
+def test_better_is_the_smaller_time_but_no_direction_over_points() -> None:
+    table = (b"Name,Run 1,Run 2,Points 2019,Points 2020\n"
+             b"Bo Ray,1:09.17,1:11.85,10,30\nCy Dorn,1:08.24,1:13.04,5,2\n")
+    g = load_graph(tables=[table])
+    timed = answer("which run was better for bo ray, run 1 or run 2?", g, writer="offline")
+    assert timed.answer == ["Run 1"]
+    # over points "better" says no direction: no comparison is written (it took the smaller)
+    points = answer("which season was better for bo ray, points 2019 or points 2020?", g,
+                    writer="offline")
+    assert points.trace is None or "if_then_else" not in points.trace.query_text

@@ -80,7 +80,7 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
             return Computed("difference", (equal[0],), a, b,
                             why=f"'how many more ... than': {a!r} and {b!r} of one row")
         if joint == "or":
-            op = _column_choice_op(text, a, b)
+            op = _column_choice_op(text, a, timed=_kind(table, a) == "time")
             if op is not None:
                 return Computed("column_choice", (equal[0],), a, b, op=op,
                                 why=f"a choice between the columns {a!r} and {b!r} of one "
@@ -179,15 +179,14 @@ def _sibling(table: Table, model: str, other: str) -> str:
     return other
 
 
-def _column_choice_op(text: str, a: str, b: str) -> str | None:
+def _column_choice_op(text: str, a: str, timed: bool) -> str | None:
     """The comparison that makes the first of two columns win: over ranks *higher* / *better*
-    is the smaller number; *faster* the smaller time; else the question's comparative."""
-    form = question_form(text)
-    words = set(tokens(text))
+    is the smaller number; over times *faster* / *better* the smaller time; else the
+    question's comparative (*better* is then no direction: over points it is the larger)."""
     if RANK_RELATION.search(a.split()[-1]) and (rank := rank_direction(text)) is not None:
         return rank[1]
-    speed = next((SPEED_WORDS[w] for w in words if w in SPEED_WORDS), None)
-    return speed or form.direction
+    speed = next((SPEED_WORDS[w] for w in tokens(text) if w in SPEED_WORDS), None)
+    return speed if timed and speed else question_form(text).direction
 
 
 def _year_column(table: Table, named: set[str],
