@@ -98,6 +98,12 @@ KG_CASES = [
     (q("get_information(relation='has_imdb_votes', tail_entity<='900')"), ["Juarez", "Kismet"]),
     (q("get_information(relation='has_imdb_votes', tail_entity>='highest')"), ["Dodge City"]),
     (q("get_information(relation='has_imdb_votes', tail_entity<='lowest')"), ["Kismet"]),
+    # the n-th extreme counts distinct values (ties share a place), as our executor does
+    (q("get_information(relation='has_imdb_votes', tail_entity>='second highest')"), ["Juarez"]),
+    (q("get_information(relation='has_imdb_votes', tail_entity>='third highest')"), ["Kismet"]),
+    (q("get_information(relation='has_imdb_votes', tail_entity<='2nd lowest')"), ["Juarez"]),
+    (q("get_information(relation='release_year', tail_entity>='second highest')"),
+     ["Dodge City", "Juarez"]),
     (q("get_information(relation='directed_by', tail_entity='William Dieterle')",
        "get_information(head_entity='output_of_query1', relation='release_year', "
        "tail_entity='1939')"), ["Juarez"]),

@@ -9,9 +9,10 @@ mapped node ids, relation names and numbers are ``$pK`` parameters. Clauses use
 
 The schema is the one of :mod:`.store`. Supported plan operations: ``project``, ``select``
 (``=`` and numeric ``< > <= >=``), ``filter_heads``, ``values``, ``relations_of``,
-``intersect``, ``select_extreme`` (plain numbers only), ``fact_times``, ``select_at_time``
-(a year literal), and the functions ``set_union``, ``set_intersection``, ``set_difference``,
-``count``. Anything else raises :class:`CypherCompileError` naming the step and operation.
+``intersect``, ``select_extreme`` (plain numbers only, any ``rank``), ``fact_times``,
+``select_at_time`` (a year literal), and the functions ``set_union``, ``set_intersection``,
+``set_difference``, ``count``. Anything else raises :class:`CypherCompileError` naming the
+step and operation.
 
 >>> from trustuqa_core.graph import build_graph
 >>> from trustuqa_core.translate import load_source
@@ -420,13 +421,25 @@ def _relations_of(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> Non
 
 
 def _select_extreme(b: _Builder, op: Op, var: str, locals_: dict[str, str]) -> None:
+    """The heads holding the ``rank``-th largest (``max``) or smallest (``min``) distinct
+    number (rank 1 by default, as our executor counts: by distinct value)."""
     rel = _relation(b, op.param("relation"))
-    agg = "max" if op.param("which") == "max" else "min"
+    rank = op.param("rank", 1)
+    if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
+        raise b.fail(f"rank {rank!r} is not a whole number from 1")
     b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.num IS NOT NULL")
-    b.with_(f"{agg}(t.num)", f"{var}_best", "number")
+    if rank == 1:
+        agg = "max" if op.param("which") == "max" else "min"
+        b.with_(f"{agg}(t.num)", f"{var}_best", "number")
+        match = f"t.num = ${var}_best"
+    else:  # the rank-th distinct value, as a list of one (empty when there are fewer)
+        order = "'DESC'" if op.param("which") == "max" else "'ASC'"
+        b.with_(f"list_slice(list_sort(collect(DISTINCT t.num), {order}), {rank}, {rank})",
+                f"{var}_best", "numbers")
+        match = f"t.num IN ${var}_best"
     b.split()
     # the number is read as a parameter: Ladybug cannot join on a scalar bound by WITH
-    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND t.num = ${var}_best")
+    b.clauses.append(f"OPTIONAL MATCH {_EDGE} WHERE f.rel = {rel} AND {match}")
     b.with_("collect(DISTINCT h.id)", var, "nodes")
 
 
