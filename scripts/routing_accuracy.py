@@ -12,6 +12,14 @@ without demo similarities, as this script did before.
 
     python scripts/routing_accuracy.py --half tune --missed   # study half, with the misses
     python scripts/routing_accuracy.py --half check           # held out
+    python scripts/routing_accuracy.py --half check --demos   # and the paper's proxy
+
+``--demos`` also scores the paper's proxy for routing (TrustUQA's Table 8 "retrieval
+accuracy"): of the ``k`` demonstrations retrieved for a question from the union of the five
+benchmark pools, the share that come from the question's own benchmark (the bundled initial
+demos, which belong to none, are left out of the share). It is reported twice: retrieved the
+way ``answer()`` retrieves them after routing (only demos of the routed sources' kinds), and
+from the whole union pool with no routing (the paper's setting).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from trustuqa_core.demos import KINDS_FOR, DemoPool  # noqa: E402
 from trustuqa_core.evaluate.mixed import (  # noqa: E402
     MIXED_BENCHMARKS,
     MixedEvaluation,
@@ -32,7 +41,24 @@ from trustuqa_core.evaluate.mixed import (  # noqa: E402
     own_sources,
     topic_entities,
 )
+from trustuqa_core.llm.prompts import graph_kind  # noqa: E402
 from trustuqa_core.routing import route  # noqa: E402
+from trustuqa_core.store import GraphStore  # noqa: E402
+from trustuqa_core.subgraph import restrict, source_indices  # noqa: E402
+
+
+def own_demo_share(pool: DemoPool, question: str, benchmark: str, exclude: list[str],
+                   kinds: tuple[str, ...] | None, k: int = 8) -> tuple[int, int]:
+    """(demos of ``benchmark`` among the ``k`` retrieved, demos counted): the initial demos
+    belong to no benchmark and are not counted."""
+    found = pool.similar(question, k, kinds=kinds, exclude_origins=exclude)
+    origins = [pool.demos[i].origin for i, _ in found if pool.demos[i].origin != "initial"]
+    return sum(o.split(":", 1)[0] == benchmark for o in origins), len(origins)
+
+
+def routed_kinds(graph: GraphStore, sources: tuple[str, ...]) -> tuple[str, ...]:
+    """The demo kinds ``answer()`` retrieves from when a question is routed to ``sources``."""
+    return tuple(KINDS_FOR[graph_kind(restrict(graph, source_indices(graph, sources)))])
 
 
 def main() -> None:
@@ -45,6 +71,9 @@ def main() -> None:
                     help="question encoder of the demo pools (default: hashing)")
     ap.add_argument("--route-only", action="store_true",
                     help="route() alone, without demo similarities or the chain widening")
+    ap.add_argument("--demos", action="store_true",
+                    help="also the paper's proxy: the share of the 8 retrieved demos taken from "
+                         "the question's own benchmark, after routing and with no routing")
     args = ap.parse_args()
     examples = mixed_examples(2 * args.per)
     n_b = len(MIXED_BENCHMARKS)
@@ -52,6 +81,7 @@ def main() -> None:
     chosen = examples[lo * n_b:hi * n_b]
     graph = build_mixed_graph(chosen)
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    shares: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     product = MixedEvaluation("mix-unknown", encoder=args.encoder)
     for e in chosen:
         d = (route(e.question, graph, entities=topic_entities(e)) if args.route_only
@@ -63,19 +93,41 @@ def main() -> None:
         c[0] += 1
         c[1] += exact
         c[2] += kept
+        if args.demos:
+            pool, exclude_for = product.pool(e.benchmark)
+            union, exclude = product.union_pool(), list(exclude_for(e))
+            routed = own_demo_share(union, e.question, e.benchmark, exclude,
+                                    routed_kinds(graph, tuple(d.sources)))
+            unrouted = own_demo_share(union, e.question, e.benchmark, exclude, None)
+            sh = shares[e.benchmark]
+            for i, v in enumerate((*routed, *unrouted)):
+                sh[i] += v
         if args.missed and not exact:
             top = sorted(d.scores.items(), key=lambda kv: -kv[1])[:4]
             own_scores = [round(d.scores.get(s, 0), 2) for s in sorted(own)]
             print(f"MISS {e.benchmark} {e.id}: {e.question!r}\n  own {sorted(own)} "
                   f"{own_scores}\n  how {d.how}\n  top {top}")
-    out = {b: {"n": c[0], "exact": c[1], "kept": c[2]} for b, c in counts.items()}
+    out: dict[str, dict[str, object]] = {
+        b: {"n": c[0], "exact": c[1], "kept": c[2]} for b, c in counts.items()}
+    for b, sh in shares.items():
+        out[b]["own_demos_routed"] = round(sh[0] / sh[1], 4) if sh[1] else None
+        out[b]["own_demos_unrouted"] = round(sh[2] / sh[3], 4) if sh[3] else None
     if args.json:
         print(json.dumps(out, indent=1))
         return
     how = "route() only" if args.route_only else f"as answer() routes ({args.encoder} demos)"
     print(f"half {args.half}: {len(chosen)} questions, {len(graph.sources)} sources, {how}")
     for b, row in out.items():
-        print(f"  {b:14s} exact {row['exact']:3d}/{row['n']}  kept {row['kept']:3d}/{row['n']}")
+        demos = ""
+        if "own_demos_routed" in row:
+            demos = (f"  own-benchmark demos: routed {_pct(row['own_demos_routed'])}, "
+                     f"unrouted {_pct(row['own_demos_unrouted'])}")
+        print(f"  {b:14s} exact {row['exact']:3d}/{row['n']}  kept {row['kept']:3d}/{row['n']}"
+              + demos)
+
+
+def _pct(x: object) -> str:
+    return "n/a" if not isinstance(x, float) else f"{100 * x:.1f}%"
 
 
 if __name__ == "__main__":
