@@ -146,7 +146,30 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
             out.append((_lookup(f"What has {rel_name} {tails[0]}", relation=rel_name,
                                 tail_entity=tails[0]), f"{why}; {tails[0]!r} as the tail"))
     hops = _two_hops(rels, graph, mapper, named, question)
-    return hops or out  # a one-hop lookup would leave one of the two named relations unread
+    found = hops or out  # a one-hop lookup would leave one of the two named relations unread
+    if _HOW_MANY.search(question) and not (graph.is_temporal and "when" in words):
+        found = [(_counted(p), f"{why}; counted (the question asks how many)")
+                 for p, why in found]
+    return found
+
+
+_HOW_MANY = re.compile(r"\bhow many\b(?! times\b)", re.IGNORECASE)
+
+
+def _counted(p: Program) -> Program:
+    """``p`` with a last step counting its answer (unless it counts already).
+
+    >>> from trustuqa_core.query import render_program
+    >>> print(render_program(_counted(_lookup("The directed_by of X", relation="directed_by",
+    ...                                       head_entity="X"))).splitlines()[-1])
+    Query2: "count(set='output_of_query1')"
+    """
+    last = p.queries[-1]
+    if last.call.func == "count":
+        return p
+    steps = [(q.description, q.call) for q in p.queries]
+    return program(p.target_type, [*steps, (f"Count output_of_query{last.number}",
+                                             call("count", arg("set", ref(last.number))))])
 
 
 def link_kg_joint(question: str, graph: GraphStore, mapper: Mapper,

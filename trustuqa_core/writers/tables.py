@@ -180,9 +180,111 @@ def _rule_count_reads_column(s: LinkState) -> bool:
     return False
 
 
+def _rule_relative_superlative(s: LinkState) -> bool:
+    """*fastest* / *slowest* and *oldest* / *newest* / *youngest* name a direction that
+    depends on the column: over clock times the fastest is the smallest, over a speed the
+    largest; over years or dates the oldest is the earliest, over ages the largest."""
+    if s.computed is not None:
+        return False
+    cue = next((w for i, w in enumerate(s.q) if w in _RELATIVE and i not in s.covered), None)
+    if cue is None or s.agg and (cue != "top" or s.agg != "max"):
+        return False  # "top" is also an aggregate cue (max): over times and ranks, the least
+    used = {c.column for c in s.conds}
+    ordered = [c for c, m in s.mentions.items() if c not in used and m[0] >= 0.5
+               and _orderable(s.table, c)]
+    column = s.select if s.select is not None and _orderable(s.table, s.select) and (
+        s.select in s.mentions or s.select in s.table.durations) else None
+    if column is None and ordered:  # "which driver had the fastest speed?"
+        column = max(ordered, key=lambda c: (s.mentions[c][0], -s.mentions[c][1]))
+    if column is None and cue in _AGE:  # "which film is the oldest?", "who is the oldest?"
+        column = _year_column(s.table, used) or _age_column(s.table, used)
+    if column is None:
+        return False
+    if cue in _QUALITY and not (column in s.table.durations or _rank_like(column)):
+        return False  # the best points are the most, the best time the least: unknown here
+    by_time = column in s.table.durations or _years(s.table.ranges.get(column)) \
+        or _rank_like(column)
+    s.agg = _RELATIVE[cue] if by_time else ("max" if _RELATIVE[cue] == "min" else "min")
+    if column != s.select:
+        s.ranking = ("extreme", column)
+    return True
+
+
+#: superlatives whose direction is by time (flipped over plain numbers such as speeds, ages)
+_RELATIVE = {"fastest": "min", "quickest": "min", "slowest": "max", "oldest": "min",
+             "newest": "max", "youngest": "max"}
+_AGE = frozenset({"oldest", "newest", "youngest"})
+_QUALITY = frozenset({"best", "worst", "top"})  # only over times and ranks (the smaller is better)
+_RELATIVE.update(best="min", worst="max", top="min")
+
+
+def _rank_like(column: str) -> bool:
+    """A column of places (*Rank*, *Position*, *Run 1 rank*): the smaller, the better."""
+    return any(RANK_RELATION.match(t) for t in tokens(column))
+
+
+def _orderable(table: Table, column: str) -> bool:
+    """Numbers or clock times / durations."""
+    return bool(table.numeric.get(column)) or column in table.durations
+
+
+def _age_column(table: Table, used: set[str]) -> str | None:
+    """The table's one numeric column called *Age*."""
+    ages = [c for c in table.columns if c not in used and table.numeric.get(c)
+            and "age" in tokens(c)]
+    return ages[0] if len(ages) == 1 else None
+
+
+def _year_column(table: Table, used: set[str]) -> str | None:
+    """The table's one column of years (or dates read as years) not used by a condition."""
+    years = [c for c in table.columns if c not in used and _years(table.ranges.get(c))]
+    return years[0] if len(years) == 1 else None
+
+
+def _rule_row_of_extreme(s: LinkState) -> bool:
+    """"who had the lowest total?", "which skier had the fastest first run?": the question
+    asks for a row (*who*, or *which* / *what* with a word that names no column), and the
+    superlative's column is the one it names: the rows holding the extreme, read in the
+    column naming them (a column of people for *who*, else the first column of text)."""
+    sel = s.select
+    if s.ranking is not None or s.agg not in ("max", "min") or sel is None \
+            or s.computed is not None or not _orderable(s.table, sel) \
+            or s.mentions.get(sel, (0.0,))[0] < 0.5 and sel not in s.table.durations:
+        return False
+    if not _asks_row(s.q, s.mentions):
+        return False
+    used = {c.column for c in s.conds} | {sel}
+    text = [c for c in s.table.columns if c not in used and not s.table.numeric.get(c)
+            and c not in s.table.durations]
+    people = [c for c in text if _hinted(c, _WH_HINTS["who"])] if s.q[0] == "who" else []
+    row_col = (people or text or [None])[0]
+    if row_col is None:
+        return False
+    s.ranking, s.select = ("extreme", sel), row_col
+    return True
+
+
+def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]]) -> bool:
+    """*who ...*, or *which* / *what* followed by a word no column name uses (*which skier*)."""
+    if not q:
+        return False
+    if q[0] == "who":
+        return True
+    focus = _focus(q)
+    if q[0] not in ("which", "what") or not 0 <= focus < len(q):
+        return False
+    return not any(start <= focus < end for _, start, end in mentions.values()) \
+        and q[focus] not in _AGG_WORDS and q[focus] not in _RELATIVE
+
+
+_AGG_WORDS = frozenset(w for cue, _ in _AGG_CUES for w in cue.split())
+
+
 def _rule_ranking(s: LinkState) -> bool:
     """A highest / lowest question asking which row: the extreme of another named numeric
     column, or the most / least frequent value of the asked column."""
+    if s.ranking is not None:
+        return False
     s.ranking = _ranking(s.q, s.mentions, s.conds, s.table, s.select, s.agg)
     return s.ranking is not None
 
@@ -269,9 +371,9 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
-    _rule_conditions, _rule_aggregate, _rule_select, _rule_count_reads_column, _rule_ranking,
-    _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
-    _rule_computed))
+    _rule_conditions, _rule_aggregate, _rule_select, _rule_count_reads_column,
+    _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme, _rule_choice,
+    _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists, _rule_computed))
 
 
 def link_rules() -> list[tuple[str, str]]:
@@ -299,13 +401,41 @@ def _conditions(q: list[str], question: str, table: Table,
             col = comparison_fallback(number, " ".join(q[cue:pos]), table, mentions)
         if col is not None:
             conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))
-    blocked = {c.span[0] for c in conds}
+    taken = {i for c in conds for i in range(*c.span)}
+    conds += [c for c in _decades(q, table, mentions) if c.span[0] not in taken]
+    blocked = {i for c in conds for i in range(*c.span)}
     conds += find_values(q, table, blocked, mentions)
     top = find_top_n(q)  # unless the words are themselves a cell value (an episode title)
     if top is not None and not ({i for c in conds for i in range(*c.span)}
                                 & set(range(*top.span))):
         conds.append(top)
     return conds
+
+
+def _decades(q: list[str], table: Table,
+             mentions: dict[str, tuple[float, int, int]]) -> list[Cond]:
+    """"in the 1970s" -> the year column from 1970 to 1979 (two inclusive conditions; "the
+    1800s" from 1800 to 1899): the numeric column named just before, else the table's year
+    column.
+
+    >>> t = Table("t", ["Film", "Year"], {}, {"Film": False, "Year": True}, 1,
+    ...           {"Year": (1933.0, 1982.0)})
+    >>> [(c.column, c.cmp, c.value) for c in _decades(tokens("films of the 1970s"), t, {})]
+    [('Year', '>=', '1970'), ('Year', '<=', '1979')]
+    """
+    out: list[Cond] = []
+    for i in range(len(q) - 1):
+        w = q[i]
+        if q[i + 1] != "s" or len(w) != 4 or not w.isdigit() or w[3] != "0":
+            continue
+        start = int(w)
+        span = 99 if w.endswith("00") else 9  # "the 1800s" is the century
+        col = comparison_column(i, i, mentions, table, start) or comparison_fallback(
+            start, "since", table, mentions)
+        if col is not None:
+            out += [Cond(col, ">=", w, (i, i + 1)),
+                    Cond(col, "<=", str(start + span), (i + 1, i + 2))]
+    return out
 
 
 def _asks_for(q: list[str], column: str, mentions: dict[str, tuple[float, int, int]],
@@ -512,8 +642,10 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
     if not _asks_for(q, select, mentions, who_needs_people=False):
         return None
     cond_cols = {c.column for c in conds}
+    at = mentions.get(select)
     compared = [c for c, m in mentions.items() if c != select and c not in cond_cols
-                and table.numeric.get(c) and m[0] >= 0.5]
+                and (table.numeric.get(c) or c in table.durations) and m[0] >= 0.5
+                and (at is None or m[2] <= at[1] or m[1] >= at[2])]  # not inside its name
     if compared:
         return "extreme", max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
     if _FREQUENCY_WORDS & set(q) and not table.numeric.get(select):
@@ -600,8 +732,12 @@ def _select_named_partly(s: LinkState) -> str | None:
 
 
 def _select_first_column(s: LinkState) -> str | None:
-    """The first free column, else the table's first column."""
+    """The first free column (of text, for *who* / *which* questions: they ask for the rows'
+    names, not a rank or a number), else the table's first column."""
     rest = _rest(s)
+    if s.q and s.q[0] in ("who", "which"):
+        text = [c for c in rest if not s.table.numeric.get(c) and c not in s.table.durations]
+        rest = text or rest
     return rest[0] if rest else (s.table.columns[0] if s.table.columns else None)
 
 
