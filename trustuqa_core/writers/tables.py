@@ -257,10 +257,9 @@ def _rule_row_of_extreme(s: LinkState) -> bool:
     text = [c for c in s.table.columns if c not in used and not s.table.numeric.get(c)
             and c not in s.table.durations]
     people = [c for c in text if _hinted(c, _WH_HINTS["who"])] if s.q[0] == "who" else []
-    row_col = (people or text or [None])[0]
-    if row_col is None:
+    if not (people or text):
         return False
-    s.ranking, s.select = ("extreme", sel), row_col
+    s.ranking, s.select = ("extreme", sel), (people or text)[0]
     return True
 
 
