@@ -59,3 +59,13 @@ def test_a_decade_is_two_bounds_over_the_year_column() -> None:
 def test_how_many_over_a_kg_is_counted(question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(kgs=[KG]), writer="offline")
     assert a.answer == expected, a.trace.query_text if a.trace else a.error
+
+
+def test_a_difference_of_times_is_not_read_from_a_column_named_difference() -> None:
+    """The cue word *difference* also names the table's Difference column; the totals the
+    question names are the operands (clock times, read as seconds)."""
+    table = (b"Name,Total,Difference\nAnn Lee,2:20.54,\nBo Ray,2:21.02,+0.48\n"
+             b"Cy Day,2:22.83,+2.29\n")
+    a = answer("what is the difference between the totals of Ann Lee and Cy Day?",
+               load_graph(tables=[table]), writer="offline")
+    assert a.answer == ["2.29"], a.trace.query_text if a.trace else a.error

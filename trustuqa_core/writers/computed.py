@@ -94,8 +94,12 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
         return Computed("duration", tuple(sorted(equal, key=lambda c: c.span)), year,
                         why=f"'how long' between two rows: years from one {year!r} to the "
                             "other")
-    numeric = [c for c, m in mentions.items()
-               if c not in named and table.numeric.get(c) and m[0] >= 0.5]
+    numeric = [c for c, m in mentions.items() if c not in named and m[0] >= 0.5
+               and (table.numeric.get(c) or c in table.durations)]
+    cue = [i for i, w in enumerate(tokens(question)) if w == "difference"]
+    if len(numeric) > 1 and cue:  # "the difference between the totals": not a Difference column
+        numeric = [c for c in numeric if not mentions[c][1] <= cue[0] < mentions[c][2]] \
+            or numeric
     if not numeric:
         return None
     column = max(numeric, key=lambda c: (mentions[c][0], -mentions[c][1]))
