@@ -108,7 +108,17 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
         heads = [graph.label(n) for n in nodes if len(graph.facts_head_rel(n, rel))]
         tails = [graph.label(n) for n in nodes if len(graph.facts_rel_tail(rel, n))]
         why = f"knowledge-graph linking: relation {rel_name!r} (question words score {score:.1f})"
-        if graph.is_temporal and heads and tails and ("when" in words or "year" in words):
+        if graph.is_temporal and heads and tails and _HOW_LONG.search(question):
+            head, tail = heads[0], tails[0]
+            out.append((program(None, [
+                (f"When was {head} {rel_name} {tail}",
+                 call("get_information", arg("head_entity", _quote(head)),
+                      arg("relation", rel_name), arg("tail_entity", _quote(tail)),
+                      arg("key", "time"))),
+                ("The years from its start to its end", call("duration", arg("set", ref(1)))),
+            ]), f"{why}; 'how long': the years from the start to the end of the fact "
+                f"{head!r} -> {tail!r}"))
+        elif graph.is_temporal and heads and tails and ("when" in words or "year" in words):
             head, tail = heads[0], tails[0]
             order = _time_order(words)
             key = "time" if order is None else "start_time" if order[0] == "min" else "end_time"
@@ -145,7 +155,7 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
         elif tails:
             out.append((_lookup(f"What has {rel_name} {tails[0]}", relation=rel_name,
                                 tail_entity=tails[0]), f"{why}; {tails[0]!r} as the tail"))
-    hops = _two_hops(rels, graph, mapper, named, question)
+    hops = _two_hops(rels, graph, mapper, named, question, skip)
     found = hops or out  # a one-hop lookup would leave one of the two named relations unread
     if _HOW_MANY.search(question) and not (graph.is_temporal and "when" in words):
         found = [(_counted(p), f"{why}; counted (the question asks how many)")
@@ -153,6 +163,7 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
     return found
 
 
+_HOW_LONG = re.compile(r"\bhow long\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\bhow many\b(?! times\b)", re.IGNORECASE)
 
 
@@ -365,14 +376,28 @@ def _naming_places(words: list[str], rel_name: str, skip: set[int] | range) -> l
     return [i for i, w in enumerate(words) if i not in skip and w not in _STOP and weight(w)]
 
 
+def _naming_words(question: str, rel_name: str) -> set[str]:
+    """The question's words that name the relation (see :func:`_namer`).
+
+    >>> sorted(_naming_words("who directed and wrote A?", "directed_by"))
+    ['directed']
+    """
+    weight = _namer(rel_name)
+    return {w for w in letter_words(question) if w not in _STOP and weight(w) > 0}
+
+
 def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
-              named: list[str], question: str) -> list[tuple[Program, str]]:
+              named: list[str], question: str,
+              skip: frozenset[str] | set[str] = frozenset()) -> list[tuple[Program, str]]:
     """"what genres are the films directed by Mel Brooks": the question names two relations;
     the first hop is the one that touches the named entity (when both do, the one whose word
     stands nearer the entity's name: "actors in films *directed* by Mel Brooks", where Mel
     Brooks also acts), the other is read from its results (both directions are written: the
     one the data lacks finds nothing and casts no vote)."""
     strong = [name for score, name in rels[:2] if score >= 0.8]
+    if len(strong) == 2 and _naming_words(question, strong[0]) - skip == _naming_words(
+            question, strong[1]) - skip:
+        return []  # one word names both ("won": award received, winner): one relation is meant
     out: list[tuple[Program, str]] = []
     for first, second in ((strong[0], strong[1]), (strong[1], strong[0])) if len(
             strong) == 2 else ():

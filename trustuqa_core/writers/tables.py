@@ -251,7 +251,7 @@ def _rule_row_of_extreme(s: LinkState) -> bool:
             or s.computed is not None or not _orderable(s.table, sel) \
             or s.mentions.get(sel, (0.0,))[0] < 0.5 and sel not in s.table.durations:
         return False
-    if not _asks_row(s.q, s.mentions):
+    if not _asks_row(s.q, s.mentions, s.covered):
         return False
     used = {c.column for c in s.conds} | {sel}
     text = [c for c in s.table.columns if c not in used and not s.table.numeric.get(c)
@@ -263,14 +263,16 @@ def _rule_row_of_extreme(s: LinkState) -> bool:
     return True
 
 
-def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]]) -> bool:
-    """*who ...*, or *which* / *what* followed by a word no column name uses (*which skier*)."""
+def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
+              covered: set[int]) -> bool:
+    """*who ...*, or *which* / *what* followed by a word no column name or condition uses
+    (*which skier*; not *what was Ann Lee's earliest round*)."""
     if not q:
         return False
     if q[0] == "who":
         return True
     focus = _focus(q)
-    if q[0] not in ("which", "what") or not 0 <= focus < len(q):
+    if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered:
         return False
     return not any(start <= focus < end for _, start, end in mentions.values()) \
         and q[focus] not in _AGG_WORDS and q[focus] not in _RELATIVE

@@ -1,7 +1,8 @@
 """Offline writer readings an analyst expects, on made data: a superlative asked of the rows
 (*who had the lowest total?*, *which skier had the fastest first run?*), superlatives whose
 direction depends on the column (*fastest* over times, *oldest* over years or ages), a decade
-(*the 1970s*), the rows' names for *which skiers ...*, and *how many* over a KG counted."""
+(*the 1970s*), the rows' names for *which skiers ...*, *how many* over a KG counted, and over a
+temporal KG *who won X in 2004?* (X's one relation) and *how long did X play for Y?*."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ KG = (b"Low Tide|directed_by|Ida Park\nNorth Road|directed_by|Ida Park\n"
     (RACE, "who had the slowest total?", ["Di Fox"]),
     (RACE, "what was the fastest total?", ["2:20.63"]),
     (RACE, "which skiers are from Sweden?", ["Cy Day", "Di Fox"]),
+    (RACE, "what was Ann Lee's fastest first run?", ["1:08.24"]),  # a named row's value
     (RACE, "who finished with the top time?", ["Bo Ray"]),  # top over times: the least
     (RACE, "who is the top ranked skier of sweden?", ["Cy Day"]),  # over ranks: the least
     (FILMS, "which film is the oldest?", ["Duck Soup"]),
@@ -69,3 +71,20 @@ def test_a_difference_of_times_is_not_read_from_a_column_named_difference() -> N
     a = answer("what is the difference between the totals of Ann Lee and Cy Day?",
                load_graph(tables=[table]), writer="offline")
     assert a.answer == ["2.29"], a.trace.query_text if a.trace else a.error
+
+
+TKG = (b"Kennedy Prize\twinner\tAnn Lee\t2004\t2004\n"
+       b"Kennedy Prize\twinner\tBo Ray\t2005\t2005\n"
+       b"Ann Lee\taward received\tGold Medal\t2001\t2001\n"
+       b"Bo Ray\tmember of sports team\tReds FC\t1976\t1980\n")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # 'won' names 'award received', which the prize takes no part in: its one relation
+    ("who won the Kennedy Prize in 2004?", ["Ann Lee"]),
+    ("what award did Ann Lee receive in 2001?", ["Gold Medal"]),
+    ("how long did Bo Ray play for Reds FC?", ["4 years"]),
+])
+def test_temporal_kg_readings(question: str, expected: list[str]) -> None:
+    a = answer(question, load_graph(tkgs=[TKG]), writer="offline")
+    assert a.answer == expected, a.trace.query_text if a.trace else a.error
