@@ -109,6 +109,16 @@ def test_pairs_are_listed_most_shared_first_and_capped() -> None:
     assert "4 more pairs of sources share nodes" in " ".join(c.notes())
 
 
+def test_pairs_sharing_words_come_before_pairs_sharing_only_numbers() -> None:
+    ups = [Upload("ranks.csv", "table", b"Rank\n1\n2\n3\n"),
+           Upload("films.csv", "table", b"Film,Rank\nHeat,1\nAlien,2\nTenet,3\n"),
+           Upload("kg.txt", "kg", b"Heat|directed_by|Michael Mann\n")]
+    c = source_connections(load_all(ups).graph)
+    assert c is not None
+    assert [(p.first, p.second, p.shared, p.numbers) for p in c.pairs] == \
+        [("films.csv", "kg.txt", 1, 0), ("ranks.csv", "films.csv", 3, 3)]
+
+
 def test_one_source_has_no_connections() -> None:
     assert source_connections(load_all([Upload("t.csv", "table", FILMS)]).graph) is None
 

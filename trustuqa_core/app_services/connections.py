@@ -12,7 +12,7 @@ from them.
 The work is bounded: a source with more than ``max_facts`` facts is read only in part (the
 first facts of each of its relations, ``max_facts`` in all), and the result says which
 sources were read in part (their shared counts are then lower bounds). At most
-``max_pairs`` pairs are listed, the pairs sharing most first.
+``max_pairs`` pairs are listed: the pairs sharing most words (not bare numbers) first.
 
 >>> from trustuqa_core import load_graph
 >>> g = load_graph(tables=[b"Film,Director\\nHeat,Michael Mann\\nAlien,Ridley Scott\\n"],
@@ -82,7 +82,7 @@ class Connections:
     """The shared nodes between the loaded sources (see the module docstring)."""
 
     sources: tuple[str, ...]
-    pairs: tuple[SourcePair, ...]  # pairs sharing at least one node, most shared first
+    pairs: tuple[SourcePair, ...]  # pairs sharing a node, most words (not numbers) first
     more_pairs: int  # pairs sharing nodes beyond the ones listed
     isolated: tuple[str, ...]  # sources sharing no node with any other
     partial: tuple[tuple[str, int, int], ...]  # (source, facts read, facts) read in part
@@ -143,12 +143,15 @@ def source_connections(graph: GraphStore, *, max_facts: int = MAX_SCAN_FACTS,
     # how many nodes have them, give every pair's count in one product
     bits = np.zeros((len(shared), len(names)), dtype=bool)
     bits[np.repeat(np.arange(len(shared)), counts), members] = True
-    rows, weight = np.unique(bits, axis=0, return_counts=True)
+    numeric = np.array([parse_number(t) is not None for t in graph.labels(shared)], dtype=bool)
+    rows, inverse, weight = np.unique(bits, axis=0, return_inverse=True, return_counts=True)
+    words = np.bincount(inverse.ravel(), weights=~numeric, minlength=len(rows))
     together = (rows.T * weight) @ rows.astype(np.int64)
+    worded = (rows.T * words) @ rows.astype(np.float64)
     found = [(int(together[a, b]), a, b) for a in range(len(names))
              for b in range(a + 1, len(names)) if together[a, b] > 0]
-    found.sort(key=lambda x: (-x[0], x[1], x[2]))
-    numeric = np.array([parse_number(t) is not None for t in graph.labels(shared)], dtype=bool)
+    # pairs sharing words (names, titles) before pairs sharing mostly bare numbers
+    found.sort(key=lambda x: (-worded[x[1], x[2]], -x[0], x[1], x[2]))
     pairs = tuple(_pair(graph, names, a, b, n, shared, bits, numeric, degree, examples)
                   for n, a, b in found[:max_pairs])
     linked = {x for _, a, b in found for x in (a, b)}
