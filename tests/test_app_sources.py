@@ -9,7 +9,7 @@ import duckdb
 
 from trustuqa_core.answer import answer
 from trustuqa_core.app_services.data import Upload, guess_kind, load_all
-from trustuqa_core.app_services.run_tables import routing_lines
+from trustuqa_core.app_services.routing_view import routing_view
 
 TURTLE = b"""@prefix ex: <http://example.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -61,9 +61,10 @@ def test_the_ask_page_says_which_source_a_question_was_asked_of(tmp_path) -> Non
                        Upload("books.ttl", "kg", TURTLE)])
     got = answer("who wrote Dune?", report.graph, writer="offline")
     assert got.answer == ["Frank Herbert"] and got.trace is not None
-    line, evidence = routing_lines(got.trace)
-    assert line.startswith("Asked of: books.ttl (") and "facts read from: books.ttl" in line
-    assert any(e.startswith("books.ttl: ") for e in evidence)
+    view = routing_view(got.trace)
+    assert view is not None
+    assert view.line.startswith("Asked of: books.ttl (") and "facts read from: books.ttl" in view.line
+    assert any(e.startswith("books.ttl: ") for e in view.question)
 
 
 def test_a_database_upload_stays_loaded_under_its_file_name(tmp_path) -> None:

@@ -201,6 +201,11 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
             html = iframe.get_attribute("srcdoc") or ""
             for label in ("Blazing Saddles", "Mel Brooks", "comedy_ranking.csv row 6"):
                 assert label in html, f"{label!r} missing from the evidence graph"
+            # the evidence spans three sources: a legend names each one's ring colour
+            legend = graph.locator(".tq-legend")
+            expect(legend).to_be_visible()
+            for name in ("comedy_ranking.csv", "movies_kg.txt", "cron_tkg.tsv"):
+                expect(legend).to_contain_text(name)
             assert "cdn.jsdelivr" not in html
             page.wait_for_timeout(800)  # let vis draw
             _shot(page, "evidence_graph.png")

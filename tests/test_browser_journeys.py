@@ -198,6 +198,33 @@ def test_overview_graph_fills_its_frame(page: Any) -> None:
     _shot(frame, "overview_graph.png")
 
 
+def test_the_data_page_says_how_two_loaded_sources_connect(page: Any) -> None:
+    """Two sources sharing a node are listed with it; a third sharing nothing is named in a
+    warning (questions cannot chain from it)."""
+    from playwright.sync_api import expect
+
+    _load(page, "movies")
+    assert page.get_by_role("heading", name="How the sources connect").count() == 0
+    page.locator(".st-key-tq_sample_add_careers button").click()
+    heading = page.get_by_role("heading", name="How the sources connect")
+    expect(heading).to_be_visible()
+    expect(page.get_by_text("movies_kg.txt ↔ cron_tkg.tsv: 1 shared node — Mel Brooks")
+           ).to_be_visible()
+    page.locator(".st-key-tq_sample_add_slalom button").click()
+    warning = page.locator("[data-testid='stAlertContentWarning']").filter(
+        has_text="giant_slalom.csv shares no node with the other sources")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("cannot chain")
+    heading.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    box = heading.bounding_box()
+    end = warning.bounding_box()
+    assert box is not None and end is not None
+    page.screenshot(path=str(SCREENS / "data_connections.png"),
+                    clip={"x": box["x"] - 16, "y": box["y"] - 12, "width": 1000,
+                          "height": end["y"] + end["height"] - box["y"] + 28})
+
+
 @pytest.mark.data
 def test_evaluate_counts_the_not_evaluable_and_opens_a_row_in_ask(page: Any,
                                                                   data_dir: Path) -> None:

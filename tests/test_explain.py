@@ -92,6 +92,12 @@ def _drawn(page: str, kind: str) -> list[dict]:
     return json.loads(found.group(1))
 
 
+def _fill(node: dict) -> str:
+    """A drawn node's fill colour (a node ringed by its source has a colour record)."""
+    color = node["color"]
+    return color["background"] if isinstance(color, dict) else color
+
+
 def test_highlight_fades_what_a_step_did_not_touch(cross) -> None:
     # cross-1: Q1 Rank=6 -> row 6; Q2 its Film -> Blazing Saddles; Q3 directed_by -> Mel Brooks
     # and Richard Pryor (co-director); Q4 keeps the director with the Grammy fact and reads its
@@ -100,7 +106,7 @@ def test_highlight_fades_what_a_step_did_not_touch(cross) -> None:
     # those fade, and so does the co-director's directed_by edge. (Whether the input Mel Brooks
     # is lit is a display choice this test leaves open.)
     page = render_html(evidence_graph(cross), highlight_step=4)
-    color = {n["label"]: n["color"] for n in _drawn(page, "nodes")}
+    color = {n["label"]: _fill(n) for n in _drawn(page, "nodes")}
     faded = {label for label, c in color.items() if c == "#e4e7eb"}
     assert {"6", "comedy_ranking.csv row 6", "Blazing Saddles", "Richard Pryor"} <= faded
     assert not faded & {"Grammy Award for Best Music Film", "2002"}
@@ -110,7 +116,7 @@ def test_highlight_fades_what_a_step_did_not_touch(cross) -> None:
     assert edge[(ids["Mel Brooks"], ids["Grammy Award for Best Music Film"])] != "#e4e7eb"
     # without a highlight nothing is faded
     plain = render_html(evidence_graph(cross))
-    assert all(n["color"] != "#e4e7eb" for n in _drawn(plain, "nodes"))
+    assert all(_fill(n) != "#e4e7eb" for n in _drawn(plain, "nodes"))
 
 
 def test_timeline_keeps_and_excludes_by_time() -> None:

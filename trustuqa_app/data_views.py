@@ -8,6 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from trustuqa_core.app_services.charts import relations_figure
+from trustuqa_core.app_services.connections import (
+    MAX_SCAN_FACTS,
+    Connections,
+    source_connections,
+)
 from trustuqa_core.app_services.data import (
     KIND_LABELS,
     OVERVIEW_FACTS,
@@ -45,7 +50,8 @@ from . import state
 from .explain_views import show_html
 
 __all__ = ["sample_picker", "uploader", "database_box", "sql_query_box", "loaded_overview",
-           "show_errors", "size_table", "store_box", "build_progress", "store_overview"]
+           "show_errors", "size_table", "store_box", "build_progress", "store_overview",
+           "connections_view"]
 
 _ERRORS = "tq_upload_errors"
 _PG_ERRORS = "tq_pg_errors"
@@ -209,6 +215,29 @@ def _overview(key: tuple[tuple[str, ...], ...], source: str, _graph: GraphStore,
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
+def _connections(key: tuple[tuple[str, ...], ...], _graph: GraphStore) -> Connections | None:
+    return source_connections(_graph)
+
+
+def connections_view(graph: GraphStore) -> None:
+    """With two sources or more: the nodes each pair shares, and the sources that share none
+    (a question cannot chain from them to the others)."""
+    if len(graph.sources) < 2:
+        return
+    st.markdown("#### How the sources connect")
+    c = _connections(state.data_id(), graph)
+    if c is None:
+        return
+    st.caption("A question can chain from one source to another only through a node both "
+               "hold (a table cell that is also a KG entity, say). Table rows are each "
+               "table's own and do not count.")
+    if c.pairs:
+        st.markdown("\n".join(f"- {md_escape(p.text())}" for p in c.pairs))
+    for note in c.notes():
+        (st.warning if "cannot chain" in note else st.caption)(md_escape(note))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
 def _stats(key: tuple[tuple[str, ...], ...], _graph: GraphStore) -> pd.DataFrame:
     return relation_stats(_graph)
 
@@ -228,6 +257,7 @@ def loaded_overview() -> None:
     show_errors(rep.errors)
     for w in rep.warnings:
         st.warning(md_escape(w))
+    connections_view(g)
     remove = st.multiselect("Remove sources", [s.name for s in g.sources], key="tq_remove")
     if remove and st.button("Remove selected", key="tq_remove_go"):
         state.set_uploads([u for u in state.uploads() if u.name not in set(remove)])
@@ -352,6 +382,10 @@ def store_overview(graph: DuckStore) -> None:
     if st.button("Close the store", key="tq_store_close"):
         state.set_uploads([])
         st.rerun()
+    if len(graph.sources) > 1 and st.toggle(
+            "Find the nodes the sources share (reads up to "
+            f"{MAX_SCAN_FACTS:,} facts of each source)", key="tq_store_connections"):
+        connections_view(graph)
     st.markdown("#### Preview")
     tabs = st.tabs([md_escape(s.name) for s in graph.sources])
     for i, tab in enumerate(tabs):

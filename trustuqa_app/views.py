@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from trustuqa_core.app_services.routing_view import routing_view
 from trustuqa_core.app_services.run_tables import (
     candidates_of,
     element_rows,
@@ -18,7 +19,6 @@ from trustuqa_core.app_services.run_tables import (
     mapping_rows,
     provenance_rows,
     query_label,
-    routing_lines,
     run_verdict,
 )
 from trustuqa_core.app_services.runs import Run, shaped_by_text, writer_label
@@ -26,7 +26,8 @@ from trustuqa_core.export import md_escape
 from trustuqa_core.trace import Trace
 from trustuqa_core.verdict import Reason, Verdict
 
-__all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view"]
+__all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view",
+           "routing_section"]
 
 _STATUS_ICON = {"ok": ":material/check_circle:", "empty": ":material/warning:",
                 "error": ":material/error:", "unanswered": ":material/help:",
@@ -71,13 +72,24 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
                + md_escape(run.note))
     if run.shaped_by:
         st.caption(":material/thumb_up: " + md_escape(shaped_by_text(run)))
-    routed = routing_lines(trace)
-    if routed is not None:
-        line, evidence = routed
-        st.caption(md_escape(line))
-        if evidence:
-            with st.expander("Why these sources"):
-                st.markdown("\n".join(f"- {md_escape(e)}" for e in evidence))
+    routing_section(run)
+
+
+def routing_section(run: Run) -> None:
+    """The sources the run was asked of; the written query's routing as its own caption; the
+    evidence from the question's words and from the written query under their own headings."""
+    view = routing_view(run.trace, run.question_routing)
+    if view is None:
+        return
+    st.caption(md_escape(view.line))
+    if view.by_query:
+        st.caption(":material/alt_route: " + md_escape(view.by_query))
+    if view.question:
+        with st.expander("Why these sources: the question's words"):
+            st.markdown("\n".join(f"- {md_escape(e)}" for e in view.question))
+    if view.query:
+        with st.expander("Where the written query's arguments map"):
+            st.markdown("\n".join(f"- {md_escape(e)}" for e in view.query))
 
 
 def _reason_text(r: Reason) -> str:

@@ -17,6 +17,7 @@ False
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,7 +32,8 @@ from .trace import StepTrace, Trace
 
 __all__ = ["EvidenceNode", "EvidenceEdge", "EvidenceGraph", "evidence_graph", "overview_graph",
            "render_html", "timeline_rows", "ROLE_COLORS", "ROLE_NAMES", "MAX_NODES",
-           "step_touches", "strip_remote_resources"]
+           "step_touches", "strip_remote_resources", "SOURCE_COLORS", "SHARED_COLOR",
+           "source_colors"]
 
 Role = Literal["answer", "mapped", "intermediate", "context"]
 MAX_NODES = 300
@@ -39,6 +41,11 @@ ROLE_COLORS: dict[str, str] = {"answer": "#d62728", "mapped": "#1f77b4",
                                "intermediate": "#ff9f1c", "context": "#9aa5b1"}
 ROLE_NAMES: dict[str, str] = {"answer": "answer", "mapped": "mapped argument",
                               "intermediate": "intermediate result", "context": "context"}
+#: ring colours of the nodes' sources when the evidence spans several (none is a role colour)
+SOURCE_COLORS: tuple[str, ...] = ("#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+                                  "#bcbd22", "#393b79", "#637939")
+OTHER_SOURCES_COLOR = "#52606d"  # the ring of sources beyond the palette
+SHARED_COLOR = "#1f2933"  # the (dashed) ring of a node that several sources hold
 _ROLE_RANK = {"answer": 0, "mapped": 1, "intermediate": 2, "context": 3}
 _TIME_OPS = ("select_at_time", "fact_times")
 
@@ -52,6 +59,7 @@ class EvidenceNode:
     role: Role
     steps: set[int] = field(default_factory=set)
     is_row: bool = False
+    sources: tuple[str, ...] = ()  # the sources of the facts drawn at it (in source order)
 
 
 @dataclass
@@ -77,6 +85,7 @@ class EvidenceGraph:
     total_nodes: int
     total_edges: int
     steps: list[int]
+    sources: tuple[str, ...] = ()  # the sources the drawn facts come from, in source order
 
     @property
     def capped(self) -> bool:
@@ -131,16 +140,46 @@ def evidence_graph(trace: Trace, max_nodes: int = MAX_NODES) -> EvidenceGraph:
             node_steps.setdefault(n, set())
     order = sorted(roles, key=lambda n: (_ROLE_RANK[roles[n]], n))
     kept = set(order[:max_nodes])
-    nodes = [EvidenceNode(n, g.label(n), roles[n], node_steps.get(n, set()), g.is_row(n))
-             for n in order[:max_nodes]]
     edges = [_edge(g, rows[f], fact_steps[f]) for f in sorted(fact_steps)
              if rows[f].head in kept and rows[f].tail in kept]
+    held = _sources_at(g, [rows[f] for f in sorted(fact_steps)], order[:max_nodes])
+    nodes = [EvidenceNode(n, g.label(n), roles[n], node_steps.get(n, set()), g.is_row(n),
+                          _named(g, held[n])) for n in order[:max_nodes]]
+    drawn = _named(g, {i for found in held.values() for i in found})
     last = steps[-1].number if steps else 0
     for node, edge in _computed_answers(trace, kept, last):
         nodes.append(node)
         edges.extend(edge)
     return EvidenceGraph(nodes, edges, len(roles) + sum(n.id < 0 for n in nodes),
-                         len(fact_steps), [s.number for s in steps])
+                         len(fact_steps), [s.number for s in steps], drawn)
+
+
+_NODE_LOOKUP = 1000  # facts read per side to find the sources of a node no drawn fact touches
+
+
+def _sources_at(g: GraphStore, rows: list[FactRow], nodes: list[int]) -> dict[int, set[int]]:
+    """Per node, the indices of the sources of the facts at it (a table row: its table; a
+    node no fact touches, a mapped value with an empty result say: the sources of its first
+    facts in the graph)."""
+    held: dict[int, set[int]] = {n: set() for n in nodes}
+    for r in rows:
+        for n in (r.head, r.tail):
+            if n in held:
+                held[n].add(r.source)
+    for n, found in held.items():
+        if found:
+            continue
+        where = g.row_position(n)
+        if where is not None:
+            found.add(where[0])
+            continue
+        facts = np.concatenate([g.facts_head(n)[:_NODE_LOOKUP], g.facts_tail(n)[:_NODE_LOOKUP]])
+        found.update(int(i) for i in np.unique(g.sources_of(facts)).tolist())
+    return held
+
+
+def _named(g: GraphStore, indices: Iterable[int]) -> tuple[str, ...]:
+    return tuple(g.sources[i].name for i in sorted(set(indices)))
 
 
 def _computed_answers(trace: Trace, kept: set[int],
@@ -192,9 +231,12 @@ def overview_graph(graph: GraphStore, max_facts: int = 90) -> EvidenceGraph:
         roles.setdefault(r.tail, "context")
     for r in rows:
         roles[r.head] = "mapped"
-    nodes = [EvidenceNode(n, graph.label(n), r, set(), graph.is_row(n)) for n, r in roles.items()]
+    held = _sources_at(graph, rows, list(roles))
+    nodes = [EvidenceNode(n, graph.label(n), r, set(), graph.is_row(n), _named(graph, held[n]))
+             for n, r in roles.items()]
     edges = [_edge(graph, r, set()) for r in rows]
-    return EvidenceGraph(nodes, edges, graph.n_nodes, graph.n_facts, [])
+    return EvidenceGraph(nodes, edges, graph.n_nodes, graph.n_facts, [],
+                         _named(graph, {r.source for r in rows}))
 
 
 def _neighbourhood(graph: GraphStore, idx: np.ndarray, budget: int) -> list[int]:
@@ -305,18 +347,25 @@ def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: in
     for e in ev.edges:
         degree[e.head] = degree.get(e.head, 0) + 1
         degree[e.tail] = degree.get(e.tail, 0) + 1
+    rings = source_colors(ev.sources) if len(ev.sources) > 1 else {}
     for n in ev.nodes:
         lit = highlight_step is None or highlight_step in n.steps
         color = ROLE_COLORS[n.role] if lit else "#e4e7eb"
         steps = ", ".join(f"Query{s}" for s in sorted(n.steps) if s) or "none"
         title = f"{n.label}\nrole: {ROLE_NAMES[n.role]}\nsteps: {steps}"
+        ring: dict[str, Any] = {}
+        if rings and n.sources:
+            title += (f"\nsource: {n.sources[0]}" if len(n.sources) == 1 else
+                      "\nshared by the sources: " + ", ".join(n.sources))
+            ring = _ring(color, rings, n.sources, lit)
         x, y = pos.get(n.id, (0.0, 0.0))
         show = not hub_labels or len(ev.nodes) <= 40 or degree.get(n.id, 0) >= 3
         label = _node_label(n) if show else " "
         net.add_node(n.id, label=label, title=_tooltip(title), x=x, y=y,
-                     physics=False, color=color, shape="box" if n.is_row else "dot",
+                     physics=False, shape="box" if n.is_row else "dot",
                      size=16 if n.role in ("answer", "mapped") else 11,
-                     font={"color": "#1f2933" if lit else "#b0b7bf", "size": 14})
+                     font={"color": "#1f2933" if lit else "#b0b7bf", "size": 14},
+                     **(ring or {"color": color}))
     for e in ev.edges:
         lit = highlight_step is None or highlight_step in e.steps
         span = f" ({_years(e.interval)})" if e.interval else ""
@@ -333,12 +382,63 @@ def render_html(ev: EvidenceGraph, highlight_step: int | None = None, height: in
                     ' false}, "physics": {"enabled": false}, "edges": {"smooth": false}}')
     page = strip_remote_resources(net.generate_html(notebook=False))
     page = page.replace("</head>", f"<style>{_CSS}</style></head>", 1)
+    if rings:
+        legend = _source_legend(rings, any(not n.sources for n in ev.nodes))
+        page = re.sub(r"<body[^>]*>", lambda m: m.group(0) + legend, page, count=1)
     return page.replace("drawGraph();\n", "drawGraph();\nnetwork.fit({animation: false});\n", 1)
+
+
+def source_colors(sources: Iterable[str]) -> dict[str, str]:
+    """The ring colour of each source (in the order given); sources beyond the palette share
+    one grey.
+
+    >>> source_colors(["a.csv", "b.txt"])
+    {'a.csv': '#2ca02c', 'b.txt': '#9467bd'}
+    """
+    return {name: SOURCE_COLORS[i] if i < len(SOURCE_COLORS) else OTHER_SOURCES_COLOR
+            for i, name in enumerate(sources)}
+
+
+def _ring(fill: str, rings: dict[str, str], sources: tuple[str, ...], lit: bool
+          ) -> dict[str, Any]:
+    """pyvis node options: the role colour inside, the source's colour as a thick border
+    (several sources: a dashed dark border); faded like the fill when not lit."""
+    shared = len(sources) > 1
+    border = ("#c5ccd3" if not lit else SHARED_COLOR if shared
+              else rings.get(sources[0], OTHER_SOURCES_COLOR))
+    colors = {"background": fill, "border": border}
+    return {"color": {**colors, "highlight": colors, "hover": colors},
+            "borderWidth": 4, "borderWidthSelected": 5,
+            "shapeProperties": {"borderDashes": [4, 3] if shared else False}}
+
+
+def _source_legend(rings: dict[str, str], unringed: bool) -> str:
+    """The legend of the source rings (names HTML-escaped), drawn over the graph's corner."""
+    shown = list(rings.items())[:len(SOURCE_COLORS)]
+    more = len(rings) - len(shown)
+    items = "".join(f"<span class='tq-src'><span class='tq-ring' style='border-color:{c}'>"
+                    f"</span>{html.escape(name)}</span>" for name, c in shown)
+    if more:
+        items += (f"<span class='tq-src'><span class='tq-ring' style='border-color:"
+                  f"{OTHER_SOURCES_COLOR}'></span>{more} more source{'s' if more > 1 else ''}"
+                  "</span>")
+    items += (f"<span class='tq-src'><span class='tq-ring' style='border-color:{SHARED_COLOR};"
+              "border-style:dashed'></span>in several sources</span>")
+    if unringed:
+        items += "<span class='tq-src'>no ring: computed by the query</span>"
+    return f"<div class='tq-legend'><b>Ring = source:</b>{items}</div>"
 
 
 _CSS = ("body{margin:0;font-family:sans-serif} h1:empty{display:none} "
         "#mynetwork{border:1px solid #e4e7eb;border-radius:6px;box-sizing:border-box} "
-        ".card{border:none}")
+        ".card{border:none} "
+        ".tq-legend{position:absolute;top:6px;left:8px;right:8px;z-index:5;font-size:12px;"
+        "color:#1f2933;line-height:20px;pointer-events:none} "
+        ".tq-legend b{font-weight:600;margin-right:4px} "
+        ".tq-src{display:inline-block;margin-right:12px;background:rgba(255,255,255,.85);"
+        "padding:0 4px;border-radius:4px} "
+        ".tq-ring{display:inline-block;width:8px;height:8px;border:3px solid;border-radius:50%;"
+        "margin-right:4px;vertical-align:-2px}")
 
 
 _REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"'](?!data:)[^\"']*[\"'][^>]*/?>",

@@ -134,6 +134,7 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
                       "query": r.demo.query} for r in a.demos],
               stage_seconds=dict(a.timings), model=a.writer.removeprefix("llm:") if llm else None)
     run.warnings += list(a.warnings)  # e.g. a prompt longer than the model's context
+    run.question_routing = a.routing.to_dict() if a.routing is not None else None
     if a.trace is None and trace.steps:
         run.note = f"No sample yielded an answer: {a.error}. Shown: the first sample's run."
     elif a.trace is None:

@@ -16,16 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..export import routing_text
 from ..ops import elem_text
 from ..results import Scalar
-from ..trace import ALL_SOURCES, StepTrace, Trace
+from ..trace import StepTrace, Trace
 from ..verdict import Verdict, judge
 from .runs import Run, writer_label
 
 __all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
            "run_verdict", "query_label", "element_rows", "evidence_table_rows",
-           "provenance_rows", "routing_lines"]
+           "provenance_rows"]
 
 
 def mapping_rows(run: Run) -> list[dict[str, Any]]:
@@ -173,23 +172,3 @@ def provenance_rows(prov: list[dict[str, Any]]) -> list[dict[str, Any]]:
             rows.append({"answer": p["answer"], "head": "", "relation": "(computed value)",
                          "tail": "", "source": "", "row / line": ""})
     return rows
-
-
-def routing_lines(trace: Trace) -> tuple[str, list[str]] | None:
-    """What the Ask page says about the sources a run was asked of: one line, and the
-    evidence behind the choice (one line per source and piece of evidence); None when only
-    one source was there to ask (nothing was chosen).
-
-    >>> from trustuqa_core import load_graph
-    >>> from trustuqa_core.trace import Routing
-    >>> g = load_graph(tables=[b"A\\n1\\n", b"B\\n2\\n"])
-    >>> t = Trace("", g, routing=Routing(("table1",), "routed", ("table1",), {"table1": 2.0},
-    ...                                  {"table1": ("names its node '1'",)}))
-    >>> routing_lines(t)
-    ('Asked of: table1 (routed); facts read from: table1', ["table1: names its node '1'"])
-    """
-    r = trace.routing
-    if r is None or (r.how == ALL_SOURCES and len(r.sources) < 2):
-        return None
-    evidence = [f"{src}: {item}" for src, items in r.evidence.items() for item in items]
-    return f"Asked of: {routing_text(r.to_dict())}", evidence

@@ -108,6 +108,7 @@ class Run:
     reference: str | None = None  # a bundled example's reference query, run beside the writer's
     reference_answer: list[str] | None = None  # what the reference query answers on this data
     shaped_by: list[str] = field(default_factory=list)  # confirmed examples behind the query
+    question_routing: dict[str, Any] | None = None  # the question-only routing decision
 
     @property
     def answer(self) -> list[str]:
