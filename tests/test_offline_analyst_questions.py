@@ -31,6 +31,7 @@ KG = (b"Low Tide|directed_by|Ida Park\nNorth Road|directed_by|Ida Park\n"
     (RACE, "what was the fastest total?", ["2:20.63"]),
     (RACE, "which skiers are from Sweden?", ["Cy Day", "Di Fox"]),
     (RACE, "what was Ann Lee's fastest first run?", ["1:08.24"]),  # a named row's value
+    (RACE, "what was her fastest first run with a total of 2:21.28?", ["1:08.24"]),
     (RACE, "who finished with the top time?", ["Bo Ray"]),  # top over times: the least
     (RACE, "who is the top ranked skier of sweden?", ["Cy Day"]),  # over ranks: the least
     (FILMS, "which film is the oldest?", ["Duck Soup"]),

@@ -272,12 +272,14 @@ def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
     if q[0] == "who":
         return True
     focus = _focus(q)
-    if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered:
+    if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered \
+            or q[focus] in _PRONOUNS:  # "what was her lowest score?" asks her score
         return False
     return not any(start <= focus < end for _, start, end in mentions.values()) \
         and q[focus] not in _AGG_WORDS and q[focus] not in _RELATIVE
 
 
+_PRONOUNS = frozenset({"her", "his", "their", "its", "my", "our", "your", "the"})
 _AGG_WORDS = frozenset(w for cue, _ in _AGG_CUES for w in cue.split())
 
 
