@@ -58,7 +58,8 @@ class AuditFigures:
     re-execution.
 
     >>> f = AuditFigures(n=10, verified=4, right_official=3, right_typed=4, artefacts=1)
-    >>> print(f.text().replace(" | ", "\n"))
+    >>> for part in f.text().split(" | "):
+    ...     print(part)
     n=10 verified=4
     official: precision 75.00% wrong-verified 10.00%
     typed re-execution: precision 100.00% wrong-verified 0.00%
