@@ -10,7 +10,7 @@ from trustuqa_core import load_graph, run_query
 from trustuqa_core.verdict import REASON_CODES, THRESHOLDS
 
 NEW_CODES = ("count_of_named_value", "extreme_not_number", "placeholder_unasked",
-             "date_unbound", "answer_unused_phrase")
+             "date_unbound", "answer_unused_phrase", "focus_column_unused")
 RACE = (b"Driver,Constructor,Laps,Grid\n"
         b"Ann Lee,BRM,35,1\nBob Stone,Lotus,35,2\nCid Moss,BRM,10,3\n")
 SEATS = (b"District,Incumbent,Candidates\n"
@@ -151,3 +151,20 @@ def test_answer_unused_phrase() -> None:
                        "head_entity='output_of_query1')"), g,
                      question="who won the womens singles, ann lee?")
     assert "answer_unused_phrase" not in codes(echo)
+
+
+def test_focus_column_unused() -> None:
+    """WikiSQL dev-2382: "what are the meanings of the flag whose name transliterates to
+    dvojka?" read the Flag column while the table has Meaning."""
+    g = load_graph(tables=[b"Flag,Name,Meaning\n2 dvojka,dvojka,decimal digit 2\n"
+                           b"7 semerka,semerka,decimal digit 7\n"])
+    rows = "get_information(relation='Name', tail_entity='dvojka')"
+    question = "what are the meanings of the flag whose name is dvojka?"
+    t = run_query(q(rows, "get_information(relation='Flag', head_entity='output_of_query1')"),
+                  g, question=question)
+    assert "focus_column_unused" in t.verdict.blocking
+    assert next(r for r in t.verdict.reasons if r.code == "focus_column_unused").arg == "Meaning"
+    right = run_query(q(rows,
+                        "get_information(relation='Meaning', head_entity='output_of_query1')"),
+                      g, question=question)
+    assert right.answer == ["decimal digit 2"] and "focus_column_unused" not in codes(right)

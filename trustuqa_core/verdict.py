@@ -134,6 +134,8 @@ REASON_CODES = {
     "placeholder_unasked": "the answer only says a value is missing (n/a, -, none) where the "
                            "question asks for a number, or for the row found by moving to a "
                            "neighbour or an extreme",
+    "focus_column_unused": "the word the question asks for names a column (what are the "
+                           "meanings ...: Meaning), and the answer is read from another one",
     "date_unbound": "the question names a calendar date (May 8th, 1993) that no literal of "
                     "the query holds",
     "answer_unused_phrase": "the answer is a phrase the question itself states and the query "
@@ -209,7 +211,8 @@ class Thresholds:
         "same_unlinked", "row_order", "several_in_cell", "neighbour_other_column",
         "unexplained_negation", "row_order_vs_time", "list_condition_aggregate", "range_unread",
         "unexplained_neighbour", "extreme_missing", "yes_no_answer", "count_of_named_value",
-        "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase"})
+        "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
+        "focus_column_unused"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -618,6 +621,11 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("focus_unexplained", f"the question asks for {focus!r}, and no part "
                           "of the query (no column, relation or function) accounts for it",
                           trace.target_step.number if trace.target_step else None, focus))
+        for r in _unused_columns(trace, [focus]):  # "what are the meanings ...?" not from Meaning
+            out.append(Reason("focus_column_unused", f"the question asks for {focus!r}, which "
+                              f"names the column {r.arg!r}, and the answer is read from "
+                              "another column", trace.target_step.number if trace.target_step
+                              else None, r.arg))
     distinct = list(dict.fromkeys(answer))
     one = asks_for_one(question)
     in_names = {t for x in lits if len(str(x).split()) > 1 for t in normalize(str(x)).split()}
