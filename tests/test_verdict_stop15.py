@@ -168,3 +168,17 @@ def test_focus_column_unused() -> None:
                         "get_information(relation='Meaning', head_entity='output_of_query1')"),
                       g, question=question)
     assert right.answer == ["decimal digit 2"] and "focus_column_unused" not in codes(right)
+
+
+def test_who_answered_by_a_date() -> None:
+    """WTQ nt-10982: "who was the only person elected in 1871?" -> 'elected July 10, 1871'."""
+    g = load_graph(tables=[b"Name,Elected,Term began\nJohn Jordan,\"elected July 10, 1871\",1871\n"
+                           b"Ann Lee,\"elected May 1, 1875\",1875\n"])
+    rows = "get_information(relation='Term began', tail_entity='1871')"
+    question = "who was the only person elected in 1871?"
+    t = run_query(q(rows, "get_information(relation='Elected', head_entity='output_of_query1')"),
+                  g, question=question)
+    assert "type_mismatch" in t.verdict.blocking
+    right = run_query(q(rows, "get_information(relation='Name', head_entity='output_of_query1')"),
+                      g, question=question)
+    assert right.answer == ["John Jordan"] and "type_mismatch" not in codes(right)

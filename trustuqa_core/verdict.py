@@ -675,7 +675,14 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is not one", None, None))
+    elif _WHO.match(question) and all(_CALENDAR.search(a) for a in answer):
+        out.append(Reason("type_mismatch", "the question asks who, and the answer "
+                          f"({_clip(', '.join(answer[:3]), 60)}) is a date", None, None))
     return out
+
+
+#: a question asking for a person: "who was ...", "whom ..."
+_WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
 
 
 _RANGE = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b)\s*(\d{1,4})"
