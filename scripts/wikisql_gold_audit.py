@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -23,6 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from trustuqa_core.evaluate.datasets import load  # noqa: E402
 from trustuqa_core.evaluate.wikisql_audit import audit_figures, typed_gold, typed_match  # noqa: E402
 from trustuqa_core.evaluate.wikisql_gold import AGG_NAMES  # noqa: E402
+
+#: words asking for a count; a gold COUNT without one is likely WikiSQL's annotation slip
+_COUNTING = re.compile(r"\bhow many\b|\bnumber\b|\bcount\b|\btotal\b|\bhow much\b",
+                       re.IGNORECASE)
 
 
 def main() -> None:
@@ -52,6 +57,9 @@ def main() -> None:
         by_agg = Counter((r["gold_agg"], r["typed_correct"]) for r in wrong)
         print("  wrong-verified by gold aggregate (agg, matches typed gold): "
               + ", ".join(f"{a}/{t}: {n}" for (a, t), n in sorted(by_agg.items())))
+        uncounted = [r for r in wrong if r["gold_agg"] == "COUNT" and not r["typed_correct"]
+                     and not _COUNTING.search(r["question"])]
+        print(f"  of those, a gold COUNT for a question with no counting word: {len(uncounted)}")
     if args.out:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
 
