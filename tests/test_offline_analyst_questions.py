@@ -77,7 +77,8 @@ def test_a_difference_of_times_is_not_read_from_a_column_named_difference() -> N
 TKG = (b"Kennedy Prize\twinner\tAnn Lee\t2004\t2004\n"
        b"Kennedy Prize\twinner\tBo Ray\t2005\t2005\n"
        b"Ann Lee\taward received\tGold Medal\t2001\t2001\n"
-       b"Bo Ray\tmember of sports team\tReds FC\t1976\t1980\n")
+       b"Bo Ray\tmember of sports team\tReds FC\t1976\t1980\n"
+       b"Ann Lee\tposition held\tMayor of Easton\t2010\t2014\n")
 
 
 @pytest.mark.parametrize(("question", "expected"), [
@@ -85,6 +86,9 @@ TKG = (b"Kennedy Prize\twinner\tAnn Lee\t2004\t2004\n"
     ("who won the Kennedy Prize in 2004?", ["Ann Lee"]),
     ("what award did Ann Lee receive in 2001?", ["Gold Medal"]),
     ("how long did Bo Ray play for Reds FC?", ["4 years"]),
+    ("when did Bo Ray join Reds FC?", ["1976"]),  # a verb of starting: the start time
+    ("when did Bo Ray leave Reds FC?", ["1980"]),
+    ("when did Ann Lee become Mayor of Easton?", ["2010"]),
 ])
 def test_temporal_kg_readings(question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(tkgs=[TKG]), writer="offline")

@@ -120,7 +120,7 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
                 f"{head!r} -> {tail!r}"))
         elif graph.is_temporal and heads and tails and ("when" in words or "year" in words):
             head, tail = heads[0], tails[0]
-            order = _time_order(words)
+            order = _time_order(words) or _start_or_end(words)
             key = "time" if order is None else "start_time" if order[0] == "min" else "end_time"
             out.append((_lookup(f"When was {head} {rel_name} {tail}", head_entity=head,
                                 relation=rel_name, tail_entity=tail, key=key),
@@ -241,6 +241,25 @@ def _time_order(words: set[str]) -> tuple[str, str] | None:
     if bool(first) == bool(last):
         return None
     return ("min", first[0]) if first else ("max", last[0])
+
+
+def _start_or_end(words: set[str]) -> tuple[str, str] | None:
+    """("min", verb) for a verb of starting (*join*, *become*), ("max", verb) for one of
+    ending (*leave*, *retire*): *when did X become Y?* asks the fact's start.
+
+    >>> _start_or_end({"when", "did", "she", "become", "mayor"}), _start_or_end({"when"})
+    (('min', 'become'), None)
+    """
+    start, end = sorted(words & _START_VERBS), sorted(words & _END_VERBS)
+    if bool(start) == bool(end):
+        return None
+    return ("min", start[0]) if start else ("max", end[0])
+
+
+_START_VERBS = frozenset({"join", "joined", "joins", "become", "became", "becomes", "start",
+                          "started", "starts", "begin", "began", "begins", "enter", "entered"})
+_END_VERBS = frozenset({"leave", "left", "leaves", "end", "ended", "ends", "quit", "quits",
+                        "retire", "retired", "retires", "stop", "stopped"})
 
 
 def _attached(graph: GraphStore, mapper: Mapper, named: list[str],
