@@ -93,3 +93,19 @@ TKG = (b"Kennedy Prize\twinner\tAnn Lee\t2004\t2004\n"
 def test_temporal_kg_readings(question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(tkgs=[TKG]), writer="offline")
     assert a.answer == expected, a.trace.query_text if a.trace else a.error
+
+
+@pytest.mark.parametrize(("table", "question"), [
+    (RACE, "which skier had the fastest first run?"),
+    (RACE, "who had the best second run?"),
+    (FILMS, "which film is the oldest?"),
+])
+def test_a_ranking_explains_a_superlative_whose_direction_depends_on_the_column(
+        table: bytes, question: str) -> None:
+    """The query ranks with 'lowest' / 'highest'; the question's own word (fastest, best,
+    oldest) is then accounted for, not an unexplained cue."""
+    a = answer(question, load_graph(tables=[table]), writer="offline")
+    assert a.verdict is not None
+    loose = " ".join(r.arg or "" for r in a.verdict.reasons
+                     if r.code in ("unexplained_cue", "unexplained_words"))
+    assert not {"fastest", "best", "oldest"} & set(loose.replace(",", " ").split()), loose

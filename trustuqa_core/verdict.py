@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .lexicon import country_of
+from .lexicon import country_of, word_set
 from .mapping.mapper import Mapping
 from .mentions import (
     CUES,
@@ -603,7 +603,9 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         funcs.add("compare")
     sources = [x.name.rsplit(".", 1)[0] for x in trace.graph.sources]
     timed = _asks_time_of(question, answer)
-    loose = unexplained_words(question, lits + sources + (_TIME_WORDS if timed else []), funcs)
+    ranked = list(_RELATIVE_SUPERLATIVES) if _ranks(trace.program) else []
+    loose = unexplained_words(question, lits + sources + (_TIME_WORDS if timed else []) + ranked,
+                              funcs)
     shown = [w for w in loose if not is_filler(w)]  # a count still reads every loose word
     if shown:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
@@ -1098,6 +1100,30 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 _CALENDAR = re.compile(r"\b(?:(?P<m1>" + _MONTH + r")\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
                        r"(?:,?\s+(?P<y1>\d{4}))?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
                        r"(?P<m2>" + _MONTH + r")\.?(?:,?\s+(?P<y2>\d{4}))?)\b", re.IGNORECASE)
+
+
+_SUPERLATIVES = word_set("superlative_max") | word_set("superlative_min")
+#: superlatives whose direction depends on the column ranked (the least time is the fastest,
+#: the least year the oldest, the least rank the best): a ranking either way explains them
+_RELATIVE_SUPERLATIVES = ("fastest", "quickest", "slowest", "oldest", "newest", "youngest",
+                          "best", "worst", "top")
+
+
+def _ranks(program: Program | None) -> bool:
+    """The program picks the rows with the highest / lowest value of a column (a comparison
+    against a superlative, ``tail_entity<='lowest'``).
+
+    >>> from trustuqa_core.query.parse import parse
+    >>> _ranks(parse("Query1: \\"get_information(relation='Run 1', tail_entity<='lowest')\\""))
+    True
+    """
+    for q in program.queries if program is not None else ():
+        for a in q.call.args:
+            word = a.value.text if isinstance(a.value, Bound) else (
+                a.value.value if isinstance(a.value, Text) else "")
+            if a.cmp != "=" and word.strip().lower() in _SUPERLATIVES:
+                return True
+    return False
 
 
 def _date_unbound(question: str, lits: Sequence[str]) -> list[Reason]:
