@@ -22,7 +22,7 @@ from .ops import Context, elem_text, intersect, numeric, project, quantity, reso
 from .query.ast import Bound, Ref, Text
 from .reasoning import REASONING
 from .reasoning.filtering import has_key, keyed_extreme
-from .reasoning.grouping import frequency_extreme
+from .reasoning.grouping import frequency_extreme, keyed_count
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
@@ -135,8 +135,12 @@ def _witness_all(r: Result) -> tuple[int, ...]:
 
 def fn_count(ctx: Context, op: Op) -> Result:
     """Number of distinct elements (0 when empty); with ``value='x'`` over values (not
-    rows), how many times that value occurs."""
+    rows), how many times that value occurs; with ``key=`` / ``group_by=`` see
+    :func:`.reasoning.grouping.keyed_count` (a value's occurrences, or a grouping)."""
     s = _one_set(ctx, op)
+    keyed = keyed_count(ctx, op, s)
+    if keyed is not None:
+        return keyed
     wanted = next((v.value if isinstance(v, Text) else v.text for k, v in op.params
                    if k in _COUNT_VALUE and isinstance(v, Text | Bound)), None)
     if wanted is not None and s and not any(

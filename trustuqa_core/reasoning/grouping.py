@@ -18,12 +18,13 @@ import numpy as np
 from ..ops.base import Context, elem_text, resolve_set
 from ..ops.project import project
 from ..query.ast import Bound, Text
-from ..results import Result, Scalar
+from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
 from ..text import normalize
 from .operands import not_applicable
 
-__all__ = ["fn_group_by", "frequency_extreme", "key_column", "rows_of", "KEY_ARGS"]
+__all__ = ["fn_group_by", "frequency_extreme", "key_column", "keyed_count", "rows_of",
+           "KEY_ARGS"]
 
 # argument names that carry the grouping column
 KEY_ARGS = frozenset({"key", "by", "group_by", "groupby", "column", "relation", "attribute",
@@ -64,6 +65,87 @@ def rows_of(ctx: Context, r: Result) -> list[int]:
     return list(dict.fromkeys(rows))
 
 
+def _grouping(ctx: Context, what: str, rel: int, rows: list[int]) -> Result:
+    """The ``rel`` value of each row, the step marked as a grouping (with its note)."""
+    values = project(ctx, rel, Result.of(rows))
+    counts = Counter(elem_text(ctx.graph, e) for e in values.elems)
+    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+    ctx.grouped.add(ctx.step)
+    ctx.notes.append(f"{what}: the {ctx.graph.relation_names[rel]!r} of each of the "
+                     f"{len(rows)} row(s), {len(counts)} group(s) ({shown} ...); a max/min of "
+                     "it is the group with the most/fewest rows")
+    return values
+
+
+# a key that names the rows themselves: each row is its own group member
+_ROW_KEYS = frozenset({"row_number", "row", "rows", "row number", "id"})
+
+
+def keyed_count(ctx: Context, op: Op, s: Result) -> Result | None:
+    """``count(set=..., key=K)`` (also ``group_by=``, ``by=``): K read as a value of the set
+    counts its occurrences; K naming a column of the set's rows (or ``row_number``: the
+    set's own values, one per row) is a grouping, like ``group_by``; ``None`` when K is
+    neither (the key is then not read, as before).
+
+    >>> keyed_count.__name__
+    'keyed_count'
+    """
+    key = next((_text(v) for n, v in op.params
+                if (n or "").lower() in KEY_ARGS - {"relation"} and _text(v)), None)
+    if key is None or not s:
+        return None
+    g = ctx.graph
+    rows_only = all(not isinstance(e, Scalar) and g.is_row(int(e)) for e in s.elems)
+    if not rows_only:
+        wanted = normalize(key)
+        keep = [i for i, e in enumerate(s.elems) if normalize(elem_text(g, e)) == wanted]
+        if keep:
+            ctx.notes.append(f"count(): the key {key!r} is a value of the set; it occurs "
+                             f"{len(keep)} time(s) among the {len(s)} value(s)")
+            wits = tuple(w for i in keep for w in s.witnesses[i])
+            return Result((Scalar.number(len(keep)),), (wits[:MAX_WITNESSES],))
+    rows = rows_of(ctx, s)
+    if not rows:
+        return None
+    if normalize(key) in _ROW_KEYS:
+        if rows_only:
+            return None
+        ctx.grouped.add(ctx.step)
+        counts = Counter(elem_text(g, e) for e in s.elems)
+        shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+        ctx.notes.append(f"count() by {key!r}: the set's values, one per row, "
+                         f"{len(counts)} group(s) ({shown} ...); a max/min of it is the "
+                         "group with the most/fewest rows")
+        return s
+    rel = key_column(ctx, key, rows)
+    if rel is not None:
+        return _grouping(ctx, f"count() by {key!r}", rel, rows)
+    return _rows_holding(ctx, key, op, rows)
+
+
+def _rows_holding(ctx: Context, key: str, op: Op, rows: list[int]) -> Result | None:
+    """The set's rows holding the key as a cell (equal once normalised, or the cell the
+    mapper matched it to), counted; ``None`` when no row holds it."""
+    g = ctx.graph
+    bound = next((v for n, v in op.params if isinstance(v, Bound) and _text(v) == key), None)
+    mapped = bound.labels if bound is not None and bound.role in ("value", "entity") else ()
+    wanted = {normalize(key)} | {normalize(t) for t in mapped}
+    hits: list[tuple[int, int]] = []
+    for row in rows:
+        facts = g.facts_heads(np.asarray([row], dtype=np.int64))
+        tails = g.tails_of(facts).tolist()
+        found = next((int(f) for f, t in zip(facts.tolist(), tails, strict=True)
+                      if normalize(g.label(int(t))) in wanted), None)
+        if found is not None:
+            hits.append((row, found))
+    if not hits:
+        return None
+    ctx.notes.append(f"count(): {len(hits)} of the set's {len(rows)} row(s) hold {key!r} "
+                     "(the key read as a value of their rows)")
+    wits = tuple(f for _, f in hits)[:MAX_WITNESSES]
+    return Result((Scalar.number(len(hits)),), (wits,))
+
+
 def fn_group_by(ctx: Context, op: Op) -> Result:
     """The key column's value of each row of the set (module doc)."""
     key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
@@ -80,14 +162,7 @@ def fn_group_by(ctx: Context, op: Op) -> Result:
     rel = key_column(ctx, key, rows)
     if rel is None:
         raise not_applicable(ctx, f"group_by(): the key {key!r} names no column of the rows")
-    values = project(ctx, rel, Result.of(rows))
-    counts = Counter(elem_text(ctx.graph, e) for e in values.elems)
-    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
-    ctx.grouped.add(ctx.step)
-    ctx.notes.append(f"group_by(): the {ctx.graph.relation_names[rel]!r} of each of the "
-                     f"{len(rows)} row(s), {len(counts)} group(s) ({shown} ...); a max/min of "
-                     "it is the group with the most/fewest rows")
-    return values
+    return _grouping(ctx, "group_by()", rel, rows)
 
 
 def frequency_extreme(ctx: Context, name: str, s: Result) -> Result:
