@@ -334,7 +334,7 @@ _CONSECUTIVE_FAMILY = re.compile(
 _FIRST_N_FAMILY = re.compile(r"^(?:choose|first|top|take|pick|select|get_first|get_top)_n$"
                              r"|^(?:head|take|limit)$")
 _DURATION_FAMILY = re.compile(r"^(?:calculate|calc|get|compute|find|measure)_(?:time_)?"
-                              r"(?:duration|span|time_span|period)$")
+                              r"(?:duration|span|time_span|period|length)$")
 _DECADE_FAMILY = re.compile(r"^(?:(?:calculate|calc|get|compute|find|extract|to)_)?decades?$")
 # "who is the only player ...?": the set itself (``only_element``, ``set_unique``)
 _ONLY_FAMILY = re.compile(r"^(?:get_|find_|set_|the_)?(?:only|unique|single|sole)"

@@ -79,7 +79,32 @@ def op_select(ctx: Context, op: Op) -> Result:
         facts = np.concatenate([g.facts_rel_cmp(rel, "=", x) for x in numbers])
         extra = distinct_heads(g, g.heads_of(facts), facts)
         result = union([result, extra])
+    if not result:
+        back = _computed_from(ctx, rel, source)
+        if back is not None:
+            return back
     return result
+
+
+def _computed_from(ctx: Context, rel: int, source: Result) -> Result | None:
+    """Values computed from cells of ``rel`` (``duration`` of ``Career`` = ``1965–76`` gives
+    ``11 years``), matched against that column, where no value equals them: the rows of the
+    cells they were computed from (their witnesses), noted; ``None`` when no computed value
+    has a witness in the column."""
+    g = ctx.graph
+    facts = [f for e, w in zip(source.elems, source.witnesses, strict=True)
+             if isinstance(e, Scalar) for f in w]
+    if not facts:
+        return None
+    arr = np.asarray(sorted(set(facts)), dtype=np.int64)
+    keep = arr[g.rels_of(arr) == rel]
+    if not len(keep):
+        return None
+    shown = ", ".join(repr(t) for t in g.labels(g.tails_of(keep[:3])))
+    ctx.notes.append(f"the earlier result holds values computed from {rel_name(ctx, rel)!r} "
+                     f"cells, not values of it: matched the {len(keep)} cell(s) they were "
+                     f"computed from ({shown})")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 # a code of one or two letters leading a value: ``W`` in ``W 13–7``, ``L`` in ``L 8-21 OT``
