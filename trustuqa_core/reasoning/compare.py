@@ -20,6 +20,7 @@ from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Elem, Result, Scalar
 from ..rewrite import Op
+from ..text import fold
 from .cues import (
     AGE_WORDS,
     RANK_RELATION,
@@ -334,6 +335,12 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             f" value, {w1!r} being the first value: the answer is {word!r}"
         )
         return _answer(word, wits)
+    if given in ("=", "!=") and form.kind == "choice" and _one_literal(left, right):
+        truth = _judge(ctx, left, a, given, right, b)
+        _keep_verdict(ctx, truth, given, x, y)
+        ctx.notes.append(f"{what}: '{given}' against a literal tests equality, not which of "
+                         f"two is larger: {'yes' if truth else 'no'}")
+        return _answer("yes" if truth else "no", wits)
     if form.kind == "choice" or (form.kind == "unknown" and given is None):
         symbol = given if given in (">", "<", ">=", "<=") else None
         source = "the operator"
@@ -376,6 +383,12 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+def _one_literal(left: object, right: object) -> bool:
+    """True when exactly one operand is a literal (``compare(set1='output_of_query3',
+    set2='1', op='=')``): an equality test of one value, not a choice between two."""
+    return isinstance(left, Text) != isinstance(right, Text)
 
 
 _ALTERNATIVES = re.compile(r"\b([A-Za-z]+)\s+or\s+([A-Za-z]+)\b")
@@ -599,8 +612,9 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
 def _test_name(ctx: Context, step: int, other: int, question: str) -> str | None:
     """The entity a yes/no test is about and the other test is not, named in the question."""
     mine = [*ctx.names.get(step, ()), *ctx.literals.get(step, ())]
-    theirs = {_norm(n) for n in (*ctx.names.get(other, ()), *ctx.literals.get(other, ()))}
-    found = [n for n in mine if _norm(n) not in theirs and _norm(n) and _norm(n) in question]
+    theirs = {fold(_norm(n)) for n in (*ctx.names.get(other, ()), *ctx.literals.get(other, ()))}
+    found = [n for n in mine
+             if (f := fold(_norm(n))) and f not in theirs and f in question]
     return found[0] if len(found) == 1 else None
 
 
@@ -614,7 +628,7 @@ def _either_named(ctx: Context, args: Args) -> Result | None:
             and then.value.strip().lower() == "yes" and cond.step in ctx.verdicts
             and other.step in ctx.verdicts):
         return None
-    question = _norm(ctx.question or "")
+    question = fold(_norm(ctx.question or ""))  # accents aside: 'alvaro' names 'Álvaro'
     if " or " not in f" {question} ":
         return None
     first = _test_name(ctx, cond.step, other.step, question)
