@@ -223,6 +223,9 @@ def _mean_text(ctx: Context, mean: float, texts: list[str]) -> str:
 
 
 def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
+    source = op.param("set")
+    if isinstance(source, Ref) and source.step in ctx.groupings:  # count(set, key=column)
+        return frequency_extreme(ctx, op.name, ctx.groupings[source.step])
     s = _one_set(ctx, op)
     if not s:
         raise ctx.fail(f"{op.name}() of an empty set")

@@ -45,6 +45,9 @@ class Context:
     grouped: set[int] = field(default_factory=set)
     """Steps whose result is a grouping (``group_by``): its max/min is the largest/smallest
     group."""
+    groupings: dict[int, Result] = field(default_factory=dict)
+    """Per ``count(set, key=column)`` step (a number), the grouping it counted: the key
+    column's value of each row; a max/min/most_frequent of that step reads the groups."""
 
     def fail(self, message: str) -> ExecutionError:
         return ExecutionError(message, self.step)

@@ -87,19 +87,24 @@ def op_select(ctx: Context, op: Op) -> Result:
 
 
 def _computed_from(ctx: Context, rel: int, source: Result) -> Result | None:
-    """Values computed from cells of ``rel`` (``duration`` of ``Career`` = ``1965–76`` gives
-    ``11 years``), matched against that column, where no value equals them: the rows of the
-    cells they were computed from (their witnesses), noted; ``None`` when no computed value
-    has a witness in the column."""
+    """Values computed each from one cell of ``rel`` (``duration`` of ``Career`` =
+    ``1965–76`` gives ``11 years``), matched against that column, where no value equals them:
+    the rows of the cells they were computed from (their witnesses), noted; ``None`` when a
+    computed value has no witness in the column, or was computed from several of its cells
+    (a mean)."""
     g = ctx.graph
-    facts = [f for e, w in zip(source.elems, source.witnesses, strict=True)
-             if isinstance(e, Scalar) for f in w]
-    if not facts:
+    own: list[int] = []
+    for e, w in zip(source.elems, source.witnesses, strict=True):
+        if not isinstance(e, Scalar) or not w:
+            return None
+        arr = np.asarray(w, dtype=np.int64)
+        in_rel = arr[g.rels_of(arr) == rel]
+        if len(in_rel) != 1:  # none, or an aggregate of several cells
+            return None
+        own.append(int(in_rel[0]))
+    if not own:
         return None
-    arr = np.asarray(sorted(set(facts)), dtype=np.int64)
-    keep = arr[g.rels_of(arr) == rel]
-    if not len(keep):
-        return None
+    keep = np.asarray(sorted(set(own)), dtype=np.int64)
     shown = ", ".join(repr(t) for t in g.labels(g.tails_of(keep[:3])))
     ctx.notes.append(f"the earlier result holds values computed from {rel_name(ctx, rel)!r} "
                      f"cells, not values of it: matched the {len(keep)} cell(s) they were "

@@ -83,9 +83,10 @@ _ROW_KEYS = frozenset({"row_number", "row", "rows", "row number", "id"})
 
 def keyed_count(ctx: Context, op: Op, s: Result) -> Result | None:
     """``count(set=..., key=K)`` (also ``group_by=``, ``by=``): K read as a value of the set
-    counts its occurrences; K naming a column of the set's rows (or ``row_number``: the
-    set's own values, one per row) is a grouping, like ``group_by``; ``None`` when K is
-    neither (the key is then not read, as before).
+    counts its occurrences, as a value of the set's rows counts the rows holding it; K naming
+    a column of the set's rows (or ``row_number``: the set's own values, one per row) keeps
+    the grouping for a later max/min/most_frequent (``ctx.groupings``) and returns ``None``,
+    as it does when K is none of these (the count is then the plain count).
 
     >>> keyed_count.__name__
     'keyed_count'
@@ -108,19 +109,26 @@ def keyed_count(ctx: Context, op: Op, s: Result) -> Result | None:
     if not rows:
         return None
     if normalize(key) in _ROW_KEYS:
-        if rows_only:
-            return None
-        ctx.grouped.add(ctx.step)
-        counts = Counter(elem_text(g, e) for e in s.elems)
-        shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
-        ctx.notes.append(f"count() by {key!r}: the set's values, one per row, "
-                         f"{len(counts)} group(s) ({shown} ...); a max/min of it is the "
-                         "group with the most/fewest rows")
-        return s
+        if not rows_only:
+            _keep_grouping(ctx, key, "the set's values, one per row", s)
+        return None
     rel = key_column(ctx, key, rows)
     if rel is not None:
-        return _grouping(ctx, f"count() by {key!r}", rel, rows)
+        values = project(ctx, rel, Result.of(rows))
+        _keep_grouping(ctx, key, f"the {g.relation_names[rel]!r} of each of the {len(rows)} "
+                       "row(s)", values)
+        return None
     return _rows_holding(ctx, key, op, rows)
+
+
+def _keep_grouping(ctx: Context, key: str, what: str, values: Result) -> None:
+    """Remember the groups a keyed count counted (its answer stays the count), noted."""
+    counts = Counter(elem_text(ctx.graph, e) for e in values.elems)
+    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+    ctx.groupings[ctx.step] = values
+    ctx.notes.append(f"count() by {key!r}: {what}, {len(counts)} group(s) ({shown} ...); the "
+                     "count is of the set, and a max/min/most_frequent of this step is the "
+                     "group with the most/fewest rows")
 
 
 def _rows_holding(ctx: Context, key: str, op: Op, rows: list[int]) -> Result | None:
