@@ -40,6 +40,10 @@ def op_select(ctx: Context, op: Op) -> Result:
         return distinct_heads(g, g.heads_of(keep), keep)
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
+    if isinstance(value, Bound | Text):
+        liked = _select_like(ctx, rel, value.text if isinstance(value, Bound) else value.value)
+        if liked is not None:
+            return liked
     if isinstance(value, Bound):
         if not value.ids:
             ranked = _select_ordinal_word(ctx, rel, value.text)
@@ -137,6 +141,50 @@ def _select_leading_code(ctx: Context, rel: int, value: Bound) -> Result | None:
     ctx.notes.append(f"{value.text!r} is a code leading values of {rel_name(ctx, rel)!r} "
                      f"(such as {g.label(value.ids[0])!r}): matched the {int(hits.sum())} "
                      "value(s) it leads")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def like_pattern(text: str) -> tuple[str, str] | None:
+    """A SQL LIKE pattern written as a value: ``('contains', 'duke')`` for ``'%Duke%'``,
+    ``('starts', ...)`` for ``'Duke%'``, ``('ends', ...)`` for ``'%Duke'``; ``None`` for a
+    value without a ``%`` at an end, a number (``'60%'``), or a code of one or two letters
+    with a ``%`` after it (``'W%'``: the leading-code rule reads those).
+
+    >>> like_pattern("%Duke%"), like_pattern("60%"), like_pattern("W%")
+    (('contains', 'duke'), None, None)
+    """
+    t = text.strip()
+    if len(t) < 2 or "%" not in (t[0], t[-1]) or parse_quantity(t) is not None:
+        return None
+    core = normalize(t.strip("%"))
+    if not core or not any(ch.isalnum() for ch in core):
+        return None
+    if t[0] == "%" and t[-1] == "%":
+        return "contains", core
+    if t[-1] == "%":
+        return None if re.fullmatch(r"[a-z]{1,2}", core) else ("starts", core)
+    return "ends", core
+
+
+def _select_like(ctx: Context, rel: int, text: str) -> Result | None:
+    """Rows whose value matches a LIKE pattern (:func:`like_pattern`; the parser writes
+    ``tail_entity~='Duke'`` as ``'%Duke%'``), compared once normalised, noted; ``None`` when
+    the value is no pattern or nothing matches it."""
+    pattern = like_pattern(text)
+    if pattern is None:
+        return None
+    how, core = pattern
+    test = {"contains": lambda v: core in v, "starts": lambda v: v.startswith(core),
+            "ends": lambda v: v.endswith(core)}[how]
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    hits = np.array([test(normalize(t)) for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not hits.any():
+        return None
+    keep = facts[hits]
+    word = {"contains": "containing", "starts": "starting with", "ends": "ending with"}[how]
+    ctx.notes.append(f"{text.strip()!r} is a pattern: the {len(keep)} value(s) of "
+                     f"{rel_name(ctx, rel)!r} {word} {core!r}")
     return distinct_heads(g, g.heads_of(keep), keep)
 
 
