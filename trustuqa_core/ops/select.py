@@ -41,9 +41,13 @@ def op_select(ctx: Context, op: Op) -> Result:
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
     if isinstance(value, Bound | Text):
-        liked = _select_like(ctx, rel, value.text if isinstance(value, Bound) else value.value)
+        text = value.text if isinstance(value, Bound) else value.value
+        liked = _select_like(ctx, rel, text)
         if liked is not None:
             return liked
+        holding = _rows_holding_value(ctx, rel, text)
+        if holding is not None:
+            return holding
     if isinstance(value, Bound):
         if not value.ids:
             ranked = _select_ordinal_word(ctx, rel, value.text)
@@ -186,6 +190,28 @@ def _select_like(ctx: Context, rel: int, text: str) -> Result | None:
     ctx.notes.append(f"{text.strip()!r} is a pattern: the {len(keep)} value(s) of "
                      f"{rel_name(ctx, rel)!r} {word} {core!r}")
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _rows_holding_value(ctx: Context, rel: int, text: str) -> Result | None:
+    """``get_information(relation='row_number', tail_entity='Belgium')``: a row number
+    written as a value that is no number asks for the row number(s) of the rows holding that
+    value in any column (equal once normalised), witnessed by the cell, noted; ``None`` for
+    other relations, numbers, or a value no row holds."""
+    g = ctx.graph
+    if normalize(g.relation_names[rel]) != "row number" or parse_number(text) is not None:
+        return None
+    nodes = g.entity_pool().normalized(text)
+    if not nodes:
+        return None
+    facts = np.concatenate([g.facts_tail(int(n)) for n in nodes])
+    heads = g.heads_of(facts)
+    rows = np.array([g.is_row(int(h)) for h in heads.tolist()], dtype=bool)
+    if not rows.any():
+        return None
+    held = distinct_heads(g, heads[rows], facts[rows])
+    ctx.notes.append(f"{text!r} is no row number: read as the row number(s) of the "
+                     f"{len(held)} row(s) holding {text!r}")
+    return project(ctx, rel, held)
 
 
 def _select_year_of_dates(ctx: Context, rel: int, value: Bound) -> Result | None:
