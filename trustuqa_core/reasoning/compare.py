@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ExecutionError, NotApplicableError
-from ..numbers import format_number
+from ..numbers import format_number, parse_month_day
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Elem, Result, Scalar
@@ -139,9 +139,47 @@ def _labelled_pair(ctx: Context, left: object, right: object, what: str
     return (Reading(a[1], "number", a[2], a[3]), Reading(b[1], "number", b[2], b[3]))
 
 
+# a range of days in one month: '28–31 May', 'May 28–31' (read as its first day)
+_DAY_RANGE = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s*[–—\-−]\s*\d{1,2}(?:st|nd|rd|th)?")
+
+
+def month_day(text: str) -> tuple[int, int] | None:
+    """``(month, day)`` of a day written without a year, a range of days read as its first
+    day; ``None`` for anything else (a bare month, a date with a year).
+
+    >>> month_day("28–31\xa0May"), month_day("May 28–31"), month_day("6 Sep"), month_day("May")
+    ((5, 28), (5, 28), (9, 6), None)
+    """
+    md = parse_month_day(text) or parse_month_day(_DAY_RANGE.sub(r"\1", text, count=1))
+    return (md[0], md[1]) if md is not None and md[1] is not None else None
+
+
+def _yearless(ctx: Context, value: object) -> Reading | None:
+    """One value that is a day without a year (``28 May``, ``4–7 Mar``) as ``month*100 +
+    day``, or ``None``."""
+    r = operand_result(ctx, value).distinct()
+    if len(r) != 1 or (not isinstance(r.elems[0], Scalar) and ctx.graph.is_row(r.elems[0])):
+        return None
+    text = elem_text(ctx.graph, r.elems[0])
+    md = month_day(text)
+    if md is None:
+        return None
+    wits = merged_witnesses([r])
+    last = [w[-1] for w in r.witnesses if w]
+    relation = " ".join(ctx.graph.fact_text(last[0])[1].split()) if last else ""
+    return Reading(float(md[0] * 100 + md[1]), "date without a year", text, wits,
+                   relation=relation)
+
+
 def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers; when neither holds numbers and the question asks "more" or
-    "fewer" ("who broke more world records, X or Y?"), how many values each holds."""
+    "fewer" ("who broke more world records, X or Y?"), how many values each holds. Two days
+    written without a year (``28–31 May``, ``4 Mar``) compare by month and day (noted)."""
+    days = _yearless(ctx, left), _yearless(ctx, right)
+    if days[0] is not None and days[1] is not None:
+        ctx.notes.append(f"{what}: {days[0].text!r} and {days[1].text!r} are days without a "
+                         "year (a range read as its first day): compared by month and day")
+        return days[0], days[1]
     try:
         return read_number(ctx, left, what), read_number(ctx, right, what)
     except NotApplicableError:
