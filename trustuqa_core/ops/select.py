@@ -48,6 +48,10 @@ def op_select(ctx: Context, op: Op) -> Result:
         holding = _rows_holding_value(ctx, rel, text)
         if holding is not None:
             return holding
+        if not (isinstance(value, Bound) and value.ids):
+            blank = _select_no_value(ctx, rel, text)
+            if blank is not None:
+                return blank
     if isinstance(value, Bound):
         if not value.ids:
             ranked = _select_ordinal_word(ctx, rel, value.text)
@@ -212,6 +216,36 @@ def _rows_holding_value(ctx: Context, rel: int, text: str) -> Result | None:
     ctx.notes.append(f"{text!r} is no row number: read as the row number(s) of the "
                      f"{len(held)} row(s) holding {text!r}")
     return project(ctx, rel, held)
+
+
+# literals that say "no value": ``tail_entity='n/a'``, ``'none'``, ``'-'``
+_NO_VALUE_WORDS = frozenset({"n/a", "na", "n a", "none", "null", "nil", "empty", "blank",
+                             "no value", "not listed", "unknown"})
+# cells that hold no value: dashes (``----``, ``—``), ``n/a``, ``none``, nothing
+_PLACEHOLDER = re.compile(r"^[\s\-–—−_.?]*$")
+
+
+def _is_no_value(text: str) -> bool:
+    t = text.strip().casefold()
+    return t in _NO_VALUE_WORDS or bool(_PLACEHOLDER.match(t))
+
+
+def _select_no_value(ctx: Context, rel: int, text: str) -> Result | None:
+    """A literal meaning "no value" (``'n/a'``, ``'none'``, ``'-'``) that matched no value:
+    the rows whose cell in the column is a placeholder (``----``, ``—``, ``n/a``), noted;
+    ``None`` for other literals or when no cell is a placeholder."""
+    if not _is_no_value(text):
+        return None
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    hits = np.array([_is_no_value(t) for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not hits.any():
+        return None
+    keep = facts[hits]
+    shown = ", ".join(sorted({repr(t) for t in g.labels(g.tails_of(keep))})[:3])
+    ctx.notes.append(f"{text.strip()!r} means no value: the {len(keep)} cell(s) of "
+                     f"{rel_name(ctx, rel)!r} that hold none ({shown})")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 def _select_year_of_dates(ctx: Context, rel: int, value: Bound) -> Result | None:
