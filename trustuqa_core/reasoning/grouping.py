@@ -11,20 +11,21 @@ round); a key naming no column of the rows goes to the LLM fallback with that re
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
 
 from ..ops.base import Context, elem_text, resolve_set
 from ..ops.project import project
-from ..query.ast import Bound, Text
+from ..query.ast import Bound, Ref, Text
 from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
 from ..text import normalize
 from .operands import not_applicable
 
 __all__ = ["fn_group_by", "frequency_extreme", "key_column", "keyed_count", "rows_of",
-           "KEY_ARGS"]
+           "column_function", "KEY_ARGS"]
 
 # argument names that carry the grouping column
 KEY_ARGS = frozenset({"key", "by", "group_by", "groupby", "column", "relation", "attribute",
@@ -183,3 +184,33 @@ def frequency_extreme(ctx: Context, name: str, s: Result) -> Result:
                      f"{'most' if name == 'max' else 'fewest'} rows ({best}): "
                      + ", ".join(repr(t) for t in sorted(winners)))
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
+# a verb before the column a made-up function is named after: ``get_country``
+_VERBS = re.compile(r"^(?:get|find|extract|lookup|look_up|read|the)_")
+
+
+def column_function(ctx: Context, func: str, args: tuple[object, ...]) -> Result | None:
+    """A function the language lacks, named after a column of its one operand's rows
+    (``distance(output_of_query2)`` over ``Distance`` values, ``country(set=...)`` of
+    winners in a table with a ``Country`` column): that column's value of each row, noted.
+    ``None`` when the call has other than one earlier result, the rows have no such column,
+    or the name is no column name.
+
+    >>> _VERBS.sub("", "get_country")
+    'country'
+    """
+    refs = [a for a in args if isinstance(a, Ref)]
+    if len(refs) != 1 or len(args) != 1:
+        return None
+    rows = rows_of(ctx, resolve_set(ctx, refs[0]))
+    name = _VERBS.sub("", func.strip().lower()).replace("_", " ").strip()
+    if not rows or not name:
+        return None
+    rel = key_column(ctx, name, rows)
+    if rel is None or normalize(ctx.graph.relation_names[rel]) != normalize(name):
+        return None
+    ctx.notes.append(f"{func}() is not part of the query language, but it names the column "
+                     f"{ctx.graph.relation_names[rel]!r} of the {len(rows)} row(s) of "
+                     f"output_of_query{refs[0].step}: read as that column's values")
+    return project(ctx, rel, Result.of(rows))
