@@ -88,7 +88,9 @@ _MIN_EXTRA = frozenset({"fewest"})
 # "second most", "2nd highest", "third largest": the n-th distinct extreme
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
              "5th": 5}
-_MAX_EXTRA = frozenset({"most"})  # only after an ordinal ("second most"); alone it is frequency
+_MAX_EXTRA = frozenset({"most"})
+# "best" / "worst": which end is best depends on the column (a place or a time: the smallest)
+_QUALITY_WORDS = frozenset({"best", "worst"})  # only after an ordinal ("second most"); alone it is frequency
 
 
 def _ranked_superlative(word: str) -> tuple[str, int] | None:
@@ -111,6 +113,8 @@ def _select(rel: Arg, val: Arg, out: str = "") -> Op:
     if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS | _MIN_EXTRA:
         which = "max" if word in MAX_WORDS else "min"
         return _op("select_extreme", ("relation", rel.value), ("which", which), out=out)
+    if val.cmp != "=" and word in _QUALITY_WORDS:  # the column decides: places, times, ...
+        return _op("select_extreme", ("relation", rel.value), ("which", word), out=out)
     ranked = _ranked_superlative(word) if val.cmp != "=" else None
     if ranked is not None:
         return _op("select_extreme", ("relation", rel.value), ("which", ranked[0]),

@@ -9,6 +9,7 @@ import numpy as np
 from ..fallback import FallbackRequest
 from ..numbers import parse_month_day, parse_number, parse_quantity, read_score
 from ..query.ast import Bound, Ref, Text
+from ..reasoning.cues import RANK_RELATION, rank_direction
 from ..results import Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
@@ -592,6 +593,7 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
     if len(kinds) > 1 and (how == "number").sum() * 2 > len(how):
         vals = np.where(how == "number", vals, np.nan)
         kinds = {"number"}
+    which = _rank_reading(ctx, rel, kinds, _quality(ctx, rel, kinds, which))
     rank = op.param("rank", 1)
     distinct = np.unique(vals[~np.isnan(vals)])
     if not isinstance(rank, int) or rank > len(distinct):
@@ -604,6 +606,37 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
         + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
     )
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _quality(ctx: Context, rel: int, kinds: set[str], which: object) -> object:
+    """``best`` / ``worst`` (``tail_entity>='best'``): over places, ranks or times the best is
+    the smallest number, over other numbers the largest (noted); other values unchanged."""
+    if which not in ("best", "worst"):
+        return which
+    small = kinds <= {"ordinal", "duration"} or bool(RANK_RELATION.match(rel_name(ctx, rel)))
+    best = "min" if small else "max"
+    chosen = best if which == "best" else ("max" if best == "min" else "min")
+    ctx.notes.append(f"{which!r} over {rel_name(ctx, rel)!r} "
+                     f"({'places, ranks or times' if small else 'numbers'}): the "
+                     f"{'smallest' if chosen == 'min' else 'largest'} value")
+    return chosen
+
+
+def _rank_reading(ctx: Context, rel: int, kinds: set[str], which: object) -> object:
+    """Over places or ranks (values that are ordinals, or a column named Rank, Place, Pos,
+    ...), the question's rank word decides the extreme: "highest" / "best" / "top" place is
+    the smallest number, "lowest" / "last" the largest (noted when it overrides the query's
+    literal); elsewhere ``which`` unchanged."""
+    word = rank_direction(ctx.question)
+    if word is None or which not in ("max", "min") or not (
+            kinds == {"ordinal"} or RANK_RELATION.match(rel_name(ctx, rel))):
+        return which
+    wanted = "min" if word[1] == "<" else "max"
+    if wanted != which:
+        ctx.notes.append(f"the values of {rel_name(ctx, rel)!r} are places or ranks: "
+                         f"{word[0]!r} asks for the {'smallest' if wanted == 'min' else 'largest'}"
+                         f" number, not the {which}")
+    return wanted
 
 
 def op_filter_heads(ctx: Context, op: Op) -> Result:
