@@ -88,9 +88,9 @@ _MIN_EXTRA = frozenset({"fewest"})
 # "second most", "2nd highest", "third largest": the n-th distinct extreme
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
              "5th": 5}
-_MAX_EXTRA = frozenset({"most"})
+_MAX_EXTRA = frozenset({"most"})  # only after an ordinal ("second most"); alone it is frequency
 # "best" / "worst": which end is best depends on the column (a place or a time: the smallest)
-_QUALITY_WORDS = frozenset({"best", "worst"})  # only after an ordinal ("second most"); alone it is frequency
+_QUALITY_WORDS = frozenset({"best", "worst"})
 
 
 def _ranked_superlative(word: str) -> tuple[str, int] | None:
