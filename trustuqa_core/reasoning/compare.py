@@ -557,13 +557,26 @@ def _checked_comparison(ctx: Context, left: object, right: object, args: Args) -
     if args.operator not in (None, "="):
         return None
     for this, other in ((left, right), (right, left)):
-        if (isinstance(this, Ref) and this.step in ctx.verdicts and isinstance(other, Text)
-                and other.value.strip().lower() in _TRUE):
+        word = other.value.strip().lower() if isinstance(other, Text) else ""
+        if (isinstance(this, Ref) and this.step in ctx.verdicts
+                and (word in _TRUE or word in _OUTCOME_WORDS and not _yes_no(ctx, this))):
             ctx.verdicts[ctx.step] = ctx.verdicts[this.step]
             ctx.notes.append(f"checking that the comparison output_of_query{this.step} is "
-                             f"{other.value.strip()!r}: that comparison's answer")
+                             f"{other.value.strip()!r}: that comparison's answer")  # type: ignore[union-attr]
             return operand_result(ctx, this)
     return None
+
+
+def _yes_no(ctx: Context, value: Ref) -> bool:
+    """True when an earlier comparison answered yes / no (not a name or a question word)."""
+    texts = {elem_text(ctx.graph, e).strip().lower() for e in operand_result(ctx, value).elems}
+    return bool(texts) and texts <= {"yes", "no", "true", "false"}
+
+
+# the outcome of a comparison written as a word it is checked against:
+# ``compare(set1='output_of_query2', set2='output_of_query3') == 'greater'``
+_OUTCOME_WORDS = frozenset({"greater", "larger", "bigger", "higher", "more", "less", "smaller",
+                            "lower", "fewer", "greater than", "less than", "true"})
 
 
 def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
