@@ -561,8 +561,9 @@ def _checked_comparison(ctx: Context, left: object, right: object, args: Args) -
         if (isinstance(this, Ref) and this.step in ctx.verdicts
                 and (word in _TRUE or word in _OUTCOME_WORDS and not _yes_no(ctx, this))):
             ctx.verdicts[ctx.step] = ctx.verdicts[this.step]
+            shown = other.value.strip() if isinstance(other, Text) else word
             ctx.notes.append(f"checking that the comparison output_of_query{this.step} is "
-                             f"{other.value.strip()!r}: that comparison's answer")  # type: ignore[union-attr]
+                             f"{shown!r}: that comparison's answer")
             return operand_result(ctx, this)
     return None
 
