@@ -509,6 +509,11 @@ def fn_compare(ctx: Context, op: Op) -> Result:
 def _compare_args(ctx: Context, args: Args, what: str) -> Result:
     """Compare what the arguments give: a condition text (``'output_of_query2 > 10000'``)
     when there are no operands, else the two operands."""
+    if isinstance(args.condition, Ref) and len(args.operands) == 1 and args.operator:
+        # Calculator(check='output_of_query4', operator='==', value='August 25')
+        ctx.notes.append(f"{what}: the checked output_of_query{args.condition.step} is the "
+                         "left operand")
+        args.operands, args.condition = [args.condition, args.operands[0]], None
     if args.condition is not None and not args.operands:
         left, symbol, right = _expression(ctx, args.condition)
         args.operator, args.operator_text = symbol, symbol
