@@ -203,7 +203,8 @@ def _rows_holding_value(ctx: Context, rel: int, text: str) -> Result | None:
     value in any column (equal once normalised), witnessed by the cell, noted; ``None`` for
     other relations, numbers, or a value no row holds."""
     g = ctx.graph
-    if normalize(g.relation_names[rel]) != "row number" or parse_number(text) is not None:
+    if normalize(g.relation_names[rel]) != "row number" or parse_quantity(text) is not None \
+            or text.strip().lower() in _ORDINAL_WORDS:  # '1st', 'first': a place, not a value
         return None
     nodes = g.entity_pool().normalized(text)
     if not nodes:
