@@ -488,6 +488,8 @@ def _select_cmp_loose(
     ops = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
     if "date" in kinds:
         thresholds = [_year_as_date(ctx, x, k, cmp) for x, k in thresholds]
+    if kinds == {"duration"}:
+        thresholds = [_hours_minutes(ctx, rel, facts, x, k) for x, k in thresholds]
     mask = np.zeros(len(facts), dtype=bool)
     for x, _ in thresholds:
         mask |= ops[cmp](vals, x)
@@ -502,6 +504,29 @@ def _select_cmp_loose(
     )
     keep = facts[mask]
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+_HMS = re.compile(r"^\s*\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\s*$")
+
+
+def _hours_minutes(ctx: Context, rel: int, facts: np.ndarray, x: float, kind: str
+                   ) -> tuple[float, str]:
+    """A clock literal of two parts (``'2:20'``, read as 2 min 20 s) compared with a column
+    whose times all have three (``2:14:25``, hours first): read as hours and minutes
+    (2 h 20 min), noted; anything else unchanged."""
+    if kind != "duration" or not len(facts):
+        return x, kind
+    labels = ctx.graph.labels(ctx.graph.tails_of(facts))
+    if not all(_HMS.match(t) for t in labels if parse_quantity(t) is not None):
+        return x, kind
+    minutes, seconds = divmod(x, 60)
+    if seconds != int(seconds) or x >= 3600:
+        return x, kind
+    hours = minutes * 3600 + seconds * 60
+    ctx.notes.append(f"the times of {rel_name(ctx, rel)!r} are written hours:minutes:seconds: "
+                     f"the literal {int(minutes)}:{int(seconds):02d} is read as "
+                     f"{int(minutes)} h {int(seconds):02d} min")
+    return float(hours), kind
 
 
 def _year_as_date(ctx: Context, x: float, kind: str, cmp: str) -> tuple[float, str]:
