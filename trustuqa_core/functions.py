@@ -19,6 +19,7 @@ import numpy as np
 from .fallback import FallbackRequest
 from .numbers import format_number, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
+from .ops.base import is_summary_row
 from .query.ast import Bound, Ref, Text
 from .reasoning import REASONING
 from .reasoning.filtering import has_key, keyed_extreme
@@ -243,7 +244,7 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
             return read
         if ctx.fallback is not None:
             return _llm_extreme(ctx, op, s)
-    items = _numbers(ctx, s, f"{op.name}()")
+    items = _without_summaries(ctx, _numbers(ctx, s, f"{op.name}()"), op.name)
     ends = [
         (e.high if isinstance(e, Scalar) and op.name == "max" and e.high is not None else x, e, w)
         for x, e, w in items
@@ -256,6 +257,21 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     ]
     wits = [w for x, _, w in ends if x == best]
     return Result(tuple(elems), tuple(wits)).distinct()
+
+
+Item = tuple[float, Elem, tuple[int, ...]]
+
+
+def _without_summaries(ctx: Context, items: list[Item], name: str) -> list[Item]:
+    """The (number, element, witnesses) items whose row is no summary row (``Total``),
+    noted; all of them when none or every one is."""
+    g = ctx.graph
+    summary = [bool(w) and is_summary_row(g, g.head_of(w[-1])) for _, _, w in items]
+    if not any(summary) or all(summary):
+        return items
+    ctx.notes.append(f"{name}(): {sum(summary)} value(s) of a summary row (a 'Total' cell) "
+                     "left out")
+    return [it for it, drop in zip(items, summary, strict=True) if not drop]
 
 
 def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -> Result:

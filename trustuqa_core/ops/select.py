@@ -19,6 +19,7 @@ from .base import (
     distinct_heads,
     elem_text,
     intersect,
+    is_summary_row,
     numeric,
     quantity,
     rel_name,
@@ -620,6 +621,7 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
         vals = np.where(how == "number", vals, np.nan)
         kinds = {"number"}
     which = _rank_reading(ctx, rel, kinds, _quality(ctx, rel, kinds, which))
+    vals = _without_summary_rows(ctx, rel, facts, vals)
     rank = op.param("rank", 1)
     distinct = np.unique(vals[~np.isnan(vals)])
     if not isinstance(rank, int) or rank > len(distinct):
@@ -632,6 +634,21 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
         + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
     )
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _without_summary_rows(ctx: Context, rel: int, facts: np.ndarray, vals: np.ndarray
+                          ) -> np.ndarray:
+    """``vals`` with the values of summary rows (a row holding a cell ``Total``) left out
+    of an extreme (the largest number of silver medals is a nation's, not the total's),
+    noted; unchanged when no row is one, or every row is."""
+    g = ctx.graph
+    summary = np.array([is_summary_row(g, int(h)) for h in g.heads_of(facts).tolist()],
+                       dtype=bool)
+    if not summary.any() or summary.all() or np.isnan(vals[~summary]).all():
+        return vals
+    ctx.notes.append(f"{int(summary.sum())} summary row(s) (a 'Total' cell) left out of the "
+                     f"extreme of {rel_name(ctx, rel)!r}")
+    return np.where(summary, np.nan, vals)
 
 
 def _quality(ctx: Context, rel: int, kinds: set[str], which: object) -> object:
