@@ -95,6 +95,9 @@ def fn_set_negation(ctx: Context, op: Op) -> Result:
     return Result.of(h for h in heads.tolist() if h not in drop)
 
 
+Item = tuple[float, Elem, tuple[int, ...]]
+
+
 def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tuple[int, ...]]]:
     """Numeric values of a bag. When plain numbers are missing, values are read loosely
     (ordinals, units, durations, dates) and the most common reading is used, with a note;
@@ -115,6 +118,8 @@ def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tupl
                     (q[0], e, w) for q, e, w in loose if q is not None and q[1] in (kind, "number")
                 ]
                 ctx.notes.append(f"{what}: values read as {kind}")
+    if out and len(out) < len(strict):
+        out = _glossed(ctx, strict, out, what)
     if len(out) < len(strict):
         used = {elem_key(e) for _, e, _ in out}
         bad = [e for _, e, _ in strict if elem_key(e) not in used]
@@ -128,6 +133,32 @@ def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tupl
             f"left out of {what}: {shown}"
         )
     return out
+
+
+# a number with a note in brackets after it: '36.38% (52% in 2010)', '1,204 (est.)'
+_GLOSSED = re.compile(r"^\s*([^()]+?)\s*\([^()]*\)\s*$")
+
+
+def _glossed(ctx: Context, strict: list[tuple[float | None, Elem, tuple[int, ...]]],
+             out: list[Item], what: str) -> list[Item]:
+    """Plain numbers plus the values that are a plain number followed by a note in
+    brackets (``36.38% (52% in 2010)``), read by that number, noted; ``out`` unchanged when
+    there is none. Only beside plain numbers (the bag's reading)."""
+    used = {elem_key(e) for _, e, _ in out}
+    extra = []
+    for _, e, w in strict:
+        if elem_key(e) in used:
+            continue
+        m = _GLOSSED.match(elem_text(ctx.graph, e))
+        x = parse_number(m.group(1)) if m else None
+        if x is not None:
+            extra.append((x, e, w))
+    if not extra:
+        return out
+    ctx.notes.append(f"{what}: {len(extra)} value(s) read by the number before their note in "
+                     "brackets: " + ", ".join(repr(elem_text(ctx.graph, e))
+                                              for _, e, _ in extra[:3]))
+    return out + extra
 
 
 def _witness_all(r: Result) -> tuple[int, ...]:
@@ -244,6 +275,9 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
             return read
         if ctx.fallback is not None:
             return _llm_extreme(ctx, op, s)
+    rated = _ratings(ctx, s, op.name)
+    if rated is not None:
+        return rated
     items = _without_summaries(ctx, _numbers(ctx, s, f"{op.name}()"), op.name)
     ends = [
         (e.high if isinstance(e, Scalar) and op.name == "max" and e.high is not None else x, e, w)
@@ -259,7 +293,30 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     return Result(tuple(elems), tuple(wits)).distinct()
 
 
-Item = tuple[float, Elem, tuple[int, ...]]
+# a rating out of a scale: '9.5 of 10', '36 of 40', '76 out of 100', '4/5'
+_RATING = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:of|out of|/)\s*(\d+(?:\.\d+)?)\s*$", re.I)
+
+
+def _ratings(ctx: Context, s: Result, name: str) -> Result | None:
+    """max/min over ratings on different scales (``9.5 of 10``, ``76 of 100``): compared by
+    their share of the scale, noted (their leading numbers would compare 76 with 9.5);
+    ``None`` unless at least three values in four are ratings and their scales differ."""
+    g = ctx.graph
+    read = []
+    for e, w in zip(s.elems, s.witnesses, strict=True):
+        m = _RATING.match(elem_text(g, e))
+        if m is not None and float(m.group(2)) > 0:
+            read.append((float(m.group(1)) / float(m.group(2)), float(m.group(2)), e, w))
+    if len(read) < 2 or len(read) < 0.75 * len(s) or len({d for _, d, _, _ in read}) < 2:
+        return None
+    best = (max if name == "max" else min)(x for x, _, _, _ in read)
+    keep = [(e, w) for x, _, e, w in read if x == best]
+    ctx.notes.append(f"{name}(): the values are ratings on different scales (such as "
+                     f"{elem_text(g, read[0][2])!r}): compared by their share of the scale, "
+                     f"{name}imum {elem_text(g, keep[0][0])!r}"
+                     + (f"; {len(s) - len(read)} value(s) that are no rating left out"
+                        if len(read) < len(s) else ""))
+    return Result(tuple(e for e, _ in keep), tuple(w for _, w in keep)).distinct()
 
 
 def _without_summaries(ctx: Context, items: list[Item], name: str) -> list[Item]:
