@@ -13,6 +13,7 @@ evaluated as Python).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..errors import ExecutionError, NotApplicableError
 from ..numbers import format_number, parse_month_day
@@ -197,9 +198,41 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
         return a, b
 
 
+# a measure with its unit: '≈ 600 mm', '6 km', '1.5 kg' (unit -> (dimension, factor))
+_UNITS = {"mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1.0),
+          "km": ("length", 1000.0), "g": ("mass", 0.001), "kg": ("mass", 1.0),
+          "t": ("mass", 1000.0), "tonnes": ("mass", 1000.0), "ms": ("time", 0.001),
+          "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0)}
+_MEASURE = re.compile(r"^\s*[≈~]?\s*[\d.,]+\s*([a-z]+)\b", re.IGNORECASE)
+
+
+def _unit_of(text: str) -> tuple[str, str, float] | None:
+    m = _MEASURE.match(text)
+    unit = m.group(1).lower() if m else ""
+    return (unit, *_UNITS[unit]) if unit in _UNITS else None
+
+
+def _common_unit(ctx: Context, a: Reading, b: Reading, what: str) -> tuple[Reading, Reading]:
+    """Two single measures in different units of one dimension (``600 mm`` against
+    ``6 km``) converted to the base unit before they are compared, noted; else unchanged.
+
+    >>> _unit_of("≈ 600 mm"), _unit_of("6 km (3.7 mi)"), _unit_of("12 points")
+    (('mm', 'length', 0.001), ('km', 'length', 1000.0), None)
+    """
+    ua, ub = _unit_of(a.text), _unit_of(b.text)
+    if ua is None or ub is None or ua[0] == ub[0] or ua[1] != ub[1]:
+        return a, b
+    ctx.notes.append(f"{what}: {a.text!r} and {b.text!r} are in different units: compared "
+                     f"as {format_number(a.value * ua[2])} and {format_number(b.value * ub[2])} "
+                     f"({ua[1]} in base units)")
+    return (replace(a, value=a.value * ua[2], kind="measure"),
+            replace(b, value=b.value * ub[2], kind="measure"))
+
+
 def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers, refusing readings that would make the comparison a guess."""
     a, b = _read_both(ctx, left, right, what)
+    a, b = _common_unit(ctx, a, b, what)
     cells = _counted_cells(ctx, left, right, a, b, what)
     if cells is not None:
         return cells
