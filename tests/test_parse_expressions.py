@@ -320,7 +320,7 @@ def test_commented_query_lines_are_ignored() -> None:
     [
         ("output_of_query1 > output_of_query2 > 3", "chained comparisons", 46),
         ("if output_of_query1 > 2 then 'a'", "expected 'else'", 42),
-        ("get_information(relation='Date', tail_entity~='2010')", "expected ',' or ')'", 56),
+        ("get_information(relation='Date', tail_entity^='2010')", "expected ',' or ')'", 56),
         ("split(string='output_of_query1', delimiter='-')[1]", "unexpected text", 57),
         ("abs(int(output_of_query1[0]) - 1)", "expected ',' or ')'", 34),
         ("for x in output_of_query1: count(set=x)", "unexpected text", 35),
@@ -336,6 +336,15 @@ def test_what_is_still_not_understood_gets_a_positioned_error(
         parse(PRE + f'Query3: "{body}')
     assert needle in info.value.message
     assert (info.value.line, info.value.column) == (3, column)
+
+
+def test_a_matches_operator_reads_as_a_containing_pattern() -> None:
+    """``tail_entity~='Duke'`` (two recorded WTQ replies) is the LIKE pattern ``'%Duke%'``,
+    which the lookup reads as the values containing the text; it renders and parses back."""
+    program = parse(PRE + "Query3: \"get_information(relation='Title', tail_entity~='Duke')\"")
+    arg = program.queries[-1].call.args[1]
+    assert (arg.name, arg.value, arg.cmp) == ("tail_entity", Text("%Duke%"), "=")
+    assert parse(render_program(program)) == program
 
 
 def test_render_round_trips_hoisted_programs() -> None:

@@ -39,12 +39,24 @@ def test_every_rule_has_a_fixture() -> None:
 
 
 def test_unsupported_combination_lists_the_supported_ones() -> None:
-    call = bind(parse_call("get_information(head_entity1='a', head_entity2='b', relation='r')"))
+    call = bind(parse_call("get_information(head_entity='a', colour='b', relation='r')"))
     with pytest.raises(RewriteError) as info:
         rewrite(call)
     message = str(info.value)
-    assert "head_entity1, head_entity2, relation" in message
+    assert "colour, head_entity, relation" in message
     assert "(head_entity, relation)" in message and "(relation, tail_entity)" in message
+
+
+def test_numbered_head_entities_intersect_their_heads() -> None:
+    """``head_entity1`` / ``head_entity2`` (recorded WTQ replies) are two ``head_entity``
+    arguments: the heads in both, then the call's own rule with those heads."""
+    call = bind(parse_call("get_information(relation='Score', head_entity1='output_of_query1', "
+                           "head_entity_2='output_of_query2')"))
+    assert [str(op) for op in rewrite(call)] == [
+        "$h = intersect(sets=[output_of_query1, output_of_query2], reading='2 head_entity "
+        "arguments: the heads in all of them')",
+        "project(relation='Score', heads=$h)",
+    ]
 
 
 def test_repeated_arguments_that_cannot_pair_are_rejected() -> None:

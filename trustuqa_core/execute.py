@@ -39,6 +39,7 @@ from .ops import GRAPH_OPS, Context, elem_text, project, resolve_set
 from .query.ast import Bound, Call, Program, Query, Ref
 from .query.parse import parse
 from .query.render import render_call, render_program
+from .reasoning.grouping import column_function
 from .results import Elem, Result, Scalar
 from .rewrite import Op, rewrite
 from .store import GraphStore
@@ -205,7 +206,11 @@ def _run_step(ctx: Context, q: Query, original: Query, mapped: MappedProgram) ->
         if missing:
             raise ExecutionError(f"depends on Query{missing[0]}, which has no answer", q.number)
         if not is_defined(call.func):
-            result = _llm_function(ctx, q, step)
+            result = column_function(ctx, call.func, tuple(a.value for a in call.args))
+            if result is not None:
+                step.ops = [f"column({call.func})"]
+            else:
+                result = _llm_function(ctx, q, step)
         else:
             ops = rewrite(call)
             step.ops = [str(op) for op in ops]

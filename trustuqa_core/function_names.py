@@ -74,6 +74,7 @@ REASONING_FUNCTIONS = frozenset(
         "distinct",
         "split",
         "extract_number",
+        "score_parts",
         "sort",
         "nth_largest",
         "nth_smallest",
@@ -306,6 +307,9 @@ IMPLIED_ARGUMENTS: dict[str, tuple[str, str]] = {
     "if_greater_or_equal": ("operator", ">="),
     "if_less_or_equal": ("operator", "<="),
     "is_less_than": ("operator", "<"),
+    "less_than": ("operator", "<"),
+    "greater_than": ("operator", ">"),
+    "is_greater_than": ("operator", ">"),
     "earlier": ("operator", "<"),
     "earlier_date": ("operator", "<"),
     "is_earlier": ("operator", "<"),
@@ -334,7 +338,9 @@ _CONSECUTIVE_FAMILY = re.compile(
 _FIRST_N_FAMILY = re.compile(r"^(?:choose|first|top|take|pick|select|get_first|get_top)_n$"
                              r"|^(?:head|take|limit)$")
 _DURATION_FAMILY = re.compile(r"^(?:calculate|calc|get|compute|find|measure)_(?:time_)?"
-                              r"(?:duration|span|time_span|period)$")
+                              r"(?:duration|span|time_span|period|length)$")
+# the two numbers of a score: ``parse_points``, ``parse_score``, ``split_score``
+_SCORE_FAMILY = re.compile(r"^(?:parse|split|extract|get|read)_(?:points|scores?|results?)$")
 _DECADE_FAMILY = re.compile(r"^(?:(?:calculate|calc|get|compute|find|extract|to)_)?decades?$")
 # "who is the only player ...?": the set itself (``only_element``, ``set_unique``)
 _ONLY_FAMILY = re.compile(r"^(?:get_|find_|set_|the_)?(?:only|unique|single|sole)"
@@ -366,6 +372,8 @@ def _family(key: str) -> str | None:
         return "duration"
     if _DECADE_FAMILY.match(key):
         return "decade"
+    if _SCORE_FAMILY.match(key):
+        return "score_parts"
     return None
 
 

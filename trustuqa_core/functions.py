@@ -19,10 +19,11 @@ import numpy as np
 from .fallback import FallbackRequest
 from .numbers import format_number, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
+from .ops.base import is_summary_row
 from .query.ast import Bound, Ref, Text
 from .reasoning import REASONING
 from .reasoning.filtering import has_key, keyed_extreme
-from .reasoning.grouping import frequency_extreme
+from .reasoning.grouping import frequency_extreme, keyed_count
 from .reasoning.order import extreme_without_numbers
 from .results import MAX_WITNESSES, Elem, Result, Scalar, elem_key
 from .rewrite import Op
@@ -94,6 +95,9 @@ def fn_set_negation(ctx: Context, op: Op) -> Result:
     return Result.of(h for h in heads.tolist() if h not in drop)
 
 
+Item = tuple[float, Elem, tuple[int, ...]]
+
+
 def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tuple[int, ...]]]:
     """Numeric values of a bag. When plain numbers are missing, values are read loosely
     (ordinals, units, durations, dates) and the most common reading is used, with a note;
@@ -114,6 +118,8 @@ def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tupl
                     (q[0], e, w) for q, e, w in loose if q is not None and q[1] in (kind, "number")
                 ]
                 ctx.notes.append(f"{what}: values read as {kind}")
+    if out and len(out) < len(strict):
+        out = _glossed(ctx, strict, out, what)
     if len(out) < len(strict):
         used = {elem_key(e) for _, e, _ in out}
         bad = [e for _, e, _ in strict if elem_key(e) not in used]
@@ -129,14 +135,44 @@ def _numbers(ctx: Context, r: Result, what: str) -> list[tuple[float, Elem, tupl
     return out
 
 
+# a number with a note in brackets after it: '36.38% (52% in 2010)', '1,204 (est.)'
+_GLOSSED = re.compile(r"^\s*([^()]+?)\s*\([^()]*\)\s*$")
+
+
+def _glossed(ctx: Context, strict: list[tuple[float | None, Elem, tuple[int, ...]]],
+             out: list[Item], what: str) -> list[Item]:
+    """Plain numbers plus the values that are a plain number followed by a note in
+    brackets (``36.38% (52% in 2010)``), read by that number, noted; ``out`` unchanged when
+    there is none. Only beside plain numbers (the bag's reading)."""
+    used = {elem_key(e) for _, e, _ in out}
+    extra = []
+    for _, e, w in strict:
+        if elem_key(e) in used:
+            continue
+        m = _GLOSSED.match(elem_text(ctx.graph, e))
+        x = parse_number(m.group(1)) if m else None
+        if x is not None:
+            extra.append((x, e, w))
+    if not extra:
+        return out
+    ctx.notes.append(f"{what}: {len(extra)} value(s) read by the number before their note in "
+                     "brackets: " + ", ".join(repr(elem_text(ctx.graph, e))
+                                              for _, e, _ in extra[:3]))
+    return out + extra
+
+
 def _witness_all(r: Result) -> tuple[int, ...]:
     return tuple(r.all_witnesses()[:MAX_WITNESSES])
 
 
 def fn_count(ctx: Context, op: Op) -> Result:
     """Number of distinct elements (0 when empty); with ``value='x'`` over values (not
-    rows), how many times that value occurs."""
+    rows), how many times that value occurs; with ``key=`` / ``group_by=`` see
+    :func:`.reasoning.grouping.keyed_count` (a value's occurrences, or a grouping)."""
     s = _one_set(ctx, op)
+    keyed = keyed_count(ctx, op, s)
+    if keyed is not None:
+        return keyed
     wanted = next((v.value if isinstance(v, Text) else v.text for k, v in op.params
                    if k in _COUNT_VALUE and isinstance(v, Text | Bound)), None)
     if wanted is not None and s and not any(
@@ -219,6 +255,9 @@ def _mean_text(ctx: Context, mean: float, texts: list[str]) -> str:
 
 
 def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
+    source = op.param("set")
+    if isinstance(source, Ref) and source.step in ctx.groupings:  # count(set, key=column)
+        return frequency_extreme(ctx, op.name, ctx.groupings[source.step])
     s = _one_set(ctx, op)
     if not s:
         raise ctx.fail(f"{op.name}() of an empty set")
@@ -236,7 +275,10 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
             return read
         if ctx.fallback is not None:
             return _llm_extreme(ctx, op, s)
-    items = _numbers(ctx, s, f"{op.name}()")
+    rated = _ratings(ctx, s, op.name)
+    if rated is not None:
+        return rated
+    items = _without_summaries(ctx, _numbers(ctx, s, f"{op.name}()"), op.name)
     ends = [
         (e.high if isinstance(e, Scalar) and op.name == "max" and e.high is not None else x, e, w)
         for x, e, w in items
@@ -249,6 +291,44 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     ]
     wits = [w for x, _, w in ends if x == best]
     return Result(tuple(elems), tuple(wits)).distinct()
+
+
+# a rating out of a scale: '9.5 of 10', '36 of 40', '76 out of 100', '4/5'
+_RATING = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:of|out of|/)\s*(\d+(?:\.\d+)?)\s*$", re.I)
+
+
+def _ratings(ctx: Context, s: Result, name: str) -> Result | None:
+    """max/min over ratings on different scales (``9.5 of 10``, ``76 of 100``): compared by
+    their share of the scale, noted (their leading numbers would compare 76 with 9.5);
+    ``None`` unless at least three values in four are ratings and their scales differ."""
+    g = ctx.graph
+    read = []
+    for e, w in zip(s.elems, s.witnesses, strict=True):
+        m = _RATING.match(elem_text(g, e))
+        if m is not None and float(m.group(2)) > 0:
+            read.append((float(m.group(1)) / float(m.group(2)), float(m.group(2)), e, w))
+    if len(read) < 2 or len(read) < 0.75 * len(s) or len({d for _, d, _, _ in read}) < 2:
+        return None
+    best = (max if name == "max" else min)(x for x, _, _, _ in read)
+    keep = [(e, w) for x, _, e, w in read if x == best]
+    ctx.notes.append(f"{name}(): the values are ratings on different scales (such as "
+                     f"{elem_text(g, read[0][2])!r}): compared by their share of the scale, "
+                     f"{name}imum {elem_text(g, keep[0][0])!r}"
+                     + (f"; {len(s) - len(read)} value(s) that are no rating left out"
+                        if len(read) < len(s) else ""))
+    return Result(tuple(e for e, _ in keep), tuple(w for _, w in keep)).distinct()
+
+
+def _without_summaries(ctx: Context, items: list[Item], name: str) -> list[Item]:
+    """The (number, element, witnesses) items whose row is no summary row (``Total``),
+    noted; all of them when none or every one is."""
+    g = ctx.graph
+    summary = [bool(w) and is_summary_row(g, g.head_of(w[-1])) for _, _, w in items]
+    if not any(summary) or all(summary):
+        return items
+    ctx.notes.append(f"{name}(): {sum(summary)} value(s) of a summary row (a 'Total' cell) "
+                     "left out")
+    return [it for it, drop in zip(items, summary, strict=True) if not drop]
 
 
 def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -> Result:

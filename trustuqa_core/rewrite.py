@@ -16,6 +16,7 @@ the reasoning functions) become a single operation named by the function's canon
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -88,6 +89,8 @@ _MIN_EXTRA = frozenset({"fewest"})
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
              "5th": 5}
 _MAX_EXTRA = frozenset({"most"})  # only after an ordinal ("second most"); alone it is frequency
+# "best" / "worst": which end is best depends on the column (a place or a time: the smallest)
+_QUALITY_WORDS = frozenset({"best", "worst"})
 
 
 def _ranked_superlative(word: str) -> tuple[str, int] | None:
@@ -110,6 +113,8 @@ def _select(rel: Arg, val: Arg, out: str = "") -> Op:
     if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS | _MIN_EXTRA:
         which = "max" if word in MAX_WORDS else "min"
         return _op("select_extreme", ("relation", rel.value), ("which", which), out=out)
+    if val.cmp != "=" and word in _QUALITY_WORDS:  # the column decides: places, times, ...
+        return _op("select_extreme", ("relation", rel.value), ("which", word), out=out)
     ranked = _ranked_superlative(word) if val.cmp != "=" else None
     if ranked is not None:
         return _op("select_extreme", ("relation", rel.value), ("which", ranked[0]),
@@ -307,7 +312,10 @@ def rewrite(call: Call) -> list[Op]:
         if implied is not None and not _gives(params, implied[0], cmp):
             params = (*params, (implied[0], Text(implied[1])))
         return [Op(canonical_function(call.func) or call.func, params, cmp)]
+    call = _unnumbered(call)
     names = [_sig_name(a) for a in call.args]
+    if names.count("head_entity") > 1:
+        return _several_heads(call)
     if len(set(names)) < len(names):
         return _conjunction(call, names)
     rule = GET_INFORMATION_RULES.get(frozenset(names))
@@ -317,6 +325,45 @@ def rewrite(call: Call) -> list[Op]:
             + "; ".join("(" + ", ".join(sorted(k)) + ")" for k in GET_INFORMATION_RULES)
         )
     return rule({n: a for n, a in zip(names, call.args, strict=True)})
+
+
+# ``head_entity1``, ``head_entity_2``, ``tail_entity2``: a standard argument name numbered
+_NUMBERED = re.compile(r"^(head_entity|tail_entity|relation|key|value)_?\d$")
+
+
+def _unnumbered(call: Call) -> Call:
+    """The call with numbered standard argument names read as the name itself
+    (``get_information(relation='Team', head_entity1=A, head_entity2=B)`` has two
+    ``head_entity`` arguments); other calls unchanged.
+
+    >>> c = Call("get_information", (Arg("head_entity1", Text("a")), Arg("relation", Text("r"))))
+    >>> [a.name for a in _unnumbered(c).args]
+    ['head_entity', 'relation']
+    """
+    if not any(a.name and _NUMBERED.match(a.name) for a in call.args):
+        return call
+    args = tuple(Arg(m.group(1), a.value, a.cmp) if a.name and (m := _NUMBERED.match(a.name))
+                 else a for a in call.args)
+    return Call(call.func, args)
+
+
+def _several_heads(call: Call) -> list[Op]:
+    """Several ``head_entity`` arguments: the heads in all of them (an intersection, noted
+    in the plan), then the rule of the call with that one ``head_entity``.
+
+    ``get_information(relation='1st match', head_entity1=output_of_query1,
+    head_entity2=output_of_query2)`` -> ``[$h = intersect(sets=[output_of_query1,
+    output_of_query2]), project(relation='1st match', heads=$h)]``.
+    """
+    heads = [a for a in call.args if a.name == "head_entity"]
+    rest = tuple(a for a in call.args if a.name != "head_entity")
+    ops = [_op("intersect", ("sets", tuple(a.value for a in heads)),
+               ("reading", Text(f"{len(heads)} head_entity arguments: the heads in all of "
+                                "them")), out="$h")]
+    inner = rewrite(Call(call.func, (*rest, heads[0])))
+    first = heads[0].value
+    return ops + [Op(o.name, tuple((k, "$h" if v is first else v) for k, v in o.params), o.cmp,
+                     o.out) for o in inner]
 
 
 def _conjunction(call: Call, names: list[str]) -> list[Op]:

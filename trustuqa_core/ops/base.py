@@ -45,6 +45,9 @@ class Context:
     grouped: set[int] = field(default_factory=set)
     """Steps whose result is a grouping (``group_by``): its max/min is the largest/smallest
     group."""
+    groupings: dict[int, Result] = field(default_factory=dict)
+    """Per ``count(set, key=column)`` step (a number), the grouping it counted: the key
+    column's value of each row; a max/min/most_frequent of that step reads the groups."""
 
     def fail(self, message: str) -> ExecutionError:
         return ExecutionError(message, self.step)
@@ -190,3 +193,20 @@ def _keep(r: Result, mask: list[bool]) -> Result:
 
 
 # ------------------------------------------------------------------- time
+
+
+# the cell that marks a table's summary row
+SUMMARY_CELLS = frozenset({"total", "totals", "total:", "grand total", "overall total"})
+
+
+def is_summary_row(graph: GraphStore, node: int) -> bool:
+    """True for a table row holding a cell ``Total`` (a summary row, not an entity of the
+    table).
+
+    >>> "total" in SUMMARY_CELLS
+    True
+    """
+    if not graph.is_row(node):
+        return False
+    cells = graph.labels(graph.tails_of(graph.facts_heads(np.asarray([node], dtype=np.int64))))
+    return any(c.strip().casefold() in SUMMARY_CELLS for c in cells)

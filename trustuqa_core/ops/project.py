@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..query.ast import Text
 from ..results import Result, Scalar
 from ..rewrite import Op
 from .base import Context, as_nodes, intersect, rel_name, relation_param, resolve_set, witness_map
@@ -65,4 +66,7 @@ def op_relations_of(ctx: Context, op: Op) -> Result:
 def op_intersect(ctx: Context, op: Op) -> Result:
     keys = op.param("sets")
     assert isinstance(keys, tuple)
-    return intersect([ctx.local[k] for k in keys])
+    reading = op.param("reading")
+    if isinstance(reading, Text):
+        ctx.notes.append(reading.value)
+    return intersect([resolve_set(ctx, k) for k in keys])

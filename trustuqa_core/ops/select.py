@@ -9,6 +9,7 @@ import numpy as np
 from ..fallback import FallbackRequest
 from ..numbers import parse_month_day, parse_number, parse_quantity, read_score
 from ..query.ast import Bound, Ref, Text
+from ..reasoning.cues import RANK_RELATION, rank_direction
 from ..results import Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
@@ -18,6 +19,7 @@ from .base import (
     distinct_heads,
     elem_text,
     intersect,
+    is_summary_row,
     numeric,
     quantity,
     rel_name,
@@ -40,6 +42,18 @@ def op_select(ctx: Context, op: Op) -> Result:
         return distinct_heads(g, g.heads_of(keep), keep)
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
+    if isinstance(value, Bound | Text):
+        text = value.text if isinstance(value, Bound) else value.value
+        liked = _select_like(ctx, rel, text)
+        if liked is not None:
+            return liked
+        holding = _rows_holding_value(ctx, rel, text)
+        if holding is not None:
+            return holding
+        if not (isinstance(value, Bound) and value.ids):
+            blank = _select_no_value(ctx, rel, text)
+            if blank is not None:
+                return blank
     if isinstance(value, Bound):
         if not value.ids:
             ranked = _select_ordinal_word(ctx, rel, value.text)
@@ -79,7 +93,37 @@ def op_select(ctx: Context, op: Op) -> Result:
         facts = np.concatenate([g.facts_rel_cmp(rel, "=", x) for x in numbers])
         extra = distinct_heads(g, g.heads_of(facts), facts)
         result = union([result, extra])
+    if not result:
+        back = _computed_from(ctx, rel, source)
+        if back is not None:
+            return back
     return result
+
+
+def _computed_from(ctx: Context, rel: int, source: Result) -> Result | None:
+    """Values computed each from one cell of ``rel`` (``duration`` of ``Career`` =
+    ``1965–76`` gives ``11 years``), matched against that column, where no value equals them:
+    the rows of the cells they were computed from (their witnesses), noted; ``None`` when a
+    computed value has no witness in the column, or was computed from several of its cells
+    (a mean)."""
+    g = ctx.graph
+    own: list[int] = []
+    for e, w in zip(source.elems, source.witnesses, strict=True):
+        if not isinstance(e, Scalar) or not w:
+            return None
+        arr = np.asarray(w, dtype=np.int64)
+        in_rel = arr[g.rels_of(arr) == rel]
+        if len(in_rel) != 1:  # none, or an aggregate of several cells
+            return None
+        own.append(int(in_rel[0]))
+    if not own:
+        return None
+    keep = np.asarray(sorted(set(own)), dtype=np.int64)
+    shown = ", ".join(repr(t) for t in g.labels(g.tails_of(keep[:3])))
+    ctx.notes.append(f"the earlier result holds values computed from {rel_name(ctx, rel)!r} "
+                     f"cells, not values of it: matched the {len(keep)} cell(s) they were "
+                     f"computed from ({shown})")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 # a code of one or two letters leading a value: ``W`` in ``W 13–7``, ``L`` in ``L 8-21 OT``
@@ -107,6 +151,103 @@ def _select_leading_code(ctx: Context, rel: int, value: Bound) -> Result | None:
     ctx.notes.append(f"{value.text!r} is a code leading values of {rel_name(ctx, rel)!r} "
                      f"(such as {g.label(value.ids[0])!r}): matched the {int(hits.sum())} "
                      "value(s) it leads")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def like_pattern(text: str) -> tuple[str, str] | None:
+    """A SQL LIKE pattern written as a value: ``('contains', 'duke')`` for ``'%Duke%'``,
+    ``('starts', ...)`` for ``'Duke%'``, ``('ends', ...)`` for ``'%Duke'``; ``None`` for a
+    value without a ``%`` at an end, a number (``'60%'``), or a code of one or two letters
+    with a ``%`` after it (``'W%'``: the leading-code rule reads those).
+
+    >>> like_pattern("%Duke%"), like_pattern("60%"), like_pattern("W%")
+    (('contains', 'duke'), None, None)
+    """
+    t = text.strip()
+    if len(t) < 2 or "%" not in (t[0], t[-1]) or parse_quantity(t) is not None:
+        return None
+    core = normalize(t.strip("%"))
+    if not core or not any(ch.isalnum() for ch in core):
+        return None
+    if t[0] == "%" and t[-1] == "%":
+        return "contains", core
+    if t[-1] == "%":
+        return None if re.fullmatch(r"[a-z]{1,2}", core) else ("starts", core)
+    return "ends", core
+
+
+def _select_like(ctx: Context, rel: int, text: str) -> Result | None:
+    """Rows whose value matches a LIKE pattern (:func:`like_pattern`; the parser writes
+    ``tail_entity~='Duke'`` as ``'%Duke%'``), compared once normalised, noted; ``None`` when
+    the value is no pattern or nothing matches it."""
+    pattern = like_pattern(text)
+    if pattern is None:
+        return None
+    how, core = pattern
+    test = {"contains": lambda v: core in v, "starts": lambda v: v.startswith(core),
+            "ends": lambda v: v.endswith(core)}[how]
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    hits = np.array([test(normalize(t)) for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not hits.any():
+        return None
+    keep = facts[hits]
+    word = {"contains": "containing", "starts": "starting with", "ends": "ending with"}[how]
+    ctx.notes.append(f"{text.strip()!r} is a pattern: the {len(keep)} value(s) of "
+                     f"{rel_name(ctx, rel)!r} {word} {core!r}")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _rows_holding_value(ctx: Context, rel: int, text: str) -> Result | None:
+    """``get_information(relation='row_number', tail_entity='Belgium')``: a row number
+    written as a value that is no number asks for the row number(s) of the rows holding that
+    value in any column (equal once normalised), witnessed by the cell, noted; ``None`` for
+    other relations, numbers, or a value no row holds."""
+    g = ctx.graph
+    if normalize(g.relation_names[rel]) != "row number" or parse_quantity(text) is not None \
+            or text.strip().lower() in _ORDINAL_WORDS:  # '1st', 'first': a place, not a value
+        return None
+    nodes = g.entity_pool().normalized(text)
+    if not nodes:
+        return None
+    facts = np.concatenate([g.facts_tail(int(n)) for n in nodes])
+    heads = g.heads_of(facts)
+    rows = np.array([g.is_row(int(h)) for h in heads.tolist()], dtype=bool)
+    if not rows.any():
+        return None
+    held = distinct_heads(g, heads[rows], facts[rows])
+    ctx.notes.append(f"{text!r} is no row number: read as the row number(s) of the "
+                     f"{len(held)} row(s) holding {text!r}")
+    return project(ctx, rel, held)
+
+
+# literals that say "no value": ``tail_entity='n/a'``, ``'none'``, ``'-'``
+_NO_VALUE_WORDS = frozenset({"n/a", "na", "n a", "none", "null", "nil", "empty", "blank",
+                             "no value", "not listed", "unknown"})
+# cells that hold no value: dashes (``----``, ``—``), ``n/a``, ``none``, nothing
+_PLACEHOLDER = re.compile(r"^[\s\-–—−_.?]*$")
+
+
+def _is_no_value(text: str) -> bool:
+    t = text.strip().casefold()
+    return t in _NO_VALUE_WORDS or bool(_PLACEHOLDER.match(t))
+
+
+def _select_no_value(ctx: Context, rel: int, text: str) -> Result | None:
+    """A literal meaning "no value" (``'n/a'``, ``'none'``, ``'-'``) that matched no value:
+    the rows whose cell in the column is a placeholder (``----``, ``—``, ``n/a``), noted;
+    ``None`` for other literals or when no cell is a placeholder."""
+    if not _is_no_value(text):
+        return None
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    hits = np.array([_is_no_value(t) for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not hits.any():
+        return None
+    keep = facts[hits]
+    shown = ", ".join(sorted({repr(t) for t in g.labels(g.tails_of(keep))})[:3])
+    ctx.notes.append(f"{text.strip()!r} means no value: the {len(keep)} cell(s) of "
+                     f"{rel_name(ctx, rel)!r} that hold none ({shown})")
     return distinct_heads(g, g.heads_of(keep), keep)
 
 
@@ -348,6 +489,8 @@ def _select_cmp_loose(
     ops = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equal}
     if "date" in kinds:
         thresholds = [_year_as_date(ctx, x, k, cmp) for x, k in thresholds]
+    if kinds == {"duration"}:
+        thresholds = [_hours_minutes(ctx, rel, facts, x, k) for x, k in thresholds]
     mask = np.zeros(len(facts), dtype=bool)
     for x, _ in thresholds:
         mask |= ops[cmp](vals, x)
@@ -362,6 +505,29 @@ def _select_cmp_loose(
     )
     keep = facts[mask]
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+_HMS = re.compile(r"^\s*\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\s*$")
+
+
+def _hours_minutes(ctx: Context, rel: int, facts: np.ndarray, x: float, kind: str
+                   ) -> tuple[float, str]:
+    """A clock literal of two parts (``'2:20'``, read as 2 min 20 s) compared with a column
+    whose times all have three (``2:14:25``, hours first): read as hours and minutes
+    (2 h 20 min), noted; anything else unchanged."""
+    if kind != "duration" or not len(facts):
+        return x, kind
+    labels = ctx.graph.labels(ctx.graph.tails_of(facts))
+    if not all(_HMS.match(t) for t in labels if parse_quantity(t) is not None):
+        return x, kind
+    minutes, seconds = divmod(x, 60)
+    if seconds != int(seconds) or x >= 3600:
+        return x, kind
+    hours = minutes * 3600 + seconds * 60
+    ctx.notes.append(f"the times of {rel_name(ctx, rel)!r} are written hours:minutes:seconds: "
+                     f"the literal {int(minutes)}:{int(seconds):02d} is read as "
+                     f"{int(minutes)} h {int(seconds):02d} min")
+    return float(hours), kind
 
 
 def _year_as_date(ctx: Context, x: float, kind: str, cmp: str) -> tuple[float, str]:
@@ -454,6 +620,8 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
     if len(kinds) > 1 and (how == "number").sum() * 2 > len(how):
         vals = np.where(how == "number", vals, np.nan)
         kinds = {"number"}
+    which = _rank_reading(ctx, rel, kinds, _quality(ctx, rel, kinds, which))
+    vals = _without_summary_rows(ctx, rel, facts, vals)
     rank = op.param("rank", 1)
     distinct = np.unique(vals[~np.isnan(vals)])
     if not isinstance(rank, int) or rank > len(distinct):
@@ -466,6 +634,52 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
         + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
     )
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _without_summary_rows(ctx: Context, rel: int, facts: np.ndarray, vals: np.ndarray
+                          ) -> np.ndarray:
+    """``vals`` with the values of summary rows (a row holding a cell ``Total``) left out
+    of an extreme (the largest number of silver medals is a nation's, not the total's),
+    noted; unchanged when no row is one, or every row is."""
+    g = ctx.graph
+    summary = np.array([is_summary_row(g, int(h)) for h in g.heads_of(facts).tolist()],
+                       dtype=bool)
+    if not summary.any() or summary.all() or np.isnan(vals[~summary]).all():
+        return vals
+    ctx.notes.append(f"{int(summary.sum())} summary row(s) (a 'Total' cell) left out of the "
+                     f"extreme of {rel_name(ctx, rel)!r}")
+    return np.where(summary, np.nan, vals)
+
+
+def _quality(ctx: Context, rel: int, kinds: set[str], which: object) -> object:
+    """``best`` / ``worst`` (``tail_entity>='best'``): over places, ranks or times the best is
+    the smallest number, over other numbers the largest (noted); other values unchanged."""
+    if which not in ("best", "worst"):
+        return which
+    small = kinds <= {"ordinal", "duration"} or bool(RANK_RELATION.match(rel_name(ctx, rel)))
+    best = "min" if small else "max"
+    chosen = best if which == "best" else ("max" if best == "min" else "min")
+    ctx.notes.append(f"{which!r} over {rel_name(ctx, rel)!r} "
+                     f"({'places, ranks or times' if small else 'numbers'}): the "
+                     f"{'smallest' if chosen == 'min' else 'largest'} value")
+    return chosen
+
+
+def _rank_reading(ctx: Context, rel: int, kinds: set[str], which: object) -> object:
+    """Over places or ranks (values that are ordinals, or a column named Rank, Place, Pos,
+    ...), the question's rank word decides the extreme: "highest" / "best" / "top" place is
+    the smallest number, "lowest" / "last" the largest (noted when it overrides the query's
+    literal); elsewhere ``which`` unchanged."""
+    word = rank_direction(ctx.question)
+    if word is None or which not in ("max", "min") or not (
+            kinds == {"ordinal"} or RANK_RELATION.match(rel_name(ctx, rel))):
+        return which
+    wanted = "min" if word[1] == "<" else "max"
+    if wanted != which:
+        ctx.notes.append(f"the values of {rel_name(ctx, rel)!r} are places or ranks: "
+                         f"{word[0]!r} asks for the {'smallest' if wanted == 'min' else 'largest'}"
+                         f" number, not the {which}")
+    return wanted
 
 
 def op_filter_heads(ctx: Context, op: Op) -> Result:

@@ -674,6 +674,10 @@ class LineParser:
             after = self.pos
             self.pos = m.end()
             self.skip_ws()
+            if self.text.startswith(_LIKE_OP, self.pos):  # ``tail_entity~='Duke'``
+                self.pos += len(_LIKE_OP)
+                self.skip_ws()
+                return _arg(m.group(0), _containing(self.value()), "=", (begin, self.pos))
             op = _CMP_RE.match(self.text, self.pos)
             if op:
                 cmp = cmp_of(op.group(1))
@@ -803,6 +807,22 @@ def _func_name(written: str) -> str:
 
 def _is_lookup(node: Node) -> bool:
     return isinstance(node, Call) and node.func.lower() == "get_information"
+
+
+# ``name~='text'``: "matches", read as the LIKE pattern ``'%text%'`` (values containing it)
+_LIKE_OP = "~="
+
+
+def _containing(node: Node) -> Node:
+    """A literal after ``~=`` as the pattern of the values containing it (``'Duke'`` ->
+    ``'%Duke%'``, which the lookup reads as a containment); other values unchanged.
+
+    >>> _containing(Text("Duke"))
+    Text(value='%Duke%')
+    """
+    if isinstance(node, Text) and node.value.strip():
+        return Text(f"%{node.value.strip().strip('%')}%")
+    return node
 
 
 def _arg(name: str | None, node: Node, cmp: Cmp = "=", span: tuple[int, int] = (0, 0)) -> Arg:

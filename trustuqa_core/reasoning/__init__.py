@@ -49,7 +49,7 @@ from .sets import (
     fn_row_number,
 )
 from .sorting import fn_consecutive, fn_nth_largest, fn_nth_smallest, fn_sort
-from .text import fn_extract_number, fn_split
+from .text import fn_extract_number, fn_score_parts, fn_split
 
 __all__ = ["REASONING"]
 
@@ -79,6 +79,7 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "distinct": fn_distinct,
     "split": fn_split,
     "extract_number": fn_extract_number,
+    "score_parts": fn_score_parts,
     "sort": fn_sort,
     "nth_largest": fn_nth_largest,
     "nth_smallest": fn_nth_smallest,

@@ -325,6 +325,52 @@ def _early_span(ctx: Context, value: object) -> tuple[int, int, tuple[int, ...]]
     return start, end, merged_witnesses([r])
 
 
+# one span of years, the end possibly in two digits: ``1983–1984``, ``1965–76``
+_SPAN = re.compile(r"^(1\d{3}|20\d{2})\s*[–—\-−]\s*(\d{4}|\d{2})$")
+
+
+def span_years(text: str) -> int | None:
+    """The years a value of spans covers: ``1965–76`` is 11; ``1991–97, 2000–04`` is
+    6 + 4 = 10; ``None`` when a part is no span whose end follows its start (``1983–present``).
+
+    >>> span_years("1965–76"), span_years("1991–97, 2000–04"), span_years("1983–present")
+    (11, 10, None)
+    """
+    total = 0
+    for part in text.split(","):
+        m = _SPAN.match(part.strip())
+        if m is None:
+            return None
+        start, end = int(m.group(1)), m.group(2)
+        stop = int(end) if len(end) == 4 else start // 100 * 100 + int(end)
+        if len(end) == 2 and stop < start:
+            stop += 100
+        if stop < start:
+            return None
+        total += stop - start
+    return total
+
+
+def _each_span(ctx: Context, r: Result) -> Result | None:
+    """``duration(set=...)`` of several values that are each a span of years (one per row,
+    ``Career`` = ``1965–76``): each value's length, witnessed by its own cell, so a ``max``
+    of them finds the longest and a lookup of it finds the cell again. ``None`` unless there
+    are at least two values and every one reads as spans."""
+    if len(r) < 2:
+        return None
+    texts = [elem_text(ctx.graph, e) for e in r.elems]
+    lengths = [span_years(t) for t in texts]
+    if any(n is None for n in lengths):
+        return None
+    counted = [int(n) for n in lengths if n is not None]
+    unit = "" if mentions_years(ctx.question) else " years"
+    ctx.notes.append(f"duration() of {len(r)} values that are each a span of years: each "
+                     "value's length (" + ", ".join(
+                         f"{t!r} {n}" for t, n in list(zip(texts, counted, strict=True))[:4])
+                     + (" ...)" if len(r) > 4 else ")"))
+    return Result(tuple(Scalar(float(n), f"{n}{unit}") for n in counted), r.witnesses)
+
+
 def fn_duration(ctx: Context, op: Op) -> Result:
     """Years from a start to an end (two dates or years, or one span like ``1947–1959``),
     answered as ``N years`` (the number alone when the question already says "years"). One
@@ -337,6 +383,9 @@ def fn_duration(ctx: Context, op: Op) -> Result:
             ctx.notes.append(f"duration() of one value that is a duration, "
                              f"{elem_text(ctx.graph, r.elems[0])!r}: that value")
             return r
+        each = _each_span(ctx, operand_result(ctx, args.operands[0]))
+        if each is not None:
+            return each
     start, end, wits = _span(ctx, op, "duration()")
     n = abs(end - start)
     ctx.notes.append(

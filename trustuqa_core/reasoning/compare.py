@@ -13,13 +13,15 @@ evaluated as Python).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..errors import ExecutionError, NotApplicableError
-from ..numbers import format_number
+from ..numbers import format_number, parse_month_day
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Elem, Result, Scalar
 from ..rewrite import Op
+from ..text import fold
 from .cues import (
     AGE_WORDS,
     RANK_RELATION,
@@ -138,9 +140,47 @@ def _labelled_pair(ctx: Context, left: object, right: object, what: str
     return (Reading(a[1], "number", a[2], a[3]), Reading(b[1], "number", b[2], b[3]))
 
 
+# a range of days in one month: '28–31 May', 'May 28–31' (read as its first day)
+_DAY_RANGE = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s*[–—\-−]\s*\d{1,2}(?:st|nd|rd|th)?")
+
+
+def month_day(text: str) -> tuple[int, int] | None:
+    """``(month, day)`` of a day written without a year, a range of days read as its first
+    day; ``None`` for anything else (a bare month, a date with a year).
+
+    >>> month_day("28–31\xa0May"), month_day("May 28–31"), month_day("6 Sep"), month_day("May")
+    ((5, 28), (5, 28), (9, 6), None)
+    """
+    md = parse_month_day(text) or parse_month_day(_DAY_RANGE.sub(r"\1", text, count=1))
+    return (md[0], md[1]) if md is not None and md[1] is not None else None
+
+
+def _yearless(ctx: Context, value: object) -> Reading | None:
+    """One value that is a day without a year (``28 May``, ``4–7 Mar``) as ``month*100 +
+    day``, or ``None``."""
+    r = operand_result(ctx, value).distinct()
+    if len(r) != 1 or (not isinstance(r.elems[0], Scalar) and ctx.graph.is_row(r.elems[0])):
+        return None
+    text = elem_text(ctx.graph, r.elems[0])
+    md = month_day(text)
+    if md is None:
+        return None
+    wits = merged_witnesses([r])
+    last = [w[-1] for w in r.witnesses if w]
+    relation = " ".join(ctx.graph.fact_text(last[0])[1].split()) if last else ""
+    return Reading(float(md[0] * 100 + md[1]), "date without a year", text, wits,
+                   relation=relation)
+
+
 def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers; when neither holds numbers and the question asks "more" or
-    "fewer" ("who broke more world records, X or Y?"), how many values each holds."""
+    "fewer" ("who broke more world records, X or Y?"), how many values each holds. Two days
+    written without a year (``28–31 May``, ``4 Mar``) compare by month and day (noted)."""
+    days = _yearless(ctx, left), _yearless(ctx, right)
+    if days[0] is not None and days[1] is not None:
+        ctx.notes.append(f"{what}: {days[0].text!r} and {days[1].text!r} are days without a "
+                         "year (a range read as its first day): compared by month and day")
+        return days[0], days[1]
     try:
         return read_number(ctx, left, what), read_number(ctx, right, what)
     except NotApplicableError:
@@ -158,9 +198,41 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
         return a, b
 
 
+# a measure with its unit: '≈ 600 mm', '6 km', '1.5 kg' (unit -> (dimension, factor))
+_UNITS = {"mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1.0),
+          "km": ("length", 1000.0), "g": ("mass", 0.001), "kg": ("mass", 1.0),
+          "t": ("mass", 1000.0), "tonnes": ("mass", 1000.0), "ms": ("time", 0.001),
+          "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0)}
+_MEASURE = re.compile(r"^\s*[≈~]?\s*[\d.,]+\s*([a-z]+)\b", re.IGNORECASE)
+
+
+def _unit_of(text: str) -> tuple[str, str, float] | None:
+    m = _MEASURE.match(text)
+    unit = m.group(1).lower() if m else ""
+    return (unit, *_UNITS[unit]) if unit in _UNITS else None
+
+
+def _common_unit(ctx: Context, a: Reading, b: Reading, what: str) -> tuple[Reading, Reading]:
+    """Two single measures in different units of one dimension (``600 mm`` against
+    ``6 km``) converted to the base unit before they are compared, noted; else unchanged.
+
+    >>> _unit_of("≈ 600 mm"), _unit_of("6 km (3.7 mi)"), _unit_of("12 points")
+    (('mm', 'length', 0.001), ('km', 'length', 1000.0), None)
+    """
+    ua, ub = _unit_of(a.text), _unit_of(b.text)
+    if ua is None or ub is None or ua[0] == ub[0] or ua[1] != ub[1]:
+        return a, b
+    ctx.notes.append(f"{what}: {a.text!r} and {b.text!r} are in different units: compared "
+                     f"as {format_number(a.value * ua[2])} and {format_number(b.value * ub[2])} "
+                     f"({ua[1]} in base units)")
+    return (replace(a, value=a.value * ua[2], kind="measure"),
+            replace(b, value=b.value * ub[2], kind="measure"))
+
+
 def _read_pair(ctx: Context, left: object, right: object, what: str) -> tuple[Reading, Reading]:
     """Both operands as numbers, refusing readings that would make the comparison a guess."""
     a, b = _read_both(ctx, left, right, what)
+    a, b = _common_unit(ctx, a, b, what)
     cells = _counted_cells(ctx, left, right, a, b, what)
     if cells is not None:
         return cells
@@ -334,6 +406,12 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
             f" value, {w1!r} being the first value: the answer is {word!r}"
         )
         return _answer(word, wits)
+    if given in ("=", "!=") and form.kind == "choice" and _one_literal(left, right):
+        truth = _judge(ctx, left, a, given, right, b)
+        _keep_verdict(ctx, truth, given, x, y)
+        ctx.notes.append(f"{what}: '{given}' against a literal tests equality, not which of "
+                         f"two is larger: {'yes' if truth else 'no'}")
+        return _answer("yes" if truth else "no", wits)
     if form.kind == "choice" or (form.kind == "unknown" and given is None):
         symbol = given if given in (">", "<", ">=", "<=") else None
         source = "the operator"
@@ -376,6 +454,12 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+def _one_literal(left: object, right: object) -> bool:
+    """True when exactly one operand is a literal (``compare(set1='output_of_query3',
+    set2='1', op='=')``): an equality test of one value, not a choice between two."""
+    return isinstance(left, Text) != isinstance(right, Text)
 
 
 _ALTERNATIVES = re.compile(r"\b([A-Za-z]+)\s+or\s+([A-Za-z]+)\b")
@@ -458,6 +542,11 @@ def fn_compare(ctx: Context, op: Op) -> Result:
 def _compare_args(ctx: Context, args: Args, what: str) -> Result:
     """Compare what the arguments give: a condition text (``'output_of_query2 > 10000'``)
     when there are no operands, else the two operands."""
+    if isinstance(args.condition, Ref) and len(args.operands) == 1 and args.operator:
+        # Calculator(check='output_of_query4', operator='==', value='August 25')
+        ctx.notes.append(f"{what}: the checked output_of_query{args.condition.step} is the "
+                         "left operand")
+        args.operands, args.condition = [args.condition, args.operands[0]], None
     if args.condition is not None and not args.operands:
         left, symbol, right = _expression(ctx, args.condition)
         args.operator, args.operator_text = symbol, symbol
@@ -506,13 +595,27 @@ def _checked_comparison(ctx: Context, left: object, right: object, args: Args) -
     if args.operator not in (None, "="):
         return None
     for this, other in ((left, right), (right, left)):
-        if (isinstance(this, Ref) and this.step in ctx.verdicts and isinstance(other, Text)
-                and other.value.strip().lower() in _TRUE):
+        word = other.value.strip().lower() if isinstance(other, Text) else ""
+        if (isinstance(this, Ref) and this.step in ctx.verdicts
+                and (word in _TRUE or word in _OUTCOME_WORDS and not _yes_no(ctx, this))):
             ctx.verdicts[ctx.step] = ctx.verdicts[this.step]
+            shown = other.value.strip() if isinstance(other, Text) else word
             ctx.notes.append(f"checking that the comparison output_of_query{this.step} is "
-                             f"{other.value.strip()!r}: that comparison's answer")
+                             f"{shown!r}: that comparison's answer")
             return operand_result(ctx, this)
     return None
+
+
+def _yes_no(ctx: Context, value: Ref) -> bool:
+    """True when an earlier comparison answered yes / no (not a name or a question word)."""
+    texts = {elem_text(ctx.graph, e).strip().lower() for e in operand_result(ctx, value).elems}
+    return bool(texts) and texts <= {"yes", "no", "true", "false"}
+
+
+# the outcome of a comparison written as a word it is checked against:
+# ``compare(set1='output_of_query2', set2='output_of_query3') == 'greater'``
+_OUTCOME_WORDS = frozenset({"greater", "larger", "bigger", "higher", "more", "less", "smaller",
+                            "lower", "fewer", "greater than", "less than", "true"})
 
 
 def _expression(ctx: Context, value: object) -> tuple[object, str, object]:
@@ -599,8 +702,9 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
 def _test_name(ctx: Context, step: int, other: int, question: str) -> str | None:
     """The entity a yes/no test is about and the other test is not, named in the question."""
     mine = [*ctx.names.get(step, ()), *ctx.literals.get(step, ())]
-    theirs = {_norm(n) for n in (*ctx.names.get(other, ()), *ctx.literals.get(other, ()))}
-    found = [n for n in mine if _norm(n) not in theirs and _norm(n) and _norm(n) in question]
+    theirs = {fold(_norm(n)) for n in (*ctx.names.get(other, ()), *ctx.literals.get(other, ()))}
+    found = [n for n in mine
+             if (f := fold(_norm(n))) and f not in theirs and f in question]
     return found[0] if len(found) == 1 else None
 
 
@@ -614,7 +718,7 @@ def _either_named(ctx: Context, args: Args) -> Result | None:
             and then.value.strip().lower() == "yes" and cond.step in ctx.verdicts
             and other.step in ctx.verdicts):
         return None
-    question = _norm(ctx.question or "")
+    question = fold(_norm(ctx.question or ""))  # accents aside: 'alvaro' names 'Álvaro'
     if " or " not in f" {question} ":
         return None
     first = _test_name(ctx, cond.step, other.step, question)

@@ -66,6 +66,9 @@ def filter_rows(ctx: Context, op: Op, what: str) -> Result:
         raise not_applicable(ctx, f"{what}: the set holds no table rows")
     rel = key_column(ctx, key, rows)
     if rel is None:
+        own = _own_values(ctx, s, key, wanted, op.cmp, what)
+        if own is not None:
+            return own
         raise not_applicable(ctx, f"{what}: the key {key!r} names no column of the rows")
     g = ctx.graph
     kept_rows = set()
@@ -78,6 +81,20 @@ def filter_rows(ctx: Context, op: Op, what: str) -> Result:
             or (w and g.head_of(w[-1]) in kept_rows)]
     ctx.notes.append(f"{what}: {len(kept_rows)} of the {len(rows)} row(s) have "
                      f"{g.relation_names[rel]!r} {op.cmp} {wanted!r}")
+    return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep))
+
+
+def _own_values(ctx: Context, s: Result, key: str, wanted: str, cmp: str,
+                what: str) -> Result | None:
+    """A key naming no column, over a set of values (not rows): the key describes the values
+    (``check(set=<the dates>, key='publication year', value='1844')``), so the set's own
+    values are tested, noted; ``None`` for a set of rows."""
+    g = ctx.graph
+    if any(not isinstance(e, Scalar) and g.is_row(int(e)) for e in s.elems):
+        return None
+    keep = [i for i, e in enumerate(s.elems) if _cell_matches(elem_text(g, e), wanted, cmp)]
+    ctx.notes.append(f"{what}: the key {key!r} names no column of the rows: the set's own "
+                     f"values are tested, {len(keep)} of {len(s)} {cmp} {wanted!r}")
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep))
 
 

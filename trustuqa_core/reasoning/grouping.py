@@ -11,19 +11,21 @@ round); a key naming no column of the rows goes to the LLM fallback with that re
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
 
 from ..ops.base import Context, elem_text, resolve_set
 from ..ops.project import project
-from ..query.ast import Bound, Text
-from ..results import Result, Scalar
+from ..query.ast import Bound, Ref, Text
+from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
 from ..text import normalize
 from .operands import not_applicable
 
-__all__ = ["fn_group_by", "frequency_extreme", "key_column", "rows_of", "KEY_ARGS"]
+__all__ = ["fn_group_by", "frequency_extreme", "key_column", "keyed_count", "rows_of",
+           "column_function", "KEY_ARGS"]
 
 # argument names that carry the grouping column
 KEY_ARGS = frozenset({"key", "by", "group_by", "groupby", "column", "relation", "attribute",
@@ -64,6 +66,95 @@ def rows_of(ctx: Context, r: Result) -> list[int]:
     return list(dict.fromkeys(rows))
 
 
+def _grouping(ctx: Context, what: str, rel: int, rows: list[int]) -> Result:
+    """The ``rel`` value of each row, the step marked as a grouping (with its note)."""
+    values = project(ctx, rel, Result.of(rows))
+    counts = Counter(elem_text(ctx.graph, e) for e in values.elems)
+    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+    ctx.grouped.add(ctx.step)
+    ctx.notes.append(f"{what}: the {ctx.graph.relation_names[rel]!r} of each of the "
+                     f"{len(rows)} row(s), {len(counts)} group(s) ({shown} ...); a max/min of "
+                     "it is the group with the most/fewest rows")
+    return values
+
+
+# a key that names the rows themselves: each row is its own group member
+_ROW_KEYS = frozenset({"row_number", "row", "rows", "row number", "id"})
+
+
+def keyed_count(ctx: Context, op: Op, s: Result) -> Result | None:
+    """``count(set=..., key=K)`` (also ``group_by=``, ``by=``): K read as a value of the set
+    counts its occurrences, as a value of the set's rows counts the rows holding it; K naming
+    a column of the set's rows (or ``row_number``: the set's own values, one per row) keeps
+    the grouping for a later max/min/most_frequent (``ctx.groupings``) and returns ``None``,
+    as it does when K is none of these (the count is then the plain count).
+
+    >>> keyed_count.__name__
+    'keyed_count'
+    """
+    key = next((_text(v) for n, v in op.params
+                if (n or "").lower() in KEY_ARGS - {"relation"} and _text(v)), None)
+    if key is None or not s:
+        return None
+    g = ctx.graph
+    rows_only = all(not isinstance(e, Scalar) and g.is_row(int(e)) for e in s.elems)
+    if not rows_only:
+        wanted = normalize(key)
+        keep = [i for i, e in enumerate(s.elems) if normalize(elem_text(g, e)) == wanted]
+        if keep:
+            ctx.notes.append(f"count(): the key {key!r} is a value of the set; it occurs "
+                             f"{len(keep)} time(s) among the {len(s)} value(s)")
+            wits = tuple(w for i in keep for w in s.witnesses[i])
+            return Result((Scalar.number(len(keep)),), (wits[:MAX_WITNESSES],))
+    rows = rows_of(ctx, s)
+    if not rows:
+        return None
+    if normalize(key) in _ROW_KEYS:
+        if not rows_only:
+            _keep_grouping(ctx, key, "the set's values, one per row", s)
+        return None
+    rel = key_column(ctx, key, rows)
+    if rel is not None:
+        values = project(ctx, rel, Result.of(rows))
+        _keep_grouping(ctx, key, f"the {g.relation_names[rel]!r} of each of the {len(rows)} "
+                       "row(s)", values)
+        return None
+    return _rows_holding(ctx, key, op, rows)
+
+
+def _keep_grouping(ctx: Context, key: str, what: str, values: Result) -> None:
+    """Remember the groups a keyed count counted (its answer stays the count), noted."""
+    counts = Counter(elem_text(ctx.graph, e) for e in values.elems)
+    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
+    ctx.groupings[ctx.step] = values
+    ctx.notes.append(f"count() by {key!r}: {what}, {len(counts)} group(s) ({shown} ...); the "
+                     "count is of the set, and a max/min/most_frequent of this step is the "
+                     "group with the most/fewest rows")
+
+
+def _rows_holding(ctx: Context, key: str, op: Op, rows: list[int]) -> Result | None:
+    """The set's rows holding the key as a cell (equal once normalised, or the cell the
+    mapper matched it to), counted; ``None`` when no row holds it."""
+    g = ctx.graph
+    bound = next((v for n, v in op.params if isinstance(v, Bound) and _text(v) == key), None)
+    mapped = bound.labels if bound is not None and bound.role in ("value", "entity") else ()
+    wanted = {normalize(key)} | {normalize(t) for t in mapped}
+    hits: list[tuple[int, int]] = []
+    for row in rows:
+        facts = g.facts_heads(np.asarray([row], dtype=np.int64))
+        tails = g.tails_of(facts).tolist()
+        found = next((int(f) for f, t in zip(facts.tolist(), tails, strict=True)
+                      if normalize(g.label(int(t))) in wanted), None)
+        if found is not None:
+            hits.append((row, found))
+    if not hits:
+        return None
+    ctx.notes.append(f"count(): {len(hits)} of the set's {len(rows)} row(s) hold {key!r} "
+                     "(the key read as a value of their rows)")
+    wits = tuple(f for _, f in hits)[:MAX_WITNESSES]
+    return Result((Scalar.number(len(hits)),), (wits,))
+
+
 def fn_group_by(ctx: Context, op: Op) -> Result:
     """The key column's value of each row of the set (module doc)."""
     key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
@@ -80,14 +171,7 @@ def fn_group_by(ctx: Context, op: Op) -> Result:
     rel = key_column(ctx, key, rows)
     if rel is None:
         raise not_applicable(ctx, f"group_by(): the key {key!r} names no column of the rows")
-    values = project(ctx, rel, Result.of(rows))
-    counts = Counter(elem_text(ctx.graph, e) for e in values.elems)
-    shown = ", ".join(f"{t!r} {c}" for t, c in counts.most_common(4))
-    ctx.grouped.add(ctx.step)
-    ctx.notes.append(f"group_by(): the {ctx.graph.relation_names[rel]!r} of each of the "
-                     f"{len(rows)} row(s), {len(counts)} group(s) ({shown} ...); a max/min of "
-                     "it is the group with the most/fewest rows")
-    return values
+    return _grouping(ctx, "group_by()", rel, rows)
 
 
 def frequency_extreme(ctx: Context, name: str, s: Result) -> Result:
@@ -100,3 +184,33 @@ def frequency_extreme(ctx: Context, name: str, s: Result) -> Result:
                      f"{'most' if name == 'max' else 'fewest'} rows ({best}): "
                      + ", ".join(repr(t) for t in sorted(winners)))
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
+# a verb before the column a made-up function is named after: ``get_country``
+_VERBS = re.compile(r"^(?:get|find|extract|lookup|look_up|read|the)_")
+
+
+def column_function(ctx: Context, func: str, args: tuple[object, ...]) -> Result | None:
+    """A function the language lacks, named after a column of its one operand's rows
+    (``distance(output_of_query2)`` over ``Distance`` values, ``country(set=...)`` of
+    winners in a table with a ``Country`` column): that column's value of each row, noted.
+    ``None`` when the call has other than one earlier result, the rows have no such column,
+    or the name is no column name.
+
+    >>> _VERBS.sub("", "get_country")
+    'country'
+    """
+    refs = [a for a in args if isinstance(a, Ref)]
+    if len(refs) != 1 or len(args) != 1:
+        return None
+    rows = rows_of(ctx, resolve_set(ctx, refs[0]))
+    name = _VERBS.sub("", func.strip().lower()).replace("_", " ").strip()
+    if not rows or not name:
+        return None
+    rel = key_column(ctx, name, rows)
+    if rel is None or normalize(ctx.graph.relation_names[rel]) != normalize(name):
+        return None
+    ctx.notes.append(f"{func}() is not part of the query language, but it names the column "
+                     f"{ctx.graph.relation_names[rel]!r} of the {len(rows)} row(s) of "
+                     f"output_of_query{refs[0].step}: read as that column's values")
+    return project(ctx, rel, Result.of(rows))

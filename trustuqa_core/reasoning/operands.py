@@ -231,6 +231,7 @@ def split_args(ctx: Context, op: Op) -> Args:
             out.operands.append(reference_alias(value))
             out.names.append(key)
     _named_condition(op, out)
+    _positional_branches(out)
     ctx.literals[ctx.step] = tuple(v.value for v in out.operands if isinstance(v, Text))
     if positional_after_condition:
         if len(positional_after_condition) != 2 or out.has_then:
@@ -254,6 +255,21 @@ def _named_condition(op: Op, out: Args) -> None:
         return
     right, then, otherwise = out.operands
     out.operands, out.names = [Text(first), right], [first, first]
+    out.then, out.otherwise, out.has_then = then, otherwise, True
+
+
+def _positional_branches(out: Args) -> None:
+    """``less_than('output_of_query2', 'output_of_query4', 'yes', 'no')``: four unnamed
+    arguments, the last two literals, are two operands and the *then* / *else* values."""
+    if out.has_then or out.condition is not None or len(out.operands) != 4:
+        return
+    if not all(n.startswith("arg") for n in out.names):
+        return
+    a, b, then, otherwise = out.operands
+    if not (isinstance(then, Text) and isinstance(otherwise, Text)) \
+            or isinstance(a, Text) and isinstance(b, Text):
+        return
+    out.operands, out.names = [a, b], out.names[:2]
     out.then, out.otherwise, out.has_then = then, otherwise, True
 
 

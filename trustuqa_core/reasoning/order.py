@@ -6,8 +6,9 @@ Two readings, each stated in the step's notes:
 * **one value**: the largest (or smallest) of a single distinct value is that value, whatever
   the order;
 * **table order**: when the step's own description asks for the row number ("Get the max
-  row_number of output_of_query1"), ``max`` is the value of the last row and ``min`` the value
-  of the first row, in table order (rows read from the values' witnesses).
+  row_number of output_of_query1"), or the question asks for the last / latest (``max``) or
+  the first / earliest (``min``) and not the other, ``max`` is the value of the last row and
+  ``min`` the value of the first row, in table order (rows read from the values' witnesses).
 
 * **scores**: when every value is a score or record (``W 24–17``), each reads as the one
   number the question asks for (:func:`.scores.read_score`: the first, the second for
@@ -97,7 +98,8 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
     frequent = _extreme_frequency(ctx, name, s)
     if frequent is not None:
         return frequent
-    if not asks_row_order(ctx.description):
+    order_cue = _order_cue(ctx.question, name)
+    if not asks_row_order(ctx.description) and order_cue is None:
         return None
     rows = [_row_of(ctx, w) for w in s.witnesses]
     if any(r is None for r in rows) or any(isinstance(e, Scalar) for e in s.elems):
@@ -107,12 +109,32 @@ def extreme_without_numbers(ctx: Context, name: str, s: Result) -> Result | None
         return None  # rows of several tables have no common order
     pick = max(positions) if name == "max" else min(positions)
     keep = [i for i, r in enumerate(rows) if r == pick]
+    why = ("the step asks for the row number" if order_cue is None
+           else f"the question asks for the {order_cue!r}")
     ctx.notes.append(
-        f"{name}(): the values are not numbers and the step asks for the row number: the "
+        f"{name}(): the values are not numbers and {why}: the "
         f"value of the {'last' if name == 'max' else 'first'} row in table order "
         f"(row {pick[1]} of {len(set(positions))})"
     )
     return Result(tuple(s.elems[i] for i in keep), tuple(s.witnesses[i] for i in keep)).distinct()
+
+
+# "his last competition", "the latest album" (max); "the first album", "earliest" (min)
+_LAST_CUE = re.compile(r"\b(last|latest|final|most recent)\b")
+_FIRST_CUE = re.compile(r"\b(first|earliest)\b")
+
+
+def _order_cue(question: str | None, name: str) -> str | None:
+    """The word asking for the last (``max``) or first (``min``) in table order, when the
+    question has one for that direction and none for the other; else ``None``.
+
+    >>> _order_cue("when was his last competition?", "max"), _order_cue("first?", "max")
+    ('last', None)
+    """
+    q = (question or "").lower()
+    want, other = (_LAST_CUE, _FIRST_CUE) if name == "max" else (_FIRST_CUE, _LAST_CUE)
+    m = want.search(q)
+    return m.group(1) if m is not None and other.search(q) is None else None
 
 
 # a span of years still open: '1973–present' (read as its first year, as a closed span is)

@@ -9,7 +9,7 @@ from collections import Counter
 
 from ..numbers import parse_quantity
 from ..ops.base import Context, elem_text, intersect, resolve_set
-from ..query.ast import Text
+from ..query.ast import Ref, Text
 from ..results import Elem, Result, Scalar, elem_key
 from ..rewrite import Op
 from ..text import normalize
@@ -124,6 +124,11 @@ def fn_row_number(ctx: Context, op: Op) -> Result:
 def fn_most_frequent(ctx: Context, op: Op) -> Result:
     """The value(s) occurring most often in the bag (ties: all), with their witnesses."""
     r = _the_set(ctx, op, "most_frequent()")
+    source = split_args(ctx, op).operands[0]
+    if isinstance(source, Ref) and source.step in ctx.groupings:  # count(set, key=column)
+        r = ctx.groupings[source.step]
+        ctx.notes.append(f"most_frequent() of output_of_query{source.step}, a count by a key: "
+                         "read over the groups it counted")
     if not r:
         raise ctx.fail("most_frequent() of an empty set")
     if all(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems):

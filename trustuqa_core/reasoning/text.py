@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import re
 
-from ..numbers import parse_number
+from ..numbers import SCORE, parse_number
 from ..ops.base import Context, elem_text, resolve_set
 from ..results import Result, Scalar
 from ..rewrite import Op
 from .operands import not_applicable
 
-__all__ = ["fn_split", "fn_extract_number", "split_text", "first_number"]
+__all__ = ["fn_split", "fn_extract_number", "fn_score_parts", "split_text", "first_number"]
 
 DELIMITER_NAMES = frozenset({"delimiter", "sep", "separator", "by", "char", "on", "split_by",
                              "delim"})
@@ -99,4 +99,24 @@ def fn_extract_number(ctx: Context, op: Op) -> Result:
         ctx.notes.append(f"the first number in {text!r} is {number}")
         elems.append(_scalar(number))
         wits.append(w)
+    return Result(tuple(elems), tuple(wits))
+
+
+def fn_score_parts(ctx: Context, op: Op) -> Result:
+    """The two numbers of each score or record (``W 27–24`` -> 27, 24), in order, each
+    witnessed by its value (``parse_points``, ``parse_score``, ``split_score``, ...), so a
+    ``difference`` of the result is the margin; a value that is no score goes to the
+    fallback."""
+    r, _ = _source(ctx, op, "score_parts()")
+    elems: list[Scalar] = []
+    wits: list[tuple[int, ...]] = []
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        text = elem_text(ctx.graph, e)
+        m = SCORE.match(text)
+        if m is None:
+            raise not_applicable(ctx, f"score_parts(): {text!r} is not a score")
+        ctx.notes.append(f"the score {text!r} holds {m.group(1)} and {m.group(2)}")
+        for part in (m.group(1), m.group(2)):
+            elems.append(Scalar(float(part), part))
+            wits.append(w)
     return Result(tuple(elems), tuple(wits))
