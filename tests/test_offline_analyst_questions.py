@@ -39,6 +39,8 @@ KG = (b"Low Tide|directed_by|Ida Park\nNorth Road|directed_by|Ida Park\n"
     (FILMS, "which films came out in the 1970s?", ["Annie Hall", "M*A*S*H"]),
     (FILMS, "which films came out in the 1900s?", ["Annie Hall", "Duck Soup", "M*A*S*H",
                                                    "Tootsie"]),  # a century
+    (FILMS, "which films came out before the 1970s?", ["Duck Soup"]),
+    (FILMS, "which films came out after the 1970s?", ["Tootsie"]),
     (PEOPLE, "who is the oldest?", ["Bo Ray"]),
     (PEOPLE, "who is the youngest?", ["Cy Day"]),
 ])

@@ -425,6 +425,10 @@ def _decades(q: list[str], table: Table,
     ...           {"Year": (1933.0, 1982.0)})
     >>> [(c.column, c.cmp, c.value) for c in _decades(tokens("films of the 1970s"), t, {})]
     [('Year', '>=', '1970'), ('Year', '<=', '1979')]
+    >>> [(c.cmp, c.value) for c in _decades(tokens("films made before the 1970s"), t, {})]
+    [('<', '1970')]
+    >>> [(c.cmp, c.value) for c in _decades(tokens("films made after the 1970s"), t, {})]
+    [('>', '1979')]
     """
     out: list[Cond] = []
     for i in range(len(q) - 1):
@@ -435,10 +439,25 @@ def _decades(q: list[str], table: Table,
         span = 99 if w.endswith("00") else 9  # "the 1800s" is the century
         col = comparison_column(i, i, mentions, table, start) or comparison_fallback(
             start, "since", table, mentions)
-        if col is not None:
+        if col is None:
+            continue
+        before = " " + " ".join(t for t in q[max(0, i - 4):i] if t != "the")
+        cue = next((c for c in _DECADE_CUES if before.endswith(" " + c)), "")
+        if cue == "since":  # "since the 1970s": from its start on
+            out.append(Cond(col, ">=", w, (i, i + 2)))
+        elif cue in _LATER:  # "after the 1970s": past its end
+            out.append(Cond(col, ">", str(start + span), (i, i + 2)))
+        elif cue:  # "before the 1970s": ahead of its start
+            out.append(Cond(col, "<", w, (i, i + 2)))
+        else:
             out += [Cond(col, ">=", w, (i, i + 1)),
                     Cond(col, "<=", str(start + span), (i + 1, i + 2))]
     return out
+
+
+_LATER = words("greater_cues")
+#: comparison cues before a decade, longest first ("later than the 1970s", "before the 1800s")
+_DECADE_CUES = sorted(set(_LATER) | set(words("less_cues")), key=lambda c: -len(c))
 
 
 def _asks_for(q: list[str], column: str, mentions: dict[str, tuple[float, int, int]],
