@@ -181,9 +181,10 @@ def _rule_count_reads_column(s: LinkState) -> bool:
 
 
 def _rule_relative_superlative(s: LinkState) -> bool:
-    """*fastest* / *slowest* and *oldest* / *newest* / *youngest* name a direction that
-    depends on the column: over clock times the fastest is the smallest, over a speed the
-    largest; over years or dates the oldest is the earliest, over ages the largest."""
+    """*fastest* / *slowest*, *oldest* / *newest* / *youngest* and *best* / *worst* / *top*
+    name a direction that depends on the column: over clock times the fastest is the smallest,
+    over a speed the largest; over years the oldest is the earliest, over ages the largest;
+    over times and ranks the best is the smallest (over other numbers *best* is left alone)."""
     if s.computed is not None:
         return False
     cue = next((w for i, w in enumerate(s.q) if w in _RELATIVE and i not in s.covered), None)
@@ -210,12 +211,12 @@ def _rule_relative_superlative(s: LinkState) -> bool:
     return True
 
 
-#: superlatives whose direction is by time (flipped over plain numbers such as speeds, ages)
+#: superlatives whose direction is by time or place (flipped over plain numbers such as
+#: speeds and ages); *best* / *worst* / *top* only over times and ranks
 _RELATIVE = {"fastest": "min", "quickest": "min", "slowest": "max", "oldest": "min",
-             "newest": "max", "youngest": "max"}
+             "newest": "max", "youngest": "max", "best": "min", "worst": "max", "top": "min"}
 _AGE = frozenset({"oldest", "newest", "youngest"})
-_QUALITY = frozenset({"best", "worst", "top"})  # only over times and ranks (the smaller is better)
-_RELATIVE.update(best="min", worst="max", top="min")
+_QUALITY = frozenset({"best", "worst", "top"})
 
 
 def _rank_like(column: str) -> bool:
