@@ -29,7 +29,7 @@ from ..query.build import call, get_information, ref
 from ..reasoning.cues import RANK_RELATION, SPEED_WORDS, question_form, rank_direction
 from .linking import Cond, Table, tokens
 
-__all__ = ["Computed", "link_computed", "computed_steps"]
+__all__ = ["Computed", "link_computed", "computed_steps", "column_kind", "year_column"]
 
 _DIFFERENCE = re.compile(
     r"\bhow (?:many|much) (?:\w+ ){0,3}?(?:more|less|fewer|higher|lower|longer|shorter|bigger|"
@@ -80,7 +80,7 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
             return Computed("difference", (equal[0],), a, b,
                             why=f"'how many more ... than': {a!r} and {b!r} of one row")
         if joint == "or":
-            op = _column_choice_op(text, a, timed=_kind(table, a) == "time")
+            op = _column_choice_op(text, a, timed=column_kind(table, a) == "time")
             if op is not None:
                 return Computed("column_choice", (equal[0],), a, b, op=op,
                                 why=f"a choice between the columns {a!r} and {b!r} of one "
@@ -90,12 +90,12 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
     if len(equal) != 2 or equal[0].column != equal[1].column:
         return None
     named = {c.column for c in equal}
-    if "how long" in text and (year := _year_column(table, named, mentions)) is not None:
+    if "how long" in text and (year := year_column(table, named, mentions)) is not None:
         return Computed("duration", tuple(sorted(equal, key=lambda c: c.span)), year,
                         why=f"'how long' between two rows: years from one {year!r} to the "
                             "other")
     numeric = [c for c, m in mentions.items() if c not in named and m[0] >= 0.5
-               and (table.numeric.get(c) or c in table.durations)]
+               and column_kind(table, c)]
     cue = [i for i, w in enumerate(tokens(question)) if w == "difference"]
     if len(numeric) > 1 and cue:  # "the difference between the totals": not a Difference column
         numeric = [c for c in numeric if not mentions[c][1] <= cue[0] < mentions[c][2]] \
@@ -130,7 +130,7 @@ def _two_columns(question: str, mentions: dict[str, tuple[float, int, int]], tab
         if joint not in words:
             continue
         at = len(words) - 1 - words[::-1].index(joint)
-        kind = {c: _kind(table, c) for c in mentions if c not in used and _kind(table, c)}
+        kind = {c: k for c in mentions if c not in used and (k := column_kind(table, c))}
         left = [c for c in kind if mentions[c][2] <= at and mentions[c][0] >= 1.0]
         right = [c for c in kind if mentions[c][1] > at and mentions[c][0] >= 1.0]
         if not left or not right:
@@ -160,7 +160,7 @@ def _as_said(question: str, mentions: dict[str, tuple[float, int, int]], column:
     return max(said, key=lambda c: len(tokens(c))) if said else column
 
 
-def _kind(table: Table, column: str) -> str | None:
+def column_kind(table: Table, column: str) -> str | None:
     """``number`` or ``time`` for a column two rows' values can be compared in, else None."""
     if table.numeric.get(column):
         return "number"
@@ -193,8 +193,8 @@ def _column_choice_op(text: str, a: str, timed: bool) -> str | None:
     return speed if timed and speed else question_form(text).direction
 
 
-def _year_column(table: Table, named: set[str],
-                 mentions: dict[str, tuple[float, int, int]]) -> str | None:
+def year_column(table: Table, named: set[str],
+                mentions: dict[str, tuple[float, int, int]]) -> str | None:
     """The column of years two rows are compared by: the year column the question names, else
     the table's only column whose numbers all lie in 1000-2100."""
     years = [c for c in table.columns if c not in named and table.numeric.get(c)

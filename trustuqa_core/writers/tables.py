@@ -30,7 +30,7 @@ from ..numbers import parse_number
 from ..reasoning.cues import RANK_RELATION, RANK_WORDS, TIME_ASKED
 from ..store import GraphStore
 from ..text import stem
-from .computed import Computed, link_computed
+from .computed import Computed, column_kind, link_computed, year_column
 from .linking import (
     Cond,
     Mentions,
@@ -192,13 +192,13 @@ def _rule_relative_superlative(s: LinkState) -> bool:
         return False  # "top" is also an aggregate cue (max): over times and ranks, the least
     used = {c.column for c in s.conds}
     ordered = [c for c, m in s.mentions.items() if c not in used and m[0] >= 0.5
-               and _orderable(s.table, c)]
-    column = s.select if s.select is not None and _orderable(s.table, s.select) and (
+               and column_kind(s.table, c)]
+    column = s.select if s.select is not None and column_kind(s.table, s.select) and (
         s.select in s.mentions or s.select in s.table.durations) else None
     if column is None and ordered:  # "which driver had the fastest speed?"
         column = max(ordered, key=lambda c: (s.mentions[c][0], -s.mentions[c][1]))
     if column is None and cue in _AGE:  # "which film is the oldest?", "who is the oldest?"
-        column = _year_column(s.table, used) or _age_column(s.table, used)
+        column = year_column(s.table, used, {}) or _age_column(s.table, used)
     if column is None:
         return False
     if cue in _QUALITY and not (column in s.table.durations or _rank_like(column)):
@@ -224,22 +224,11 @@ def _rank_like(column: str) -> bool:
     return any(RANK_RELATION.match(t) for t in tokens(column))
 
 
-def _orderable(table: Table, column: str) -> bool:
-    """Numbers or clock times / durations."""
-    return bool(table.numeric.get(column)) or column in table.durations
-
-
 def _age_column(table: Table, used: set[str]) -> str | None:
     """The table's one numeric column called *Age*."""
     ages = [c for c in table.columns if c not in used and table.numeric.get(c)
             and "age" in tokens(c)]
     return ages[0] if len(ages) == 1 else None
-
-
-def _year_column(table: Table, used: set[str]) -> str | None:
-    """The table's one column of years (or dates read as years) not used by a condition."""
-    years = [c for c in table.columns if c not in used and _years(table.ranges.get(c))]
-    return years[0] if len(years) == 1 else None
 
 
 def _rule_row_of_extreme(s: LinkState) -> bool:
@@ -249,7 +238,7 @@ def _rule_row_of_extreme(s: LinkState) -> bool:
     column naming them (a column of people for *who*, else the first column of text)."""
     sel = s.select
     if s.ranking is not None or s.agg not in ("max", "min") or sel is None \
-            or s.computed is not None or not _orderable(s.table, sel) \
+            or s.computed is not None or not column_kind(s.table, sel) \
             or s.mentions.get(sel, (0.0,))[0] < 0.5 and sel not in s.table.durations:
         return False
     if not _asks_row(s.q, s.mentions, s.covered):
@@ -667,7 +656,7 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
     cond_cols = {c.column for c in conds}
     at = mentions.get(select)
     compared = [c for c, m in mentions.items() if c != select and c not in cond_cols
-                and (table.numeric.get(c) or c in table.durations) and m[0] >= 0.5
+                and column_kind(table, c) and m[0] >= 0.5
                 and (at is None or m[2] <= at[1] or m[1] >= at[2])]  # not inside its name
     if compared:
         return "extreme", max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
