@@ -45,7 +45,7 @@ from .store import GraphStore
 from .subgraph import restrict, source_indices
 from .text import normalize
 from .trace import Routing, Trace, writer_kind
-from .verdict import Verdict, VoteEvidence, judge
+from .verdict import Reason, Verdict, VoteEvidence, judge, with_reasons
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 from .writers.chain import link_chain
@@ -291,20 +291,49 @@ def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper
     if set(by_query.sources) == set(ran):
         if trace.routing is not None:  # the query agrees: its evidence joins the trace's
             trace.routing = replace(trace.routing, evidence=dict(by_query.evidence))
-        return result
+        return _source_unsure(result, by_query)
     if len(by_query.sources) != 1:
-        return result
+        return _source_unsure(result, by_query)
     sub = restrict(graph, source_indices(graph, by_query.sources))
     again = over(sub, _sub_mapper(sub, mapper), by_query.routing(), ())
     if not again.answer:
-        return result
+        return _source_unsure(result, by_query)
     for key, seconds in result.timings.items():
         if key != "total":
             again.timings[key] = again.timings.get(key, 0.0) + seconds
     again.routed_attempt = result.routed_attempt
     again.warnings[:0] = [*result.warnings, f"routed by the written query to "
                           f"{by_query.sources[0]}; answered again over it"]
-    return again
+    return _source_unsure(again, by_query)
+
+
+def _source_unsure(result: Answer, by_query: RouteDecision) -> Answer:
+    """``result`` with the reason ``source_unsure`` when several loaded sources fit the
+    written query equally well and answer it differently run alone
+    (:attr:`RouteDecision.alone`), and either one the answer was not read from answers
+    otherwise, or the answer merges several of them into what none answers alone: the data
+    cannot say which source the question means."""
+    trace = result.trace
+    if len(by_query.alone) < 2 or not result.answer or result.verdict is None or trace is None:
+        return result
+    used = set(trace.routing.used) if trace.routing is not None else set()
+    final = frozenset(normalize(a) for a in result.answer)
+    others = sorted(s for s, a in by_query.alone.items() if s not in used and a != final)
+    merged = sorted(s for s in by_query.alone if s in used)
+    read = ", ".join(sorted(used)) or "the chosen source"
+    if others:
+        message = (f"the written query fits {', '.join(others)} as well as {read} and runs "
+                   f"to another answer there; only the question's words chose {read}")
+    elif len(merged) > 1 and all(by_query.alone[s] != final for s in merged):
+        message = (f"the answer reads {' and '.join(merged)} together; each fits the written "
+                   f"query alone and answers it otherwise: check that the question means "
+                   f"all of them")
+    else:
+        return result
+    reason = Reason("source_unsure", message, None, ", ".join(others or merged))
+    result.verdict = with_reasons(result.verdict, [reason])
+    trace.judged = result.verdict
+    return result
 
 
 def route_decision(question: str, graph: GraphStore, pool: DemoPool | None = None,

@@ -81,6 +81,9 @@ class RouteDecision:
     evidence: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     unsure: bool = False
     all_sources: tuple[str, ...] = ()
+    #: when several sources fit the written query equally well: the answer it runs to over
+    #: each of them alone, normalised (filled by routing by the query)
+    alone: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def narrowed(self) -> bool:
@@ -97,9 +100,13 @@ class RouteDecision:
                        dict(self.evidence))
 
     def to_dict(self) -> dict[str, object]:
-        return {"sources": list(self.sources), "how": self.how, "unsure": self.unsure,
-                "scores": {k: round(v, 4) for k, v in self.scores.items()},
-                "evidence": {k: list(v) for k, v in self.evidence.items()}}
+        out: dict[str, object] = {
+            "sources": list(self.sources), "how": self.how, "unsure": self.unsure,
+            "scores": {k: round(v, 4) for k, v in self.scores.items()},
+            "evidence": {k: list(v) for k, v in self.evidence.items()}}
+        if self.alone:
+            out["alone"] = {k: sorted(v) for k, v in self.alone.items()}
+        return out
 
 
 @dataclass(frozen=True)

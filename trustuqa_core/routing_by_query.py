@@ -79,6 +79,7 @@ class QueryFit:
     exact: float  # 1 per argument bound exactly in its scope, 0.5 exactly elsewhere
     arguments: int  # the arguments mapped
     answered: bool | None = None  # the query ran to a non-empty answer there (None: not run)
+    answer: frozenset[str] = frozenset()  # that answer, normalised (when it was run)
 
     def line(self) -> str:
         """The evidence line of this fit."""
@@ -177,11 +178,15 @@ def _fit(program: Program, sub: GraphStore, name: str, pins: Pins | None) -> Que
     return QueryFit(name, sum(_fit_points(m) for m in found), len(found))
 
 
-def _answers(program: Program, sub: GraphStore, pins: Pins | None, question: str) -> bool:
+def _run(fit: QueryFit, program: Program, sub: GraphStore, pins: Pins | None,
+         question: str) -> QueryFit:
+    """``fit`` with whether (and to what) ``program`` runs over ``sub``."""
     trace: Trace = run_program(program, sub, _mapper(sub),
                                overrides=pins(program, sub) if pins else None,
                                question=question)
-    return trace.error is None and bool(trace.answer)
+    ok = trace.error is None and bool(trace.answer)
+    return replace(fit, answered=ok,
+                   answer=frozenset(normalize(a) for a in trace.answer) if ok else frozenset())
 
 
 def route_by_query(program: Program, graph: GraphStore, decision: RouteDecision, *,
@@ -212,13 +217,14 @@ def route_by_query(program: Program, graph: GraphStore, decision: RouteDecision,
     if len(tied) > 1:
         ran = sorted(tied, key=lambda i: -qscore[i])[:max_runs]
         for i in ran:
-            fits[i] = replace(fits[i], answered=_answers(program, restrict(graph, [i]), pins,
-                                                         question))
+            fits[i] = _run(fits[i], program, restrict(graph, [i]), pins, question)
         answered = [i for i in ran if fits[i].answered]
         tied = answered or tied
     top = max(qscore[i] for i in tied)
     kept = [i for i in tied if qscore[i] >= top]
-    return _decision(decision, names, kept, fits, best)
+    alone = {names[i]: fits[i].answer for i in tied if fits[i].answered}
+    return replace(_decision(decision, names, kept, fits, best),
+                   alone=alone if len(alone) > 1 else {})
 
 
 def _decision(decision: RouteDecision, names: Sequence[str], kept: list[int],

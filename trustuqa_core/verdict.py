@@ -58,7 +58,7 @@ from .verdict_record import LABELS, Label, Reason, Verdict
 
 __all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge", "judge_alone",
            "REASON_CODES", "Label", "LABELS", "literals",
-           "render_verdict"]
+           "render_verdict", "with_reasons"]
 
 
 #: every reason code and what it means (the card, the CLI and the docs show these)
@@ -154,6 +154,8 @@ REASON_CODES = {
     "row_order_vs_time": "the question asks what came before or after, and the row before "
                          "or after the one found is taken in the table's order while the "
                          "table's dates run backwards (latest first)",
+    "source_unsure": "several loaded sources fit the written query equally well and answer "
+                     "it differently; only the question's words chose the one answered from",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -214,7 +216,7 @@ class Thresholds:
         "unexplained_negation", "row_order_vs_time", "list_condition_aggregate", "range_unread",
         "unexplained_neighbour", "extreme_missing", "yes_no_answer", "count_of_named_value",
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
-        "focus_column_unused"})
+        "focus_column_unused", "source_unsure"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -316,6 +318,24 @@ def render_verdict(verdict: Verdict) -> str:
         where = " ".join(x for x in (f"Query{r.step}" if r.step else "", r.arg or "") if x)
         lines.append(f"  - {r.code}{f' [{where}]' if where else ''}: {r.message}")
     return "\n".join(lines) + "\n"
+
+
+def with_reasons(verdict: Verdict, reasons: Sequence[Reason],
+                 thresholds: Thresholds = THRESHOLDS) -> Verdict:
+    """``verdict`` with evidence found after judging (routing by the written query) added: a
+    blocking reason turns ``verified`` into ``check``; ``no answer`` stays.
+
+    >>> v = Verdict("verified", (), ())
+    >>> with_reasons(v, [Reason("source_unsure", "b.csv answers too")]).label
+    'check'
+    """
+    if not reasons:
+        return verdict
+    new = tuple(r for r in reasons if _blocks(r, thresholds))
+    blocking = tuple(dict.fromkeys((*verdict.blocking, *(r.code for r in new))))
+    ordered = sorted((*verdict.reasons, *reasons), key=lambda r: r.code not in blocking)
+    label = verdict.label if verdict.label == "no answer" or not blocking else "check"
+    return Verdict(label, tuple(ordered), blocking)
 
 
 def _blocks(r: Reason, th: Thresholds) -> bool:
