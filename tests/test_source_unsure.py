@@ -76,3 +76,32 @@ def test_one_source_loaded_is_never_source_unsure() -> None:
     g = load_graph(tables=[Y2019])
     a = answer("how many players do the Reds have?", g, writer="offline")
     assert a.answer == ["1"] and "source_unsure" not in {r.code for r in a.verdict.reasons}
+
+
+CITIES_RANKED = b"Rank,City\n1,Tokyo\n2,Delhi\n"
+NATIONS_RANKED = b"Rank,Nation\n1,Japan\n2,India\n"
+RANK_1_CITY = "Query1: \"get_information(relation='Rank', tail_entity='1')\"\n" \
+              "Query2: \"get_information(relation='City', head_entity='output_of_query1')\""
+
+
+def test_a_column_only_the_writer_picked_does_not_choose_the_source() -> None:
+    """'what is ranked #1?' fits both ranking tables; the query reads City, a column of one
+    of them the question never names, and its value 1 is in both: nothing in the question
+    or in the query's values chose the cities."""
+    g = load_graph(tables=[CITIES_RANKED, NATIONS_RANKED])
+    assert route("what is ranked #1?", g).unsure
+    a = answer("what is ranked #1?", g, writer=FixedWriter(RANK_1_CITY), n=1, retries=0)
+    assert a.answer == ["Tokyo"] and a.verdict.label == "check"
+    why = next(r for r in a.verdict.reasons if r.code == "source_unsure")
+    assert why.arg == "table2" and "no value of the written query" in why.message
+
+
+def test_a_column_the_question_names_or_a_value_of_one_source_chooses_it() -> None:
+    g = load_graph(tables=[CITIES_RANKED, NATIONS_RANKED])
+    a = answer("which city is ranked #1?", g, writer=FixedWriter(RANK_1_CITY), n=1, retries=0)
+    assert a.answer == ["Tokyo"] and a.verdict.label == "verified", a.verdict.reasons
+    by_value = "Query1: \"get_information(relation='City', tail_entity='Delhi')\"\n" \
+               "Query2: \"get_information(relation='Rank', head_entity='output_of_query1')\""
+    a = answer("what rank is Delhi?", g, writer=FixedWriter(by_value), n=1, retries=0)
+    assert a.answer == ["2"]
+    assert "source_unsure" not in {r.code for r in a.verdict.reasons}

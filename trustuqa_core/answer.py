@@ -40,7 +40,7 @@ from .mapping.mapper import Mapper
 from .query import parse, render_program
 from .recovery import run_with_recovery
 from .routing import RouteDecision, route
-from .routing_by_query import route_by_query
+from .routing_by_query import named_relations_only_in, route_by_query, values_only_in
 from .store import GraphStore
 from .subgraph import restrict, source_indices
 from .text import normalize
@@ -291,36 +291,47 @@ def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper
     if set(by_query.sources) == set(ran):
         if trace.routing is not None:  # the query agrees: its evidence joins the trace's
             trace.routing = replace(trace.routing, evidence=dict(by_query.evidence))
-        return _source_unsure(result, by_query)
+        return _source_unsure(result, by_query, decision, graph)
     if len(by_query.sources) != 1:
-        return _source_unsure(result, by_query)
+        return _source_unsure(result, by_query, decision, graph)
     sub = restrict(graph, source_indices(graph, by_query.sources))
     again = over(sub, _sub_mapper(sub, mapper), by_query.routing(), ())
     if not again.answer:
-        return _source_unsure(result, by_query)
+        return _source_unsure(result, by_query, decision, graph)
     for key, seconds in result.timings.items():
         if key != "total":
             again.timings[key] = again.timings.get(key, 0.0) + seconds
     again.routed_attempt = result.routed_attempt
     again.warnings[:0] = [*result.warnings, f"routed by the written query to "
                           f"{by_query.sources[0]}; answered again over it"]
-    return _source_unsure(again, by_query)
+    return _source_unsure(again, by_query, decision, graph)
 
 
-def _source_unsure(result: Answer, by_query: RouteDecision) -> Answer:
-    """``result`` with the reason ``source_unsure`` when several loaded sources fit the
-    written query equally well and answer it differently run alone
-    (:attr:`RouteDecision.alone`), and either one the answer was not read from answers
-    otherwise, or the answer merges several of them into what none answers alone: the data
-    cannot say which source the question means."""
+def _source_unsure(result: Answer, by_query: RouteDecision, asked: RouteDecision,
+                   graph: GraphStore) -> Answer:
+    """``result`` with the reason ``source_unsure`` when the data cannot say which loaded
+    source the question means:
+
+    - several sources fit the written query equally well and answer it differently run alone
+      (:attr:`RouteDecision.alone`), and either one the answer was not read from answers
+      otherwise, or the answer merges several of them into what none answers alone;
+    - or the question's words fit several sources of one kind equally (``asked`` is unsure),
+      the answer was read from one of them, and neither a value of the written query nor a
+      column it reads that the question names is found there and not in the others: the
+      columns the writer picked there are all that chose it (*who is ranked #1?* over
+      several ranking tables).
+    """
     trace = result.trace
-    if len(by_query.alone) < 2 or not result.answer or result.verdict is None or trace is None:
+    if not result.answer or result.verdict is None or trace is None:
         return result
     used = set(trace.routing.used) if trace.routing is not None else set()
     final = frozenset(normalize(a) for a in result.answer)
     others = sorted(s for s, a in by_query.alone.items() if s not in used and a != final)
     merged = sorted(s for s in by_query.alone if s in used)
     read = ", ".join(sorted(used)) or "the chosen source"
+    kinds = {s.name: s.kind for s in graph.sources}
+    close = [s for s in asked.sources if s not in used and len(used) == 1
+             and kinds.get(s) == kinds.get(next(iter(used)))] if asked.unsure else []
     if others:
         message = (f"the written query fits {', '.join(others)} as well as {read} and runs "
                    f"to another answer there; only the question's words chose {read}")
@@ -328,12 +339,30 @@ def _source_unsure(result: Answer, by_query: RouteDecision) -> Answer:
         message = (f"the answer reads {' and '.join(merged)} together; each fits the written "
                    f"query alone and answers it otherwise: check that the question means "
                    f"all of them")
+    elif close and trace.program is not None \
+            and not values_only_in(_query_values(trace), graph, read, close) \
+            and not named_relations_only_in(trace.program, result.question, graph, read, close):
+        others = close
+        shown = ", ".join(close[:3]) + (f" and {len(close) - 3} more" if len(close) > 3 else "")
+        message = (f"the question's words fit {shown} as well as {read}, and no value of the "
+                   f"written query is found in {read} only: the columns the query reads there "
+                   f"are all that chose it")
     else:
         return result
     reason = Reason("source_unsure", message, None, ", ".join(others or merged))
     result.verdict = with_reasons(result.verdict, [reason])
     trace.judged = result.verdict
     return result
+
+
+def _query_values(trace: Trace) -> list[str]:
+    """The value literals of ``trace``'s query and the labels they were mapped to."""
+    out: list[str] = []
+    for step in trace.steps:
+        for m in step.mappings:
+            if m.role in ("value", "entity") and not m.text.startswith("output_of_query"):
+                out += [m.text, *m.labels]
+    return out
 
 
 def route_decision(question: str, graph: GraphStore, pool: DemoPool | None = None,

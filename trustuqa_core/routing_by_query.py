@@ -51,10 +51,12 @@ from .query.ast import Program, Text
 from .routing import RouteDecision, name_index
 from .store import GraphStore
 from .subgraph import restrict
-from .text import normalize
+from .text import normalize, stem
 from .trace import Trace
 
-__all__ = ["QueryFit", "route_by_query", "query_literals", "MAX_CANDIDATES", "MAX_RUNS"]
+__all__ = ["QueryFit", "route_by_query", "query_literals", "values_only_in",
+           "named_relations_only_in", "MAX_CANDIDATES",
+           "MAX_RUNS"]
 
 #: at most this many sources are mapped (chosen by the cheap literal count, then the question)
 MAX_CANDIDATES = 8
@@ -122,6 +124,50 @@ _RELS: weakref.WeakKeyDictionary[GraphStore, tuple[frozenset[str], ...]] = \
     weakref.WeakKeyDictionary()
 _MAPPERS: weakref.WeakKeyDictionary[GraphStore, Mapper] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
+
+
+def values_only_in(texts: Sequence[str], graph: GraphStore, source: str,
+                   others: Sequence[str]) -> list[str]:
+    """The ``texts`` (a query's value literals, the labels they were mapped to) naming a node
+    of ``source`` and of none of ``others``: a value that singles ``source`` out.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Rank,City\\n1,Tokyo\\n", b"Rank,Nation\\n1,Japan\\n"])
+    >>> values_only_in(["1", "Tokyo"], g, "table1", ["table2"])
+    ['Tokyo']
+    """
+    names = name_index(graph)
+    order = [s.name for s in graph.sources]
+    at = order.index(source)
+    away = {order.index(o) for o in others if o in order and o != source}
+    return [t for t in dict.fromkeys(texts)
+            if at in (held := names.get(normalize(t), frozenset())) and not held & away]
+
+
+def named_relations_only_in(program: Program, question: str, graph: GraphStore, source: str,
+                            others: Sequence[str]) -> list[str]:
+    """The relation / column names of ``program`` that ``question`` names (every word of the
+    name is a word of the question, plurals aside) and that ``source`` has while none of
+    ``others`` does: a column the question asks for that singles ``source`` out.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.query import parse
+    >>> g = load_graph(tables=[b"Rank,Film\\n1,Up\\n", b"Rank,Skier\\n1,Ann\\n"])
+    >>> p = parse("Query1: \\"get_information(relation='Rank', tail_entity='1')\\"\\n"
+    ...           "Query2: \\"get_information(relation='Film', head_entity='output_of_query1')\\"")
+    >>> named_relations_only_in(p, "which film ranked first?", g, "table1", ["table2"])
+    ['film']
+    >>> named_relations_only_in(p, "what ranked first?", g, "table1", ["table2"])
+    []
+    """
+    words = {stem(w) for w in normalize(question).split()}
+    rels = _relation_names(graph)
+    order = [s.name for s in graph.sources]
+    at = order.index(source)
+    away = [order.index(o) for o in others if o in order and o != source]
+    named = [r for r in dict.fromkeys(query_literals(program)[0])
+             if r and all(stem(w) in words for w in r.split())]
+    return [r for r in named if r in rels[at] and not any(r in rels[i] for i in away)]
 
 
 def _relation_names(graph: GraphStore) -> tuple[frozenset[str], ...]:
