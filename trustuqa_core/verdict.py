@@ -154,8 +154,9 @@ REASON_CODES = {
     "row_order_vs_time": "the question asks what came before or after, and the row before "
                          "or after the one found is taken in the table's order while the "
                          "table's dates run backwards (latest first)",
-    "source_unsure": "several loaded sources fit the written query equally well and answer "
-                     "it differently; only the question's words chose the one answered from",
+    "source_unsure": "several loaded sources fit the question and the written query equally "
+                     "well and answer it differently: nothing in the data chose the one "
+                     "answered from (name it in the question, or load only that source)",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
