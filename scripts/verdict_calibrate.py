@@ -107,7 +107,7 @@ def logistic(x: np.ndarray, y: np.ndarray, l2: float, signs: Sequence[bool],
     >>> x = np.array([[1.0]] * 20 + [[0.0]] * 20)
     >>> y = np.array([0.0] * 18 + [1.0] * 2 + [1.0] * 19 + [0.0])
     >>> b, w = logistic(x, y, 1.0, [True])
-    >>> bool(b > 2 and w[0] < -3)
+    >>> bool(b > 1 and w[0] < -2)
     True
     >>> float(logistic(x, 1 - y, 1.0, [True])[1][0])
     0.0
