@@ -321,7 +321,7 @@ def judge(trace: Trace | None, question: str | None = None, *,
     if confirmed_example:
         reasons.append(Reason("confirmed_example", "shaped by your confirmed example: "
                               f"“{_clip(confirmed_example, 200)}”", None, confirmed_example))
-    model = model_for(writer) if th.calibrated else None
+    model = model_for(writer) if th.calibrated and _tables_only(trace) else None
     blocking = _decide(trace, reasons, th, model, writer)
     ordered = sorted(reasons, key=lambda r: r.code not in blocking)
     return Verdict("check" if blocking else "verified", tuple(ordered), blocking)
@@ -351,6 +351,13 @@ def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | 
     return tuple(dict.fromkeys([*hard, "low_estimate", *codes]))
 
 
+def _tables_only(trace: Trace) -> bool:
+    """The data are tables only: the estimate was fitted on table benchmarks, so a KG or TKG
+    answer keeps the rules (MetaQA's verdicts do not move)."""
+    sources = trace.graph.sources
+    return bool(sources) and all(x.kind == "table" for x in sources)
+
+
 def _where(feature: str, trace: Trace, reasons: Sequence[Reason]) -> tuple[int | None,
                                                                            str | None]:
     """The step and argument a feature concerns: its reason's, or the weakest mapping's."""
@@ -358,6 +365,8 @@ def _where(feature: str, trace: Trace, reasons: Sequence[Reason]) -> tuple[int |
         code = "unexplained_words" if feature == "unexplained" else feature[5:]
         r = next((r for r in reasons if r.code == code), None)
         return (r.step, r.arg) if r is not None else (None, None)
+    if feature.startswith("target_") and trace.target is not None:
+        return trace.target.query or None, trace.target.key
     if feature in ("low_score", "low_margin") and trace.mapped is not None:
         fuzzy = [m for m in trace.mapped.mappings if m.ids
                  and m.method not in _STRONG_METHODS]

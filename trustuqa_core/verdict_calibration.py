@@ -15,7 +15,9 @@ Every feature is computable at run time from the trace and its reasons alone (no
 * ``unexplained``: how many question words no part of the query accounts for (at most 5);
 * ``low_score`` / ``low_margin``: how far the weakest fuzzy mapping falls below a perfect
   score, and how close its runner-up is (0 when every mapping is exact);
-* ``answers``: ``log(number of answer values)``;
+* ``target_low_score`` / ``target_low_margin``: the same for the mapping of the target type
+  (the column or relation the answer is read from);
+* ``steps``: ``log(number of queries)``; ``answers``: ``log(number of answer values)``;
 * ``no_condition`` / ``aggregate``: the query has no value condition / computes an aggregate.
 
 >>> from trustuqa_core.verdict_record import Reason
@@ -37,6 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .mapping.mapper import Mapping
 from .trace import Trace
 from .verdict_record import Reason
 
@@ -50,12 +53,15 @@ NUMERIC: dict[str, str] = {
     "unexplained": "unexplained question words",
     "low_score": "a fuzzy mapping below a perfect score",
     "low_margin": "a fuzzy mapping with a close runner-up",
+    "target_low_score": "the answer's column or relation matched with a low score",
+    "target_low_margin": "the answer's column or relation had a close runner-up",
+    "steps": "a query of several steps",
     "answers": "several answer values",
     "no_condition": "no value condition in the query",
     "aggregate": "an aggregate (count, max, sum ...)",
 }
 #: features whose weight is kept at or below zero by the fit (each is a doubt)
-_DOUBTS = ("unexplained", "low_score", "low_margin")
+_DOUBTS = ("unexplained", "low_score", "low_margin", "target_low_score", "target_low_margin")
 _STRONG = ("exact", "normalized", "numeric", "override", "time_key")
 _AGGREGATES = {"count", "sum", "mean", "average", "avg", "max", "min", "argmax", "argmin",
                "most_frequent", "least_frequent"}
@@ -90,22 +96,34 @@ def features(trace: Trace, reasons: Sequence[Reason], *, skip: str = "low_estima
     if words:
         out["unexplained"] = float(min(words, 5))
     mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
-    fuzzy = [m for m in mappings if m.method not in _STRONG and m.ids]
-    if fuzzy:
-        low = min(m.score for m in fuzzy)
-        close = min(m.margin for m in fuzzy)
-        if low < 1.0:
-            out["low_score"] = round(min(1.0, 1.0 - low), 4)
-        if close < 0.2:
-            out["low_margin"] = round((0.2 - max(close, 0.0)) / 0.2, 4)
+    out.update(_weakness([m for m in mappings if m.method not in _STRONG and m.ids], ""))
+    target = trace.target
+    if target is not None and target.method not in _STRONG and target.ids:
+        out.update(_weakness([target], "target_"))
+    program = trace.program
+    if program is not None and len(program.queries) > 1:
+        out["steps"] = round(math.log(len(program.queries)), 4)
     n = len(trace.answer)
     if n > 1:
         out["answers"] = round(math.log(n), 4)
     if not any(m.role in ("value", "entity") for m in mappings):
         out["no_condition"] = 1.0
-    program = trace.program
     if program is not None and any(q.call.func in _AGGREGATES for q in program.queries):
         out["aggregate"] = 1.0
+    return out
+
+
+def _weakness(fuzzy: Sequence[Mapping], prefix: str) -> dict[str, float]:
+    """``low_score`` (1 - the lowest score) and ``low_margin`` (how far the closest runner-up
+    is under a margin of 0.2, scaled to 0..1) of fuzzy mappings; absent when nothing is weak."""
+    out: dict[str, float] = {}
+    if fuzzy:
+        low = min(m.score for m in fuzzy)
+        close = min(m.margin for m in fuzzy)
+        if low < 1.0:
+            out[prefix + "low_score"] = round(min(1.0, 1.0 - low), 4)
+        if close < 0.2:
+            out[prefix + "low_margin"] = round((0.2 - max(close, 0.0)) / 0.2, 4)
     return out
 
 
