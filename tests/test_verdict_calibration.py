@@ -62,7 +62,7 @@ def test_weights_load_for_both_writers_with_provenance() -> None:
     assert data["provenance"]["halves"] == ["tune"] and data["provenance"]["inputs"]
     models = load_models()
     assert set(models) == {"offline", "llm"}
-    assert model_for(None) is models["offline"] and model_for("llm") is models["llm"]
+    assert model_for(None) == models["offline"] and model_for("llm") == models["llm"]
     for kind, m in models.items():
         assert m.soft_codes and not m.soft_codes & THRESHOLDS.hard
         need = THRESHOLDS.min_estimate_llm if kind == "llm" else THRESHOLDS.min_estimate
