@@ -54,7 +54,7 @@ from .store import GraphStore
 from .text import normalize
 from .trace import Trace
 from .translate.table import ROW_NUMBER
-from .verdict_calibration import Model, describe_feature, features, model_for
+from .verdict_calibration import Model, describe, features, model_for
 from .verdict_record import LABELS, Label, Reason, Verdict
 
 __all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge", "judge_alone",
@@ -342,7 +342,7 @@ def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | 
     if estimate >= need:
         return hard
     low = [k for k, c in model.contributions(x) if c < 0]
-    shown = ", ".join(describe_feature(k, x, reasons) for k in low[:3]) or "no reason"
+    shown = describe(low, x, reasons) or "no reason"
     step, arg = _where(low[0] if low else "", trace, reasons)
     reasons.append(Reason("low_estimate", f"answers with this evidence ({shown}) were right "
                           f"about {estimate:.0%} of the time on the tune halves (at least "

@@ -43,8 +43,8 @@ from .mapping.mapper import Mapping
 from .trace import Trace
 from .verdict_record import Reason
 
-__all__ = ["Model", "NUMERIC", "WEIGHTS_FILE", "features", "load_models", "model_for",
-           "nonpositive", "describe_feature"]
+__all__ = ["Model", "NUMERIC", "PLAIN", "WEIGHTS_FILE", "features", "load_models",
+           "model_for", "nonpositive", "describe", "describe_feature"]
 
 #: the package data file holding the fitted models
 WEIGHTS_FILE = Path(__file__).with_name("verdict_weights.json")
@@ -59,6 +59,34 @@ NUMERIC: dict[str, str] = {
     "answers": "several answer values",
     "no_condition": "no value condition in the query",
     "aggregate": "an aggregate (count, max, sum ...)",
+}
+#: the soft codes in a few plain words, for the ``low_estimate`` message (others: the code)
+PLAIN: dict[str, str] = {
+    "unexplained_words": "question words the query leaves unexplained",
+    "count_of_one": "a count of one row",
+    "several_rows": "values of several rows",
+    "target_unnamed": "a column the question does not name",
+    "count_unclear": "'how many' answered by a value",
+    "yes_no_answer": "a computed yes / no",
+    "unexplained_cue": "an ordinal or superlative no step picks by",
+    "whole_column_aggregate": "an aggregate over a whole column",
+    "comparison_unbound": "a bound (more than, before ...) nothing compares",
+    "column_unused": "a named column the query does not use",
+    "count_words_unexplained": "a count that may miss a condition",
+    "focus_unexplained": "the asked-for word unexplained",
+    "row_order": "a pick by the table's row order",
+    "unexplained_negation": "an exclusion (not, except ...) nothing subtracts",
+    "aggregate_of_one": "an aggregate over one value",
+    "count_of_named_value": "a count of one row whose own column holds the number",
+    "count_of_quantity": "a count where a column holds the quantity",
+    "list_condition": "a condition on a column of lists",
+    "list_condition_aggregate": "a count over a column of lists",
+    "neighbour_other_column": "a neighbouring row read in another column",
+    "placeholder_answer": "a placeholder answer (n/a, -)",
+    "same_unlinked": "'the same ... as' with no join",
+    "several_in_cell": "several values in one cell",
+    "text_extreme": "a max or min over text",
+    "unexplained_neighbour": "before / after with no move to a neighbour",
 }
 #: features whose weight is kept at or below zero by the fit (each is a doubt)
 _DOUBTS = ("unexplained", "low_score", "low_margin", "target_low_score", "target_low_margin")
@@ -191,12 +219,26 @@ def describe_feature(name: str, x: MappingType[str, float],
     >>> describe_feature("unexplained", {"unexplained": 1.0},
     ...                  [Reason("unexplained_words", "", None, "team")])
     "unexplained words: 'team'"
-    >>> describe_feature("code:count_of_one", {}, [])
-    'count_of_one'
+    >>> describe_feature("code:count_of_one", {}, []), describe_feature("code:x_y", {}, [])
+    ('a count of one row', 'x_y')
     """
     if name == "unexplained":
         words = next((r.arg for r in reasons if r.code == "unexplained_words"), "") or ""
         return "unexplained words: " + ", ".join(repr(w) for w in words.split(", ") if w)
     if name in NUMERIC:
         return NUMERIC[name]
-    return name.split(":", 1)[1] if name.startswith("code:") else name
+    code = name.split(":", 1)[1] if name.startswith("code:") else name
+    return PLAIN.get(code, code)
+
+
+def describe(names: Sequence[str], x: MappingType[str, float], reasons: Sequence[Reason],
+             most: int = 3) -> str:
+    """The first ``most`` features of ``names`` in plain words, the unexplained-words code
+    folded into the words themselves.
+
+    >>> describe(["code:unexplained_words", "unexplained", "code:count_of_one"],
+    ...          {"unexplained": 1.0}, [Reason("unexplained_words", "", None, "team")])
+    "unexplained words: 'team', a count of one row"
+    """
+    shown = [n for n in names if not (n == "code:unexplained_words" and "unexplained" in x)]
+    return ", ".join(describe_feature(n, x, reasons) for n in shown[:most])
