@@ -4,9 +4,13 @@ Computed label-free from the pipeline's own evidence: the trace (steps, mappings
 and margin, LLM-inferred steps, recovered bindings), the question (what it names, the answer
 type it asks for), the vote (agreement, ties) and the demonstrations that shaped the query.
 Every :class:`Reason` has a machine-readable ``code`` and points at the ``step`` (query
-number) and ``arg`` (argument key or mention) it concerns. A reason whose code is in
-:attr:`Thresholds.blocking` makes the verdict ``check``; the others are shown but do not
-block (a user-confirmed demonstration is a reason to look, not a proof).
+number) and ``arg`` (argument key or mention) it concerns. A *hard* reason (in
+:attr:`Thresholds.hard`, or blocking by its rule and not weighed by the calibration) makes the
+verdict ``check`` on its own. The *soft* ones of a table answer are combined by
+:mod:`.verdict_calibration` into an estimate of how often answers with this evidence were
+right on the tune halves; below :attr:`Thresholds.min_estimate` the verdict is ``check`` with
+the reason ``low_estimate``. The rest are shown but do not block (a user-confirmed
+demonstration is a reason to look, not a proof).
 
 All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/RESULTS.md).
 
