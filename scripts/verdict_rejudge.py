@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ from trustuqa_core.evaluate.datasets import load  # noqa: E402
 from trustuqa_core.evaluate.graphs import sources_graph  # noqa: E402
 from trustuqa_core.evaluate.selective import verdict_fields  # noqa: E402
 from trustuqa_core.recovery import run_with_recovery  # noqa: E402
-from trustuqa_core.verdict import VoteEvidence, judge  # noqa: E402
+from trustuqa_core.verdict import THRESHOLDS, Thresholds, VoteEvidence, judge  # noqa: E402
+from trustuqa_core.verdict_calibration import features  # noqa: E402
 
 #: codes the trace cannot reproduce: they come from the vote or from how the query was made
 _CARRIED = ("single_query", "vote_tie", "low_agreement", "similar_template", "user_demo",
@@ -53,8 +55,11 @@ def _vote(codes: set[str]) -> VoteEvidence | None:
     return VoteEvidence(1.0, 2)
 
 
-def rejudge(row: dict[str, Any], examples: dict[str, Any], writer: str) -> dict[str, Any]:
-    """``row`` with its verdict and reason flags judged again from its recorded query."""
+def rejudge(row: dict[str, Any], examples: dict[str, Any], writer: str,
+            thresholds: Thresholds = THRESHOLDS) -> dict[str, Any]:
+    """``row`` with its verdict and reason flags judged again from its recorded query, and
+    the calibration's features of the answer (``calib``) with the codes that block
+    (``blocking``)."""
     if row["groups"].get("verdict") == "no answer" or not row.get("query") \
             or row["id"] not in examples:
         return row
@@ -68,14 +73,17 @@ def rejudge(row: dict[str, Any], examples: dict[str, Any], writer: str) -> dict[
         note += " (user"
     verdict = judge(trace, e.question, vote=_vote(old), note=note, graph=graph,
                     writer="llm" if writer == "llm" else "offline",
-                    confirmed_example="(recorded)" if "confirmed_example" in old else None)
+                    confirmed_example="(recorded)" if "confirmed_example" in old else None,
+                    thresholds=thresholds)
     groups, flags = verdict_fields(verdict)
     if verdict.label == "no answer":  # the recorded run answered: keep its answer's verdict
         return row
     kept = {k: v for k, v in row["flags"].items()
             if not k.startswith(("why:", "info:", "count:unexplained_words:"))}
     return {**row, "groups": {**row["groups"], **groups}, "flags": {**kept, **flags},
-            "reasons": [[r.code, r.arg or "", r.message] for r in verdict.reasons]}
+            "reasons": [[r.code, r.arg or "", r.message] for r in verdict.reasons],
+            "calib": features(trace, verdict.reasons), "blocking": list(verdict.blocking),
+            "writer_kind": writer}
 
 
 def figures(rows: list[dict[str, Any]]) -> str:
@@ -118,6 +126,10 @@ def main() -> None:
     parser.add_argument("--writer", choices=["offline", "llm"], default="offline")
     parser.add_argument("--metric", default="", help="per-question score counted as correct")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--rules", action="store_true", help="judge with the rules alone "
+                        "(no calibrated estimate): the verdict before stop 16, and the input "
+                        "of scripts/verdict_calibrate.py")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N outcomes")
     parser.add_argument("--halves", default="tune,check,all",
                         help="which halves' figures to print (while choosing a rule: tune)")
     parser.add_argument("--codes", choices=["tune", "check"], default=None,
@@ -128,7 +140,10 @@ def main() -> None:
     examples = {e.id: e for e in load(args.benchmark, split)}
     rows = [json.loads(x) for x in args.cache.read_text(encoding="utf-8").splitlines() if x]
     rows = [r for r in rows if r["category"] != "not_evaluable"]
-    new = [rejudge(r, examples, args.writer) for r in rows]
+    if args.limit:
+        rows = rows[: args.limit]
+    th = replace(THRESHOLDS, calibrated=not args.rules)
+    new = [rejudge(r, examples, args.writer, th) for r in rows]
     if args.metric:
         for r in new:
             r["correct"] = bool(r["scores"].get(args.metric, r["correct"]))

@@ -34,6 +34,10 @@ CAREERS = (b"Francesco Coco\tmember of sports team\tA.C. Milan\t1995\t2002\n"
 RANKING = b"Rank,Film,Year\n1,Some Like It Hot,1959\n2,Tootsie,1982\n3,Blazing Saddles,1974\n"
 STAFF = b"Name,Role\nAnn Lee,Engineer\nBob Stone,Designer\nCid Moss,Manager\n"
 
+#: the rules alone: each code's own rule, as before the calibrated verdict (stop 16), whose
+#: combination of the soft codes is tested in test_verdict_calibration.py
+RULES = dataclasses.replace(THRESHOLDS, calibrated=False)
+
 
 def q(*calls: str, target: str | None = None) -> str:
     head = [f"## Target type: {{{target}}}"] if target else []
@@ -152,7 +156,7 @@ def test_unexplained_words_block_from_the_threshold(medals) -> None:  # noqa: AN
     r = next(r for r in t.verdict.reasons if r.code == "unexplained_words")
     assert set(r.arg.split(", ")) == {"snowy", "mountain", "peaks"}
     assert t.verdict.label == "check"
-    lax = judge(t, t.question, thresholds=dataclasses.replace(THRESHOLDS, max_unexplained=4))
+    lax = judge(t, t.question, thresholds=dataclasses.replace(RULES, max_unexplained=4))
     assert "unexplained_words" not in lax.blocking
 
 
@@ -171,7 +175,7 @@ def test_llm_written_queries_exempt_the_offline_writer_signals(medals) -> None: 
 def test_target_unnamed(medals) -> None:  # noqa: ANN001
     t = run_query(q("get_information(relation='Nation', tail_entity='Italy')", target="Total"),
                   medals, question="how did Italy do?")
-    assert "target_unnamed" in t.verdict.blocking
+    assert "target_unnamed" in judge(t, t.question, thresholds=RULES).blocking
 
 
 def test_count_unclear(medals) -> None:  # noqa: ANN001
@@ -213,7 +217,8 @@ def test_several_rows(medals) -> None:  # noqa: ANN001
                   medals, question="which nation won fewer than 3 gold?")
     assert sorted(t.answer) == ["Austria", "Spain"]
     assert "several_rows" in t.verdict.blocking
-    assert "several_rows" in judge(t, t.question, writer="llm").blocking  # not exempt
+    assert "several_rows" in judge(t, t.question, writer="llm",
+                                   thresholds=RULES).blocking  # not exempt
     one = run_query(q("get_information(relation='Gold', tail_entity<'1')", target="Nation"),
                     medals, question="which nation won fewer than 1 gold?")
     assert one.answer == ["Spain"] and "several_rows" not in codes(one.verdict)

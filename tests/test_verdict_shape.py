@@ -4,11 +4,17 @@ fire; data made here."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from trustuqa_core import load_graph, run_query
 from trustuqa_core.mentions import expected_type, type_consistent
 from trustuqa_core.verdict import REASON_CODES, THRESHOLDS, judge
+
+#: the rules alone: each code's own rule, as before the calibrated verdict (stop 16), whose
+#: combination of the soft codes is tested in test_verdict_calibration.py
+RULES = dataclasses.replace(THRESHOLDS, calibrated=False)
 
 DRIVERS = (b'Driver,Team,Points,Languages,Opponent\n'
            b'Ann Lee,Red,10,"English, French",Blue\n'
@@ -91,7 +97,7 @@ def test_count_of_one_is_shown_not_blocking(drivers) -> None:  # noqa: ANN001
                     "count(set='output_of_query1')", target="Driver"),
                   drivers, question="how many drivers are in team Blue?")
     assert t.answer == ["1"] and "count_of_one" in codes(t)
-    assert "count_of_one" not in t.verdict.blocking
+    assert "count_of_one" not in judge(t, t.question, thresholds=RULES).blocking
     two = run_query(q("get_information(relation='Team', tail_entity='Red')",
                       "count(set='output_of_query1')", target="Driver"),
                     drivers, question="how many drivers are in team Red?")
@@ -102,8 +108,9 @@ def test_count_words_unexplained(drivers) -> None:  # noqa: ANN001
     text = q("get_information(relation='Team', tail_entity='Red')",
              "count(set='output_of_query1')", target="Driver")
     t = run_query(text, drivers, question="how many drivers in team Red finished?")
-    assert "count_words_unexplained" in t.verdict.blocking
-    assert "unexplained_words" not in t.verdict.blocking  # one word: below the threshold
+    rules = judge(t, t.question, thresholds=RULES)
+    assert "count_words_unexplained" in rules.blocking
+    assert "unexplained_words" not in rules.blocking  # one word: below the threshold
     clean = run_query(text, drivers, question="how many drivers are in team Red?")
     assert clean.verdict.label == "verified"
     assert "count_words_unexplained" not in judge(t, t.question, writer="llm").blocking
@@ -137,14 +144,16 @@ def test_row_order(drivers) -> None:  # noqa: ANN001
                     "get_information(relation='Driver', head_entity='output_of_query4')"),
                   drivers, question="who was the last driver of team Red?")
     r = next(r for r in t.verdict.reasons if r.code == "row_order")
-    assert t.answer == ["Cid Moss"] and r.step == 3 and "row_order" in t.verdict.blocking
+    assert t.answer == ["Cid Moss"] and r.step == 3
+    assert "row_order" in judge(t, t.question, thresholds=RULES).blocking
 
 
 def test_text_extreme_is_shown(drivers) -> None:  # noqa: ANN001
     g = load_graph(tables=[b"Team,Penalties\nRed,none\nBlue,7\nGreen,unknown yet\n"])
     t = run_query(q("get_information(relation='Penalties')", "max(set='output_of_query1')"),
                   g, question="what is the largest penalty?")
-    assert t.answer and "text_extreme" in codes(t) and "text_extreme" not in t.verdict.blocking
+    assert t.answer and "text_extreme" in codes(t)
+    assert "text_extreme" not in judge(t, t.question, thresholds=RULES).blocking
     # values read by their leading number or as times are compared as numbers, not as text
     for cells in (b"10 (4+6)\n7 (3+4)\n9 (4+5)", b"1:07.05\n59.80\n1:09.17"):
         g = load_graph(tables=[b"Penalties\n" + cells + b"\n"])
@@ -175,7 +184,7 @@ def test_list_condition_is_shown(drivers) -> None:  # noqa: ANN001
                   drivers, question="how many drivers speak French languages?")
     r = next(r for r in t.verdict.reasons if r.code == "list_condition")
     assert t.answer == ["1"] and "English, French" in r.message
-    assert "list_condition" not in t.verdict.blocking
+    assert "list_condition" not in judge(t, t.question, thresholds=RULES).blocking
     team = run_query(q("get_information(relation='Team', tail_entity='Red')",
                        "count(set='output_of_query1')", target="Driver"),
                      drivers, question="how many drivers are in team Red?")
@@ -187,7 +196,8 @@ def test_count_of_quantity_is_shown(drivers) -> None:  # noqa: ANN001
                     "count(set='output_of_query1')"),
                   drivers, question="how many points did team Red get?")
     r = next(r for r in t.verdict.reasons if r.code == "count_of_quantity")
-    assert r.arg == "Points" and "count_of_quantity" not in t.verdict.blocking
+    assert r.arg == "Points"
+    assert "count_of_quantity" not in judge(t, t.question, thresholds=RULES).blocking
     names = run_query(q("get_information(relation='Team', tail_entity='Red')",
                         "count(set='output_of_query1')", target="Driver"),
                       drivers, question="how many drivers are in team Red?")
@@ -211,7 +221,8 @@ def test_column_unused_is_shown(drivers) -> None:  # noqa: ANN001
              "get_information(relation='Team', head_entity='output_of_query1')")
     t = run_query(text, drivers, question="which opponent did Ann Lee face?")
     r = next(r for r in t.verdict.reasons if r.code == "column_unused")
-    assert r.arg == "Opponent" and "column_unused" not in t.verdict.blocking
+    assert r.arg == "Opponent"
+    assert "column_unused" not in judge(t, t.question, thresholds=RULES).blocking
     asked_team = run_query(text, drivers, question="which team did Ann Lee drive for?")
     assert "column_unused" not in codes(asked_team)
 

@@ -4,9 +4,13 @@ Computed label-free from the pipeline's own evidence: the trace (steps, mappings
 and margin, LLM-inferred steps, recovered bindings), the question (what it names, the answer
 type it asks for), the vote (agreement, ties) and the demonstrations that shaped the query.
 Every :class:`Reason` has a machine-readable ``code`` and points at the ``step`` (query
-number) and ``arg`` (argument key or mention) it concerns. A reason whose code is in
-:attr:`Thresholds.blocking` makes the verdict ``check``; the others are shown but do not
-block (a user-confirmed demonstration is a reason to look, not a proof).
+number) and ``arg`` (argument key or mention) it concerns. A *hard* reason (in
+:attr:`Thresholds.hard`, or blocking by its rule and not weighed by the calibration) makes the
+verdict ``check`` on its own. The *soft* ones of a table answer are combined by
+:mod:`.verdict_calibration` into an estimate of how often answers with this evidence were
+right on the tune halves; below :attr:`Thresholds.min_estimate` the verdict is ``check`` with
+the reason ``low_estimate``. The rest are shown but do not block (a user-confirmed
+demonstration is a reason to look, not a proof).
 
 All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/RESULTS.md).
 
@@ -54,6 +58,7 @@ from .store import GraphStore
 from .text import normalize
 from .trace import Trace
 from .translate.table import ROW_NUMBER
+from .verdict_calibration import Model, describe, features, model_for
 from .verdict_record import LABELS, Label, Reason, Verdict
 
 __all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge", "judge_alone",
@@ -165,6 +170,8 @@ REASON_CODES = {
     "confirmed_example": "the query is an example you confirmed, re-bound to this question by "
                          "the offline writer (shaped by your confirmed example; shown, not a "
                          "proof)",
+    "low_estimate": "the soft reasons together: answers with this evidence were right too "
+                    "rarely on the tune halves (the calibrated estimate is below its threshold)",
 }
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:how many|number of)\s+(?:the\s+)?([a-z][a-z0-9]*)", re.IGNORECASE)
@@ -189,7 +196,8 @@ class Thresholds:
         min_margin: a mapping whose runner-up is closer than this is weak.
         max_contains: a ``contains`` match hitting more nodes than this is weak.
         min_agreement: with two or more votes, the winner's share must reach this.
-        max_unexplained: this many unexplained question words (or more) block.
+        max_unexplained: this many unexplained question words (or more) block (the rule
+            used when ``calibrated`` is off or no model weighs ``unexplained_words``).
         blocking: reason codes that make the verdict ``check`` (the rest are shown only).
         llm_exempt: blocking codes that only inform when an LLM wrote the query: they catch
             the offline writer's guesses (a target column or aggregate picked from cue words),
@@ -199,6 +207,16 @@ class Thresholds:
             range_unread 5 of 6 carrying it; of stop 15, date_unbound: an LLM query often
             leaves an "as of <date>" unbound on purpose, 3 of 3 right on the replay's tune
             half).
+        hard: codes never weighed by the estimate: a safety reason (the run, the vote, a
+            mapping or the query's shape says the answer is not the data's answer to this
+            question) blocks on its own whatever the other evidence; every other code is
+            soft when the packaged model weighs it (docs/RESULTS.md, "Stop 16").
+        calibrated: combine the soft reasons (the codes the packaged model of
+            ``verdict_calibration`` weighs) into an estimate of how often such answers are
+            right, instead of letting each block on its own; the other blocking codes stay
+            hard. Off: the rules above alone (the verdict before stop 16).
+        min_estimate: ``verified`` needs the offline writer's estimate at or above this.
+        min_estimate_llm: the same for an LLM-written query.
     """
 
     min_score: float = 0.75
@@ -223,6 +241,15 @@ class Thresholds:
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
         "unexplained_negation", "same_unlinked", "neighbour_other_column",
         "unexplained_neighbour", "list_condition_aggregate", "range_unread", "date_unbound"})
+    hard: frozenset[str] = frozenset({
+        "no_query", "run_failed", "empty_answer", "unlinked_mention", "weak_mapping",
+        "llm_inferred", "unbound_mention", "no_condition", "id_aggregate", "column_dump",
+        "header_condition", "header_answer", "type_mismatch", "vote_tie", "low_agreement",
+        "recovered", "similar_template", "echoes_question", "many_for_one",
+        "choice_unanswered", "placeholder_unasked", "extreme_not_number"})
+    calibrated: bool = True
+    min_estimate: float = 0.84
+    min_estimate_llm: float = 0.85
 
 
 THRESHOLDS = Thresholds()
@@ -301,9 +328,59 @@ def judge(trace: Trace | None, question: str | None = None, *,
     if confirmed_example:
         reasons.append(Reason("confirmed_example", "shaped by your confirmed example: "
                               f"“{_clip(confirmed_example, 200)}”", None, confirmed_example))
-    blocking = tuple(dict.fromkeys(r.code for r in reasons if _blocks(r, th)))
+    model = model_for(writer) if th.calibrated and _tables_only(trace) else None
+    blocking = _decide(trace, reasons, th, model, writer)
     ordered = sorted(reasons, key=lambda r: r.code not in blocking)
     return Verdict("check" if blocking else "verified", tuple(ordered), blocking)
+
+
+def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | None,
+            writer: str | None) -> tuple[str, ...]:
+    """The blocking codes: every hard code that blocks by its rule; with a ``model``, also
+    ``low_estimate`` (appended to ``reasons``) when the estimate of the soft ones falls below
+    the threshold, followed by the soft codes that lowered it most first."""
+    soft = model.soft_codes - th.hard if model is not None else frozenset()
+    hard = tuple(dict.fromkeys(r.code for r in reasons if r.code not in soft and _blocks(r, th)))
+    if model is None:
+        return hard
+    x = features(trace, reasons)
+    estimate = model.estimate(x)
+    need = th.min_estimate_llm if writer == "llm" else th.min_estimate
+    if estimate >= need:
+        return hard
+    low = [k for k, c in model.contributions(x) if c < 0]
+    shown = describe(low, x, reasons) or "no reason"
+    step, arg = _where(low[0] if low else "", trace, reasons)
+    reasons.append(Reason("low_estimate", f"answers with this evidence ({shown}) were right "
+                          f"about {estimate:.0%} of the time on the tune halves (at least "
+                          f"{need:.0%} needed)", step, arg))
+    codes = [k.split(":", 1)[1] for k in low if k.startswith("code:")]
+    return tuple(dict.fromkeys([*hard, "low_estimate", *codes]))
+
+
+def _tables_only(trace: Trace) -> bool:
+    """The data are tables only: the estimate was fitted on table benchmarks, so a KG or TKG
+    answer keeps the rules (MetaQA's verdicts do not move)."""
+    sources = trace.graph.sources
+    return bool(sources) and all(x.kind == "table" for x in sources)
+
+
+def _where(feature: str, trace: Trace, reasons: Sequence[Reason]) -> tuple[int | None,
+                                                                           str | None]:
+    """The step and argument a feature concerns: its reason's, or the weakest mapping's."""
+    if feature.startswith("code:") or feature == "unexplained":
+        code = "unexplained_words" if feature == "unexplained" else feature[5:]
+        r = next((r for r in reasons if r.code == code), None)
+        return (r.step, r.arg) if r is not None else (None, None)
+    if feature.startswith("target_") and trace.target is not None:
+        return trace.target.query or None, trace.target.key
+    if feature in ("low_score", "low_margin") and trace.mapped is not None:
+        fuzzy = [m for m in trace.mapped.mappings if m.ids
+                 and m.method not in _STRONG_METHODS]
+        if fuzzy:
+            m = min(fuzzy, key=lambda m: m.score if feature == "low_score" else m.margin)
+            return m.query or None, m.key
+    return None, None
 
 
 def render_verdict(verdict: Verdict) -> str:
