@@ -171,7 +171,8 @@ REASON_CODES = {
                          "the offline writer (shaped by your confirmed example; shown, not a "
                          "proof)",
     "low_estimate": "the soft reasons together: answers with this evidence were right too "
-                    "rarely on the tune halves (the calibrated estimate is below its threshold)",
+                    "rarely on the benchmark questions the verdict was calibrated on (the "
+                    "calibrated estimate is below its threshold)",
 }
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:how many|number of)\s+(?:the\s+)?([a-z][a-z0-9]*)", re.IGNORECASE)
@@ -352,7 +353,8 @@ def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | 
     shown = describe(low, x, reasons) or "no reason"
     step, arg = _where(low[0] if low else "", trace, reasons)
     reasons.append(Reason("low_estimate", f"answers with this evidence ({shown}) were right "
-                          f"about {estimate:.0%} of the time on the tune halves (at least "
+                          f"about {estimate:.0%} of the time on the benchmark questions the "
+                          f"verdict was calibrated on (at least "
                           f"{need:.0%} needed)", step, arg))
     codes = [k.split(":", 1)[1] for k in low if k.startswith("code:")]
     return tuple(dict.fromkeys([*hard, "low_estimate", *codes]))
