@@ -352,8 +352,9 @@ def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | 
     low = [k for k, c in model.contributions(x) if c < 0]
     shown = describe(low, x, reasons) or "no reason"
     step, arg = _where(low[0] if low else "", trace, reasons)
+    est = f"{estimate:.1%}" if f"{estimate:.0%}" == f"{need:.0%}" else f"{estimate:.0%}"
     reasons.append(Reason("low_estimate", f"answers with this evidence ({shown}) were right "
-                          f"about {estimate:.0%} of the time on the benchmark questions the "
+                          f"about {est} of the time on the benchmark questions the "
                           f"verdict was calibrated on (at least "
                           f"{need:.0%} needed)", step, arg))
     codes = [k.split(":", 1)[1] for k in low if k.startswith("code:")]
@@ -703,7 +704,7 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         funcs.add("compare")
     sources = [x.name.rsplit(".", 1)[0] for x in trace.graph.sources]
     timed = _asks_time_of(question, answer)
-    ranked = list(_RELATIVE_SUPERLATIVES) if _ranks(trace.program) else []
+    ranked = _ranking_explains(trace) if _ranks(trace.program) else []
     loose = unexplained_words(question, lits + sources + (_TIME_WORDS if timed else []) + ranked,
                               funcs)
     shown = [w for w in loose if not is_filler(w)]  # a count still reads every loose word
@@ -1207,6 +1208,51 @@ _SUPERLATIVES = word_set("superlative_max") | word_set("superlative_min")
 #: the least year the oldest, the least rank the best): a ranking either way explains them
 _RELATIVE_SUPERLATIVES = ("fastest", "quickest", "slowest", "oldest", "newest", "youngest",
                           "best", "worst", "top")
+
+
+#: superlatives of age or time: a ranking explains them only over years, dates or ages
+_AGE_SUPERLATIVES = frozenset({"oldest", "newest", "youngest"})
+_AGE_COLUMN = re.compile(r"\b(?:age|born|birth|year|years|date|founded|established|opened|"
+                         r"built|released|since|season)\b", re.IGNORECASE)
+
+
+def _ranking_explains(trace: Trace) -> list[str]:
+    """The relative superlatives a ranking of ``trace`` explains: all of them, except that
+    *oldest* / *newest* / *youngest* need a ranked column of years, dates or ages (*the
+    oldest film* is not the film ranked first).
+
+    >>> from trustuqa_core import load_graph, run_query
+    >>> g = load_graph(tables=[b"Rank,Film,Year\\n1,Up,1990\\n2,Jaws,1975\\n"])
+    >>> q = "Query1: \\"get_information(relation='{}', tail_entity<='lowest')\\""
+    >>> "oldest" in _ranking_explains(run_query(q.format("Rank"), g))
+    False
+    >>> "oldest" in _ranking_explains(run_query(q.format("Year"), g))
+    True
+    """
+    columns = _ranked_columns(trace)
+    timed = any(_AGE_COLUMN.search(name) or _mostly_years(values) for name, values in columns)
+    return [w for w in _RELATIVE_SUPERLATIVES if timed or w not in _AGE_SUPERLATIVES]
+
+
+def _ranked_columns(trace: Trace) -> list[tuple[str, list[str]]]:
+    """(name, values) of each column the program ranks (a comparison with a superlative)."""
+    out: list[tuple[str, list[str]]] = []
+    steps = {s.number: s for s in trace.steps}
+    for q in trace.program.queries if trace.program is not None else ():
+        if not _ranks(Program((q,))):
+            continue
+        step = steps.get(q.number)
+        for m in step.mappings if step is not None else ():
+            if m.arg == "relation" and len(m.ids) == 1:
+                facts = trace.graph.facts_rel(m.ids[0])
+                out.append((trace.graph.relation_names[m.ids[0]],
+                            list(trace.graph.labels(trace.graph.tails_of(facts)))))
+    return out
+
+
+def _mostly_years(values: Sequence[str]) -> bool:
+    """Most values hold a year (``1933``, ``March 3, 1933``)."""
+    return bool(values) and 2 * sum(bool(_YEAR.search(v)) for v in values) > len(values)
 
 
 def _ranks(program: Program | None) -> bool:
