@@ -26,7 +26,7 @@ __all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_
            "feedback_box", "import_box", "comparison_box", "sources_box", "ask_over"]
 
 _Q = "tq_question"
-_OVER = "tq_sources"  # the "Ask over" choice (empty: every loaded source, routed)
+_OVER = "tq_ask_over"  # the "Ask over" choice (empty: every loaded source, routed)
 _PENDING = "tq_ask_over_pending"  # an "Answer over <source> only" click to answer next run
 
 
