@@ -174,3 +174,29 @@ def test_a_calibrated_check_card_reads_with_titles_and_no_repeated_words() -> No
     assert "were right about" in card and "needed)" in card
     assert "**Words the query leaves out**: no part of the query accounts for" in card
     assert "(snowy, mountain" not in card  # the words are in the message, not repeated
+
+
+def test_source_names_on_the_card_are_escaped() -> None:
+    """A file name holding Markdown is shown as written: escaped on the card's line and on
+    the "Answer over" buttons, never rendered as a link or emphasis."""
+    odd = ["*bold*_[x](http://e.example).csv", "<b>2023</b>.csv"]
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    at.file_uploader(key="tq_upload").set_value(
+        [(odd[0], R22, "text/csv"), (odd[1], R23, "text/csv")]).run()
+    at.button(key="tq_upload_go").click().run()
+    at.switch_page("pages/2_Ask.py").run()
+    loaded = list(at.session_state["tq_sources"])
+    names = [u.name for u in loaded]
+    at.text_input(key="tq_question").set_value(QUESTION).run()
+    at.button(key="tq_ask").click().run()
+    assert not at.exception, at.exception
+    over = [b.label for b in at.button if b.label.startswith("Answer over ")]
+    assert over == ["Answer over \\*bold\\*\\_\\[x\\]\\(http://e.example\\).csv only",
+                    "Answer over &lt;b&gt;2023&lt;/b&gt;.csv only"], over
+    over_keys = [b.key for b in at.button if b.label.startswith("Answer over ")]
+    at.button(key=over_keys[0]).click().run()
+    run = at.session_state["tq_run"]
+    assert run.sources == (names[0],)
+    line = next(c.value for c in at.caption if "your choice" in c.value)
+    assert "\\*bold\\*" in line and "\\[x\\]" in line, line

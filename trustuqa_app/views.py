@@ -116,10 +116,12 @@ def _source_buttons(run: Run, verdict: Verdict, loaded: Sequence[str],
     if not names or on_ask_over is None:
         return
     st.caption("The data cannot tell which source the question means. Answer it over one:")
-    cols = st.columns(len(names))
-    for i, (col, name) in enumerate(zip(cols, names, strict=True)):
-        col.button(f"Answer over {md_escape(name)} only", key=f"tq_over{run.rid}_{i}",
-                   on_click=on_ask_over, args=(name,))
+    with st.container(horizontal=True, key=f"tq_over{run.rid}"):
+        for i, name in enumerate(names):
+            st.button(f"Answer over {md_escape(name)} only", key=f"tq_over{run.rid}_{i}",
+                      on_click=on_ask_over, args=(name,),
+                      help="Answers the question again over this source alone; the other "
+                           "loaded sources stay loaded (\"Ask over\" above shows the choice).")
 
 
 def _runner_up_buttons(run: Run, verdict: Verdict,
