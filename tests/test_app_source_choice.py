@@ -91,7 +91,7 @@ def test_reason_lines_do_not_repeat_what_the_message_says() -> None:
 
     unsure = reason_line(Reason("source_unsure", "the answer reads a.csv and b.csv together",
                                 None, "a.csv, b.csv"))
-    assert (unsure.title, unsure.where) == ("Which source?", "")
+    assert (unsure.title, unsure.where) == ("Source unclear", "")
     weak = reason_line(Reason("weak_mapping", "'USA' maps to 'Austria'", 2, "Q2.tail_entity"))
     assert weak.where == "Query2 · Q2.tail_entity"
 
@@ -120,7 +120,7 @@ def test_the_ask_page_answers_over_the_source_the_user_picks_on_the_card() -> No
     run = at.session_state["tq_run"]
     assert run.answer == ["2"] and run.sources is None
     card = _warnings(at)
-    assert "Check before use" in card and "**Which source?**" in card
+    assert "Check before use" in card and "**Source unclear**" in card
     assert "roster_2022.csv and roster_2023.csv together" in card
     over = [b for b in at.button if b.label.replace("\\", "").startswith("Answer over ")]
     assert [b.label.replace("\\", "") for b in over] == [

@@ -104,7 +104,7 @@ def test_a_source_unsure_card_answers_over_the_roster_the_user_picks(
     card = page.locator("[data-testid='stAlertContentWarning']").filter(
         has_text="Check before use").first
     _click_until(page, page.locator(".st-key-tq_ask button"), card)
-    expect(card).to_contain_text("Which source?")
+    expect(card).to_contain_text("Source unclear")
     expect(card).to_contain_text("reads roster_2022.csv and roster_2023.csv together")
     expect(card).to_contain_text(re.compile(r"Check before use\W+2\b"))
     assert page.locator("[data-testid='stAlertContentSuccess']").count() == 0

@@ -10,7 +10,7 @@ Plain text: the page escapes it.
 >>> r = Reason("source_unsure", "the answer reads a.csv and b.csv together", None, "a.csv, b.csv")
 >>> line = reason_line(r)
 >>> line.title, line.where, line.code
-('Which source?', '', 'source_unsure')
+('Source unclear', '', 'source_unsure')
 >>> line = reason_line(Reason("weak_mapping", "'USA' -> 'Austria' (margin 0.00)", 1,
 ...                           "Q1.tail_entity"))
 >>> line.title, line.where
@@ -29,7 +29,7 @@ __all__ = ["ReasonLine", "reason_line", "TITLES"]
 
 #: the card's title per reason code (others: the code in words)
 TITLES = {
-    "source_unsure": "Which source?",
+    "source_unsure": "Source unclear",
     "low_estimate": "Rarely right with this evidence",
     "unexplained_words": "Words the query leaves out",
     "weak_mapping": "Weak mapping",
