@@ -10,6 +10,7 @@ from trustuqa_core.app_services.ask import ask
 from trustuqa_core.app_services.data import sample_uploads
 from trustuqa_core.app_services.runs import Run, execute_text, imported_run, rerun
 from trustuqa_core.app_services.samples import questions_for, sample_sets
+from trustuqa_core.app_services.source_choice import AUTO_LABEL
 from trustuqa_core.demos import DemoNotReproduced
 from trustuqa_core.errors import TrustUQAError
 from trustuqa_core.export import md_escape
@@ -22,9 +23,11 @@ from .unioqa_views import answer_unioqa, system_choice, unioqa_mode
 from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
 
 __all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_tabs",
-           "feedback_box", "import_box", "comparison_box"]
+           "feedback_box", "import_box", "comparison_box", "sources_box", "ask_over"]
 
 _Q = "tq_question"
+_OVER = "tq_ask_over"  # the "Ask over" choice (empty: every loaded source, routed)
+_PENDING = "tq_ask_over_pending"  # an "Answer over <source> only" click to answer next run
 
 
 def no_data() -> None:
@@ -54,6 +57,8 @@ def question_box() -> None:
                      on_change=_pick_example)
     question = st.text_input("Question", key=_Q, placeholder="e.g. who ranked next after "
                              "federica brignone?")
+    if not unioqa_mode():
+        sources_box()
     c1, c2 = st.columns([1, 5])
     go = c1.button("Answer", type="primary", key="tq_ask")
     force = c2.button("Let the writer try", key="tq_ask_writer",
@@ -70,6 +75,37 @@ def question_box() -> None:
             answer_unioqa(question.strip())
         elif go or force:
             answer_question(question.strip(), force)
+        elif st.session_state.pop(_PENDING, False) and (question or "").strip():
+            answer_question(question.strip(), False)
+
+
+def sources_box() -> None:
+    """With several sources loaded, "Ask over": the sources the next question is answered
+    over (none chosen: all of them, routed automatically)."""
+    names = sorted(state.loaded_names(), key=_load_order())
+    if len(names) < 2:
+        st.session_state.pop(_OVER, None)
+        return
+    kept = [n for n in st.session_state.get(_OVER, []) if n in names]
+    if kept != st.session_state.get(_OVER, kept):
+        st.session_state[_OVER] = kept  # a source unloaded on the Data page since
+    st.multiselect("Ask over", names, key=_OVER, placeholder=AUTO_LABEL,
+                   help="Answer over the chosen source(s) only; the answer says so and its "
+                        "re-runs stay over them. Leave empty to let routing choose.")
+
+
+def _load_order() -> Any:
+    rep = state.report()
+    order = {s.name: i for i, s in enumerate(rep.graph.sources)} if rep else {}
+    return lambda name: order.get(name, len(order))
+
+
+def ask_over(question: str, source: str) -> None:
+    """An "Answer over <source> only" click (a callback, run before the page): choose that
+    source in "Ask over" and answer ``question`` again on this run of the page."""
+    st.session_state[_OVER] = [source]
+    st.session_state[_Q] = question
+    st.session_state[_PENDING] = True
 
 
 def _writer_settings() -> tuple[str, Any, str]:
@@ -99,8 +135,10 @@ def answer_question(question: str, force: bool) -> None:
                                confirmed=state.confirmed_demos(), writer=writer,
                                settings=settings, demos=state.demo_pool, n=cfg.n, k=cfg.k,
                                m=cfg.m, privacy=cfg.privacy, force_writer=force,
-                               reference_first=cfg.reference_first, progress=status.write)
-        except TrustUQAError as err:  # LLM errors (unreachable, auth, ...) included
+                               reference_first=cfg.reference_first,
+                               progress=lambda msg: status.write(md_escape(msg)),
+                               sources=st.session_state.get(_OVER) or None)
+        except TrustUQAError as err:  # LLM errors, a chosen source no longer loaded, ...
             status.update(label="The query writer failed", state="error")
             st.error(md_escape(err))
             return
@@ -119,7 +157,8 @@ def hand_query_box() -> None:
     """Write a query by hand (works with no LLM at all)."""
     with st.expander("Write a query by hand"):
         st.caption("One `QueryN: \"function(arg='value', ...)\"` per line; `output_of_queryN` "
-                   "refers to an earlier result. Nothing is sent to an LLM.")
+                   "refers to an earlier result. Nothing is sent to an LLM. It runs over the "
+                   "sources chosen in \"Ask over\" (all loaded sources when none is).")
         text = st.text_area("Query", key="tq_hand", height=150,
                             placeholder="Query1: \"get_information(relation='Nation', "
                                         "tail_entity='Italy')\"")
@@ -131,7 +170,8 @@ def hand_query_box() -> None:
             assert rep is not None
             question = st.session_state.get(_Q) or None
             state.set_run(execute_text(text, rep.graph, state.mapper(), origin="hand-written",
-                                       question=question))
+                                       question=question,
+                                       sources=st.session_state.get(_OVER) or None))
 
 
 def import_box() -> None:
@@ -194,7 +234,9 @@ def _goto(view: str, step: int | None) -> None:
 
 def run_tabs(run: Run) -> None:
     """The run, step by step; one view at a time (only the chosen view is computed)."""
-    answer_card(run, lambda o: _rerun(run, overrides=o), _goto)
+    over = (lambda name: ask_over(run.question or "", name)) if run.question else None
+    answer_card(run, lambda o: _rerun(run, overrides=o), _goto, over,
+                sorted(state.loaded_names(), key=_load_order()))
     reference_view(run, key=f"tq_r{run.rid}")
     feedback_box(run)
     st.markdown("### Step-through")

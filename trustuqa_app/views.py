@@ -6,11 +6,12 @@ tables use ``st.dataframe`` and code uses ``st.code``, which never interpret the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 import streamlit as st
 
+from trustuqa_core.app_services.card_reasons import reason_line
 from trustuqa_core.app_services.routing_view import routing_view
 from trustuqa_core.app_services.run_tables import (
     candidates_of,
@@ -22,6 +23,7 @@ from trustuqa_core.app_services.run_tables import (
     run_verdict,
 )
 from trustuqa_core.app_services.runs import Run, shaped_by_text, writer_label
+from trustuqa_core.app_services.source_choice import choice_text, unsure_sources
 from trustuqa_core.export import md_escape
 from trustuqa_core.trace import Trace
 from trustuqa_core.verdict import Reason, Verdict
@@ -37,13 +39,19 @@ _STAGE = {"parse": "reading the query", "map": "mapping arguments to the data",
 
 
 def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None = None,
-                on_goto: Callable[[str, int | None], None] | None = None) -> None:
+                on_goto: Callable[[str, int | None], None] | None = None,
+                on_ask_over: Callable[[str], None] | None = None,
+                loaded: Sequence[str] = ()) -> None:
     """The verdict first: green only for ``verified``; amber ``check`` with its reasons (a
     weak mapping with a one-click runner-up override, a link to each step or mapping the
-    reasons point at); grey ``no answer`` with what to try."""
+    reasons point at, "Answer over <source> only" for ``source_unsure``); grey ``no answer``
+    with what to try. ``loaded`` names the loaded sources (for a run asked over some)."""
     trace = run.trace
     verdict = run_verdict(run)
     st.subheader("Answer")
+    chosen = choice_text(run, loaded)
+    if chosen:
+        st.caption(":material/filter_alt: " + md_escape(chosen))
     for w in run.warnings:
         st.warning(md_escape(w))
     shown = trace.answer[:30]
@@ -58,6 +66,7 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
             f"- {_reason_text(r)}" for r in verdict.reasons if r.code in verdict.blocking))
         _runner_up_buttons(run, verdict, on_override)
         _goto_buttons(run, verdict, on_goto)
+        _source_buttons(run, verdict, loaded, on_ask_over)
     else:
         _no_answer(run, verdict)
     _info_reasons(verdict)
@@ -93,9 +102,26 @@ def routing_section(run: Run) -> None:
 
 
 def _reason_text(r: Reason) -> str:
-    where = " · ".join(x for x in (f"Query{r.step}" if r.step else "", r.arg or "") if x)
-    return (f"`{r.code}`" + (f" ({md_escape(where)})" if where else "") + ": "
-            + md_escape(r.message))
+    """One reason as Markdown: bold title, where it points, the message, the code (small)."""
+    line = reason_line(r)
+    return (f"**{md_escape(line.title)}**" + (f" ({md_escape(line.where)})" if line.where
+                                              else "")
+            + f": {md_escape(line.message)} :gray[`{line.code}`]")
+
+
+def _source_buttons(run: Run, verdict: Verdict, loaded: Sequence[str],
+                    on_ask_over: Callable[[str], None] | None) -> None:
+    """``source_unsure``: one "Answer over <source> only" button per source involved."""
+    names = unsure_sources(run, verdict, loaded) if on_ask_over is not None else []
+    if not names or on_ask_over is None:
+        return
+    st.caption("The data cannot tell which source the question means. Answer it over one:")
+    with st.container(horizontal=True, key=f"tq_over{run.rid}"):
+        for i, name in enumerate(names):
+            st.button(f"Answer over {md_escape(name)} only", key=f"tq_over{run.rid}_{i}",
+                      on_click=on_ask_over, args=(name,),
+                      help="Answers the question again over this source alone; the other "
+                           "loaded sources stay loaded (\"Ask over\" above shows the choice).")
 
 
 def _runner_up_buttons(run: Run, verdict: Verdict,

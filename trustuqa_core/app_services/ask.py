@@ -30,6 +30,7 @@ from ..verdict import judge_alone
 from ..writers.confirmed import confirmed_question
 from .runs import Run, execute_text
 from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
+from .sub_graphs import chosen_sources, restricted
 
 __all__ = ["ask", "verified_run", "reference_run", "attach_reference", "written_run",
            "bundled_demos", "Progress"]
@@ -169,12 +170,37 @@ def ask(question: str, graph: GraphStore, mapper: Mapper | None, *, loaded: set[
         confirmed: Sequence[dict[str, Any]] = (), writer: str = "offline",
         settings: Any = None, demos: Any = None, n: int = 5, k: int = 8, m: int = 15,
         privacy: bool = True, force_writer: bool = False, reference_first: bool = False,
-        progress: Progress = lambda _msg: None) -> tuple[Run | None, str]:
+        progress: Progress = lambda _msg: None,
+        sources: Sequence[str] | None = None) -> tuple[Run | None, str]:
     """Answer ``question``; ``(run, message)`` where ``run`` is None when nothing could run.
 
     ``demos`` is a demo pool or a function returning one (called only if a writer runs).
+    ``sources``, the user's choice of loaded sources (None, empty or all of them: every
+    source, routed as usual), answers over those sources only: confirmed and reference
+    queries, the writer, the mapper and the executor see nothing else, and the run records
+    the choice (:attr:`Run.sources`), which its re-runs keep. Raises
+    :class:`~trustuqa_core.errors.UsageError` when a chosen source is not loaded.
     """
     t0 = time.perf_counter()
+    chosen = chosen_sources(graph, sources)
+    if chosen is not None:
+        graph, mapper = restricted(graph, mapper, chosen)
+        loaded = loaded & set(chosen)
+        progress(f"Asking over {', '.join(chosen)} only (your choice)")
+    run, message = _ask(question, graph, mapper, loaded=loaded, confirmed=confirmed,
+                        writer=writer, settings=settings, demos=demos, n=n, k=k, m=m,
+                        privacy=privacy, force_writer=force_writer,
+                        reference_first=reference_first, progress=progress, t0=t0)
+    if run is not None:
+        run.sources = chosen
+    return run, message
+
+
+def _ask(question: str, graph: GraphStore, mapper: Mapper | None, *, loaded: set[str],
+         confirmed: Sequence[dict[str, Any]], writer: str, settings: Any, demos: Any, n: int,
+         k: int, m: int, privacy: bool, force_writer: bool, reference_first: bool,
+         progress: Progress, t0: float) -> tuple[Run | None, str]:
+    """:func:`ask` over the graph it was narrowed to."""
     if not force_writer:
         progress("Looking for a query you confirmed for this exact question")
         run = verified_run(question, graph, mapper, loaded=loaded, confirmed=confirmed,

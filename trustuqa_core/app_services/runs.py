@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..errors import UsageError
 from ..export import SourceStamp, build_record
 from ..fallback import Fallback
 from ..mapping.mapper import Mapper
@@ -29,6 +30,7 @@ from ..recovery import run_with_recovery
 from ..store import GraphStore
 from ..trace import WRITERS, ErrorInfo, Trace
 from ..verdict import judge_alone
+from .sub_graphs import chosen_sources, restricted
 
 __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
            "WRITER_LABELS", "writer_label", "shaped_by_text"]
@@ -109,6 +111,9 @@ class Run:
     reference_answer: list[str] | None = None  # what the reference query answers on this data
     shaped_by: list[str] = field(default_factory=list)  # confirmed examples behind the query
     question_routing: dict[str, Any] | None = None  # the question-only routing decision
+    #: the sources the user chose to ask over (None: every loaded source, routed as usual);
+    #: re-runs of this run (overrides, edited query) run over them too
+    sources: tuple[str, ...] | None = None
 
     @property
     def answer(self) -> list[str]:
@@ -118,28 +123,49 @@ class Run:
 def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
                  origin: str, question: str | None = None,
                  overrides: Mapping[str, str] | None = None,
-                 fallback: Fallback | None = None) -> Run:
-    """Parse, map and execute ``text`` (no LLM call unless ``fallback`` is given)."""
+                 fallback: Fallback | None = None,
+                 sources: Sequence[str] | None = None) -> Run:
+    """Parse, map and execute ``text`` (no LLM call unless ``fallback`` is given).
+
+    ``sources`` (the user's choice of loaded sources) runs it over those sources only
+    (:func:`~trustuqa_core.app_services.sub_graphs.restricted`); the run records them.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Team\\nReds\\n", b"Team\\nReds\\n"])
+    >>> q = "Query1: \\"get_information(relation='Team', tail_entity='Reds')\\""
+    >>> run = execute_text(q, g, None, origin="hand-written", sources=["table2"])
+    >>> run.answer, run.sources
+    (['table2 row 1'], ('table2',))
+    """
     over = {k: v for k, v in (overrides or {}).items() if v}
+    chosen = chosen_sources(graph, sources)
     t0 = time.perf_counter()
     try:
+        if chosen is not None:
+            graph, mapper = restricted(graph, mapper, chosen)
         trace = run_with_recovery(text, graph, mapper, overrides=over, fallback=fallback,
                                   question=question, writer=origin)
+    except UsageError as exc:  # a chosen source is no longer loaded
+        trace = Trace(text, graph, judge_with=judge_alone)
+        trace.error = ErrorInfo("execute", str(exc))
     except _INTERNAL as exc:  # a bug in a core stage: shown to the user, logged for us
         log.exception("internal error while executing a query")
         trace = Trace(text, graph, judge_with=judge_alone)
         trace.error = ErrorInfo("execute", f"internal error ({type(exc).__name__}: {exc}); "
                                 "the query could not be executed — please report this")
     seconds = time.perf_counter() - t0
-    return Run(question, text, trace, origin, dict(over), stage_seconds={"execute": seconds})
+    return Run(question, text, trace, origin, dict(over), stage_seconds={"execute": seconds},
+               sources=chosen)
 
 
 def rerun(run: Run, graph: GraphStore, mapper: Mapper | None, *, query: str | None = None,
           overrides: Mapping[str, str] | None = None, origin: str | None = None) -> Run:
-    """Execute an edited query and/or new overrides; keeps the question, prompt and samples."""
+    """Execute an edited query and/or new overrides; keeps the question, prompt and samples,
+    and the sources the user chose to ask over (``graph`` is the whole loaded graph)."""
     new = execute_text(run.query if query is None else query, graph, mapper,
                        origin=origin or run.origin, question=run.question,
-                       overrides=run.overrides if overrides is None else overrides)
+                       overrides=run.overrides if overrides is None else overrides,
+                       sources=run.sources)
     return replace(run, query=new.query, trace=new.trace, overrides=new.overrides,
                    origin=new.origin, stage_seconds={**run.stage_seconds, **new.stage_seconds},
                    feedback=None, confirmed=set(), rid=new.rid, warnings=list(run.warnings))
@@ -161,8 +187,10 @@ def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphSt
     Re-ran an exported run on the data loaded now. The data is identical to the export's.
     Same answer as exported.
     """
+    chosen = record.get("asked_over")
     run = execute_text(record["query"], graph, mapper, origin="imported",
-                       question=record.get("question"), overrides=record["overrides"])
+                       question=record.get("question"), overrides=record["overrides"],
+                       sources=[str(s) for s in chosen] if isinstance(chosen, list) else None)
     old = record.get("answer", [])
     same = sorted(map(str, old)) == sorted(run.answer)
     run.note = ("Re-ran an exported run on the data loaded now. "
@@ -176,9 +204,14 @@ def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphSt
 
 
 def record_of(run: Run, stamps: Sequence[SourceStamp]) -> dict[str, Any]:
-    """The export record of a run (see :func:`trustuqa_core.export.build_record`)."""
-    return build_record(run.trace.to_dict(), question=run.question, sources=stamps,
+    """The export record of a run (see :func:`trustuqa_core.export.build_record`); a run the
+    user asked over chosen sources only adds ``asked_over`` (their names), which
+    :func:`imported_run` honours."""
+    record = build_record(run.trace.to_dict(), question=run.question, sources=stamps,
                         overrides=run.overrides, origin=run.origin, prompt=run.prompt,
                         data_sent=run.data_sent, samples=run.samples,
                         confidence=run.confidence, demos=run.demos, model=run.model,
                         feedback=run.feedback)
+    if run.sources is not None:
+        record["asked_over"] = list(run.sources)
+    return record

@@ -1,0 +1,126 @@
+"""Settling which source a question means, in a real browser (issues 11 and 13, item 4).
+
+Two rosters of one schema are uploaded on the Data page; "how many players do the Reds
+have?" (offline writer) gets a ``check`` card whose reason says the data cannot tell which
+roster the question means; "Answer over roster_2022.csv only" answers it over that roster,
+and the card says the user chose it. Screenshots go to ``tests/artifacts/`` (git-ignored).
+Skipped without ``/usr/bin/chromium`` unless ``TRUSTUQA_REQUIRE_BROWSER=1``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import ARTIFACTS, chromium_page, open_app_page, running_app
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 60_000
+R22 = b"Name,Team,Season\nAnn Lee,Reds,2022\nBo Park,Blues,2022\nCy Dunn,Greens,2022\n"
+R23 = b"Name,Team,Season\nDee Fox,Reds,2023\nEd Moss,Blues,2023\nFay Hill,Blues,2023\n"
+QUESTION = "how many players do the Reds have?"
+
+
+@pytest.fixture
+def rosters(tmp_path: Path) -> list[Path]:
+    """Two seasons' rosters of one schema, one Reds player each."""
+    out = []
+    for name, data in (("roster_2022.csv", R22), ("roster_2023.csv", R23)):
+        path = tmp_path / name
+        path.write_bytes(data)
+        out.append(path)
+    return out
+
+
+@pytest.fixture
+def page_and_url(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    app = tmp_path / "app"
+    app.mkdir()
+    with running_app(app) as (url, _started), chromium_page(TIMEOUT_MS) as page:
+        yield page, url
+
+
+def _idle(page: Any) -> None:
+    """Wait until the app is not running a script."""
+    from playwright.sync_api import expect
+
+    page.wait_for_timeout(300)
+    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0)
+
+
+def _click_until(page: Any, button: Any, shown: Any, tries: int = 3) -> None:
+    """Click ``button`` until ``shown`` appears (a click landing mid-rerun can be lost)."""
+    from playwright.sync_api import expect
+
+    for attempt in range(tries):
+        if button.count():
+            button.click()
+        try:
+            expect(shown).to_be_visible(timeout=TIMEOUT_MS // tries)
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
+            _idle(page)
+
+
+def _shot(page: Any, name: str) -> None:
+    """The whole app as one screenshot (Streamlit scrolls inside the page)."""
+    height = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('[data-testid=stMain], section')]"
+        ".map(e => e.scrollHeight), 1000)")
+    page.set_viewport_size({"width": 1400, "height": min(int(height) + 40, 6000)})
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / name))
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def test_a_source_unsure_card_answers_over_the_roster_the_user_picks(
+        page_and_url: tuple[Any, str], rosters: list[Path]) -> None:
+    from playwright.sync_api import expect
+
+    page, url = page_and_url
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.goto(url)
+    expect(page.get_by_role("heading", name="Data", exact=True)).to_be_visible()
+    page.get_by_role("tab", name="Upload files").click()
+    page.locator(".st-key-tq_upload input[type='file']").set_input_files(
+        [str(p) for p in rosters])
+    _idle(page)
+    _click_until(page, page.locator(".st-key-tq_upload_go button"),
+                 page.get_by_role("heading", name="Relations and columns"))
+
+    open_app_page(page, "Ask")
+    expect(page.locator(".st-key-tq_ask_over").get_by_role("combobox", name="Ask over")) \
+        .to_be_visible()
+    box = page.locator(".st-key-tq_question input")
+    box.fill(QUESTION)
+    box.press("Tab")
+    _idle(page)
+    card = page.locator("[data-testid='stAlertContentWarning']").filter(
+        has_text="Check before use").first
+    _click_until(page, page.locator(".st-key-tq_ask button"), card)
+    expect(card).to_contain_text("Source unclear")
+    expect(card).to_contain_text("reads roster_2022.csv and roster_2023.csv together")
+    expect(card).to_contain_text(re.compile(r"Check before use\W+2\b"))
+    assert page.locator("[data-testid='stAlertContentSuccess']").count() == 0
+    one = page.get_by_role("button", name="Answer over roster_2022.csv only")
+    expect(one).to_be_visible()
+    expect(page.get_by_role("button", name="Answer over roster_2023.csv only")).to_be_visible()
+    _shot(page, "source_unsure_card.png")
+
+    chosen = page.get_by_text("Asked over roster_2022.csv only (your choice)")
+    _click_until(page, one, chosen)
+    _idle(page)
+    expect(chosen).to_contain_text("left out: roster_2023.csv")
+    answer = page.locator("[data-testid='stAlert']").filter(
+        has_text=re.compile(r"^\s*1\s*$|Check before use\W+1\b")).first
+    expect(answer).to_be_visible()
+    expect(page.locator(".st-key-tq_ask_over")).to_contain_text("roster_2022.csv")
+    assert page.get_by_role("button", name="Answer over roster_2022.csv only").count() == 0
+    assert "Traceback" not in page.locator("body").inner_text()
+    _shot(page, "source_chosen_card.png")
