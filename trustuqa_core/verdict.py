@@ -50,7 +50,7 @@ from .numbers import is_duration, parse_number, parse_quantity
 from .query.ast import Bound, ListValue, Program, Query, Ref, Text, Value
 from .reasoning.cues import PAIR_WORDS, TIME_ASKED
 from .results import Scalar
-from .store import GraphStore
+from .store import GraphStore, LabelPool
 from .text import normalize
 from .trace import Trace
 from .translate.table import ROW_NUMBER
@@ -154,6 +154,18 @@ REASON_CODES = {
     "row_order_vs_time": "the question asks what came before or after, and the row before "
                          "or after the one found is taken in the table's order while the "
                          "table's dates run backwards (latest first)",
+    "extreme_from_bound": "the query picks the largest or smallest value, and the question's "
+                          "only superlative is part of a bound (at least, at most): it asks "
+                          "for every row within the bound",
+    "ranked_backwards": "the question asks for the fastest / slowest / oldest / youngest, and "
+                        "the query ranks times or years the other way",
+    "duration_as_date": "the question asks how long (or how old), and the answer is a date: "
+                        "when it began, not how long it lasted",
+    "comparison_unread": "the question compares with a named row (larger than X) or asks "
+                         "for a difference (how much higher), and no step of the query "
+                         "compares or computes",
+    "choice_not_among": "the question offers options joined by 'or', and the answer shares "
+                        "no word with them",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -214,12 +226,14 @@ class Thresholds:
         "unexplained_negation", "row_order_vs_time", "list_condition_aggregate", "range_unread",
         "unexplained_neighbour", "extreme_missing", "yes_no_answer", "count_of_named_value",
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
-        "focus_column_unused"})
+        "focus_column_unused", "extreme_from_bound", "ranked_backwards", "duration_as_date",
+        "comparison_unread", "choice_not_among"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
         "unexplained_negation", "same_unlinked", "neighbour_other_column",
-        "unexplained_neighbour", "list_condition_aggregate", "range_unread", "date_unbound"})
+        "unexplained_neighbour", "list_condition_aggregate", "range_unread", "date_unbound",
+        "extreme_from_bound", "comparison_unread"})
 
 
 THRESHOLDS = Thresholds()
@@ -680,6 +694,7 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
             and not _echo_read_elsewhere(trace, echoed[0]):  # "A or B?" is answered by a name
         out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
                           "question itself names", None, echoed[0]))
+    out += _stop16_reasons(trace, question, answer)
     if not type_consistent(question, answer):
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
@@ -1309,3 +1324,229 @@ def judge_alone(trace: Trace) -> Verdict:
     """A trace's verdict from the trace and its question alone (no vote, no demos): what
     :attr:`Trace.verdict` is judged with when no ``answer()`` judged it first."""
     return judge(trace, trace.question)
+
+
+# -- stop 16: wrong WTQ answers shown verified, read off WTQ train's tune half -------------
+#: "at least 3", "at most 5": the superlative inside a bound is no request to pick one row
+_BOUND_PHRASE = re.compile(r"\bat\s+(?:least|most)\b|\bno\s+(?:more|less|fewer)\b",
+                           re.IGNORECASE)
+_RANK_WORDS = _SUPERLATIVES | {"most", "least"}
+_FUNCTION_WORDS = word_set("function_words")
+
+
+def _rankings(trace: Trace) -> list[tuple[int, str, str, list[str]]]:
+    """Every place the program picks an extreme: ``(step, "max" | "min", column, values
+    ranked)`` for a ``max`` / ``min`` / ``argmax`` / ``argmin`` step (the values of the step
+    it reads, and the column that step reads) and for a comparison with a superlative word
+    (``tail_entity<='lowest'``: the column's values).
+
+    >>> from trustuqa_core import load_graph, run_query
+    >>> g = load_graph(tables=[b"Name,Run\\nAnn,62.5\\nBea,61.9\\n"])
+    >>> t = run_query("Query1: \\"get_information(relation='Run', tail_entity<='lowest')\\"", g)
+    >>> _rankings(t)
+    [(1, 'min', 'Run', ['62.5', '61.9'])]
+    """
+    program = trace.program
+    out: list[tuple[int, str, str, list[str]]] = []
+    if program is None:
+        return out
+    steps = {s.number: s for s in trace.steps}
+    by_number = {q.number: q for q in program.queries}
+    for q in program.queries:
+        func = q.call.func
+        if func in ("max", "min", "argmax", "argmin") and q.call.refs():
+            ref = q.call.refs()[0]
+            out.append((q.number, "max" if func in ("max", "argmax") else "min",
+                        _relation_text(by_number.get(ref)), _texts(trace, ref)))
+            continue
+        for a in q.call.args:
+            word = a.value.text if isinstance(a.value, Bound) else (
+                a.value.value if isinstance(a.value, Text) else "")
+            word = word.strip().lower()
+            if a.cmp == "=" or word not in _SUPERLATIVES:
+                continue
+            way = "max" if word in word_set("superlative_max") else "min"
+            step = steps.get(q.number)
+            rels = [i for m in (step.mappings if step else ()) if m.arg == "relation"
+                    for i in m.ids]
+            values = (trace.graph.labels(trace.graph.tails_of(trace.graph.facts_rel(rels[0])))
+                      if len(rels) == 1 else [])
+            out.append((q.number, way, _relation_text(q), list(values)))
+    return out
+
+
+def _extreme_from_bound(trace: Trace, question: str) -> list[Reason]:
+    """The query picks a largest / smallest value although the question's only superlative
+    is part of a bound ("which years were the totals **at least** 600,000?" answered by the
+    earliest such year): the question asks for every row within the bound."""
+    if _BOUND_PHRASE.search(question) is None:
+        return []
+    rest = _BOUND_PHRASE.sub(" ", question)
+    if selection_cues(rest) or any(w in _RANK_WORDS for w in normalize(rest).split()):
+        return []
+    picks = [p for p in _rankings(trace) if len(set(p[3])) > 1]  # one value: no pick made
+    if not picks:
+        return []
+    step, way, _, _ = picks[0]
+    return [Reason("extreme_from_bound", f"Query{step} takes the {way} value, and the "
+                   "question's only superlative is part of a bound (at least / at most): it "
+                   "asks for every row within the bound, not for the extreme one", step)]
+
+
+#: superlatives of speed and age whose direction is fixed by what the ranked values are
+_FAST = {"fastest", "quickest"}
+_SLOW = {"slowest"}
+_WANTS_SMALL_YEAR = {"oldest"}
+_WANTS_LARGE_YEAR = {"youngest", "newest"}
+_YEAR_VALUE = re.compile(r"^\s*(1[5-9]\d\d|20[0-4]\d)\s*$")
+#: a column of speeds (the fastest is the largest), not of times or places
+_SPEED = re.compile(r"speed|velocity|km/h|kph|mph|knots?\b|m/s\b", re.IGNORECASE)
+
+
+def _ranked_backwards(trace: Trace, question: str) -> list[Reason]:
+    """A superlative whose direction the ranked column fixes, ranked the other way: the
+    *fastest* by the largest time or place (any column but a speed: "which athlete had the
+    fastest run?" answered by the highest Run 1), the *slowest* by the smallest, the *oldest*
+    by the latest year, the *youngest* / *newest* by the earliest."""
+    words = set(normalize(question).split())
+    for step, way, column, values in _rankings(trace):
+        if not values:
+            continue
+        speed = _SPEED.search(column) is not None or sum(
+            _SPEED.search(v) is not None for v in values) * 2 > len(values)
+        years = sum(_YEAR_VALUE.match(v) is not None for v in values) * 2 > len(values)
+        small = (_FAST if not speed else _SLOW) | (_WANTS_SMALL_YEAR if years else set())
+        large = (_SLOW if not speed else _FAST) | (_WANTS_LARGE_YEAR if years else set())
+        wrong = sorted(words & (small if way == "max" else large))
+        if wrong:
+            return [Reason("ranked_backwards", f"the question asks for the {wrong[0]}, and "
+                           f"Query{step} takes the {way} of {column or 'the values'}: the "
+                           "other end", step, wrong[0])]
+    return []
+
+
+_HOW_LONG = re.compile(r"\bhow\s+(?:long|old)\b", re.IGNORECASE)
+#: "how long has it been since ...", "how long has X been ...": a span up to now
+_SINCE = re.compile(r"\bsince\b|\bago\b|\b(?:has|have)\b.*\bbeen\b", re.IGNORECASE)
+
+
+def _duration_as_date(question: str, answer: Sequence[str]) -> list[Reason]:
+    """'How long' / 'how old' answered by a date ("how long was Charlton in administration?"
+    → *February 1984*) or, when the question counts up to now ("how long has it been since
+    ...", "how long has X been ..."), by a bare year: the answer is when it started, not
+    how long it lasted.
+
+    >>> [r.code for r in _duration_as_date("how long has it been since it was founded?",
+    ...                                    ["1912"])]
+    ['duration_as_date']
+    >>> _duration_as_date("how long is the bridge?", ["1912"])
+    []
+    """
+    if not answer or _HOW_LONG.search(question) is None:
+        return []
+    dated = all(_CALENDAR.search(a) or (_YEAR.search(a) and re.search(_MONTH, a, re.IGNORECASE))
+                for a in answer)
+    yearly = all(_YEAR_VALUE.match(a) for a in answer) and _SINCE.search(question) is not None
+    if not (dated or yearly):
+        return []
+    return [Reason("duration_as_date", f"the question asks how long, and the answer "
+                   f"({_clip(', '.join(answer), 40)}) is a date: when it began, not how long "
+                   "it lasted")]
+
+
+#: "larger than Kilifi", "more votes than Bush": a comparison with a named row, not a number
+_THAN = re.compile(r"\b(?!(?:other|rather|whether|further)\b)([a-z]+er|more|less|fewer)\s+"
+                   r"(?:[a-z]+\s+){0,2}?than\s+(?:the\s+|a\s+|an\s+)?(?P<next>[\w$£€-]+)",
+                   re.IGNORECASE)
+_DIFFERENCE = re.compile(r"\bhow\s+(?:much|many)\s+(?:more|less|fewer|higher|lower|longer|"
+                         r"shorter|bigger|smaller|older|younger|greater|larger|further|"
+                         r"farther|later|earlier)\b|\bdifference\b", re.IGNORECASE)
+#: functions that compare or compute between values (a comparison inside get_information
+#: counts too)
+_BETWEEN = _COMPARING | {"subtract", "difference", "add", "max", "min", "argmax", "argmin",
+                         "compare", "duration"}
+
+
+def _functions(program: Program | None) -> set[str]:
+    funcs = {q.call.func for q in program.queries} if program is not None else set()
+    if program is not None and any(a.cmp != "=" for q in program.queries for a in q.call.args):
+        funcs.add("compare")
+    return funcs
+
+
+def _comparison_unread(trace: Trace, question: str) -> list[Reason]:
+    """The question compares with a named row ("name all the counties with an area larger
+    than Kilifi") or asks for a difference ("how much higher was the attendance in week 15
+    than in week 14?"), and no step of the query compares or computes: it reads the named
+    row's own value.
+
+    >>> _THAN.search("an area larger than kilifi")["next"], _THAN.search("other than x")
+    ('kilifi', None)
+    """
+    funcs = _functions(trace.program)
+    if funcs & _BETWEEN:
+        return []
+    than = next((m for m in _THAN.finditer(question)
+                 if parse_number(m["next"]) is None and not m["next"].isdigit()), None)
+    if than is not None:
+        return [Reason("comparison_unread", f"the question compares ({than[0]!r}), and no "
+                       "step of the query compares or computes: it reads a value, not what "
+                       "the comparison selects", None, than[0])]
+    diff = _DIFFERENCE.search(question)
+    columns = " ".join(normalize(r) for r in trace.graph.relation_names).split()
+    if diff is not None and not set(normalize(diff[0]).split()) & set(columns):  # a column
+        # 'Goal difference' names what is read
+        return [Reason("comparison_unread", f"the question asks {diff[0]!r}, and no step of "
+                       "the query subtracts or compares", None, diff[0])]
+    return []
+
+
+_AROUND = 3  # words each side of an "or" that name the options
+
+
+def _holds_value(pool: LabelPool, words: Sequence[str]) -> bool:
+    """True when one to three consecutive ``words`` are, as a whole, a value of the data
+    (not a function word alone)."""
+    for n in (3, 2, 1):
+        for i in range(len(words) - n + 1):
+            phrase = words[i:i + n]
+            if all(w in _FUNCTION_WORDS for w in phrase):
+                continue
+            if pool.normalized(" ".join(phrase)):
+                return True
+    return False
+
+
+def _choice_not_among(trace: Trace, question: str,
+                      answer: Sequence[str]) -> list[Reason]:
+    """The question offers options joined by *or*, each a value of the data ("routh or lake
+    george is a lower yazoo phase?", "the benchmark symbol or the factory symbol?"), and the
+    answer shares no word with the words around the *or*: it answers something else. Not for
+    number questions, yes / no answers, comparative pairs (*more or less*), nor words joined
+    by *or* that the data does not hold as values ("observed or predicted")."""
+    if not answer or _CHOICE_OR.search(question) is None or expected_type(question) == "number":
+        return []
+    if {normalize(a) for a in answer} <= _YES_NO_ANSWERS:
+        return []
+    tokens = normalize(question).split()
+    near: set[str] = set()
+    pool = trace.graph.entity_pool()
+    for i, t in enumerate(tokens):
+        left, right = tokens[max(0, i - _AROUND):i], tokens[i + 1:i + _AROUND + 1]
+        if t == "or" and _holds_value(pool, left) and _holds_value(pool, right):
+            near |= {w for w in left + right if not is_filler(w) and w not in _FUNCTION_WORDS}
+    said = {w for a in answer for w in normalize(a).split()}
+    if not near or said & near:
+        return []
+    return [Reason("choice_not_among", f"the question offers options joined by 'or', and "
+                   f"the answer ({_clip(', '.join(answer), 40)}) is none of them", None, None)]
+
+
+def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
+    """The reasons of stop 16 (docs/RESULTS.md, "Stop 16")."""
+    out = _extreme_from_bound(trace, question)
+    out += _comparison_unread(trace, question)
+    out += _choice_not_among(trace, question, answer)
+    out += _ranked_backwards(trace, question)
+    out += _duration_as_date(question, answer)
+    return out
