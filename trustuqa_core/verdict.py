@@ -166,6 +166,8 @@ REASON_CODES = {
                          "compares or computes",
     "choice_not_among": "the question offers options joined by 'or', and the answer shares "
                         "no word with them",
+    "position_unread": "the question places a row above or below another, and no step of "
+                       "the query moves to a neighbouring row or compares",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -227,7 +229,7 @@ class Thresholds:
         "unexplained_neighbour", "extreme_missing", "yes_no_answer", "count_of_named_value",
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
         "focus_column_unused", "extreme_from_bound", "ranked_backwards", "duration_as_date",
-        "comparison_unread", "choice_not_among"})
+        "comparison_unread", "choice_not_among", "position_unread"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -1542,11 +1544,28 @@ def _choice_not_among(trace: Trace, question: str,
                    f"the answer ({_clip(', '.join(answer), 40)}) is none of them", None, None)]
 
 
+#: "listed above X", "the one below X": a place in the list, unless a number follows
+_ABOVE_BELOW = re.compile(r"\b(above|below)\b(?!\s+(?:the\s+)?[-+−]?[\d.,]*\d)", re.IGNORECASE)
+
+
+def _position_unread(trace: Trace, question: str) -> list[Reason]:
+    """The question places a row above or below another ("which surname is listed above the
+    duke of albuquerque?") and no step moves to a neighbouring row or compares: the query
+    reads the named row itself."""
+    found = _ABOVE_BELOW.search(question)
+    if found is None or _functions(trace.program) & (_NEIGHBOURS | _BETWEEN):
+        return []
+    return [Reason("position_unread", f"the question says {found[1]!r} (a place relative to "
+                   "another row), and no step of the query moves to a neighbouring row or "
+                   "compares", None, found[1])]
+
+
 def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
     """The reasons of stop 16 (docs/RESULTS.md, "Stop 16")."""
     out = _extreme_from_bound(trace, question)
     out += _comparison_unread(trace, question)
     out += _choice_not_among(trace, question, answer)
+    out += _position_unread(trace, question)
     out += _ranked_backwards(trace, question)
     out += _duration_as_date(question, answer)
     return out
