@@ -168,6 +168,9 @@ REASON_CODES = {
                         "no word with them",
     "position_unread": "the question places a row above or below another, and no step of "
                        "the query moves to a neighbouring row or compares",
+    "count_of_target_value": "'how many' counted one row, and that row's cell in the "
+                             "query's own target column holds a number or a list: the "
+                             "question likely asks for that value",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -229,7 +232,8 @@ class Thresholds:
         "unexplained_neighbour", "extreme_missing", "yes_no_answer", "count_of_named_value",
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
         "focus_column_unused", "extreme_from_bound", "ranked_backwards", "duration_as_date",
-        "comparison_unread", "choice_not_among", "position_unread"})
+        "comparison_unread", "choice_not_among", "position_unread",
+        "count_of_target_value"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -1560,12 +1564,56 @@ def _position_unread(trace: Trace, question: str) -> list[Reason]:
                    "compares", None, found[1])]
 
 
+def _count_of_target_value(trace: Trace, question: str,
+                           answer: Sequence[str]) -> list[Reason]:
+    """'How many' answered 1 by counting one row, while the column the query itself names as
+    its target (``## Target type: {number of Years won}``) holds, in that row, a number other
+    than 1 or a list of three values or more: the question likely asks for that value, or
+    for the length of that list ("how many total times has liverpool won?" → 1, while
+    Liverpool's 'Years won' lists eight years). The sibling of ``count_of_named_value``,
+    for a target the question's counted noun does not name. Left alone: a question bounding
+    a number (it counts the rows within the bound) and a cell holding a year or a date."""
+    program, target = trace.program, trace.target
+    if program is None or not program.queries or target is None or target.role != "relation" \
+            or len(target.ids) != 1 or list(answer) != ["1"] \
+            or not _ASKS_COUNT.search(question) or bounds(question):
+        return []  # "how many years had more than 500 deaths?" counts the rows in the bound
+    last = program.queries[-1]
+    if last.call.func != "count" or not last.call.refs():
+        return []
+    rows_step = next((s for s in trace.steps if s.number == last.call.refs()[0]), None)
+    graph = trace.graph
+    rows = [e for e in (rows_step.output.elems if rows_step else ())
+            if not isinstance(e, Scalar) and graph.is_row(e)]
+    rel = target.ids[0]
+    if len(rows) != 1 or graph.relation_names[rel] == ROW_NUMBER:
+        return []
+    cells = graph.labels(graph.tails_of(graph.facts_head_rel(rows[0], rel)))
+    if len(cells) != 1:
+        return []
+    items = [x for x in _LIST_SPLIT.split(cells[0]) if x.strip()]
+    reading = parse_quantity(cells[0])
+    if _YEAR_VALUE.match(cells[0]) or (reading is not None and reading[1] == "date"):
+        return []  # a year or a date says when, not how many
+    number = parse_number(cells[0]) if reading is None else reading[0]
+    if number is not None and number != 1 and not _identifies_rows(graph, rel):
+        what = f"holds {cells[0]}"
+    elif number is None and len(items) >= 3 and all(re.search(r"[^\W\d_]", x) for x in items):
+        what = f"lists {len(items)} values"
+    else:
+        return []
+    return [Reason("count_of_target_value", f"Query{last.number} counts one row, and that "
+                   f"row's {target.labels[0]!r} (the query's own target) {what}: the question "
+                   "may ask for that, not for the number of rows", last.number, target.key)]
+
+
 def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
     """The reasons of stop 16 (docs/RESULTS.md, "Stop 16")."""
     out = _extreme_from_bound(trace, question)
     out += _comparison_unread(trace, question)
     out += _choice_not_among(trace, question, answer)
     out += _position_unread(trace, question)
+    out += _count_of_target_value(trace, question, answer)
     out += _ranked_backwards(trace, question)
     out += _duration_as_date(question, answer)
     return out
