@@ -171,6 +171,8 @@ REASON_CODES = {
     "count_of_target_value": "'how many' counted one row, and that row's cell in the "
                              "query's own target column holds a number or a list: the "
                              "question likely asks for that value",
+    "year_bound_elsewhere": "the question bounds a year (after 1879) and the query compares "
+                            "that number with a column that holds no years",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -233,7 +235,7 @@ class Thresholds:
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
         "focus_column_unused", "extreme_from_bound", "ranked_backwards", "duration_as_date",
         "comparison_unread", "choice_not_among", "position_unread",
-        "count_of_target_value"})
+        "count_of_target_value", "year_bound_elsewhere"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -1473,6 +1475,10 @@ _BETWEEN = _COMPARING | {"subtract", "difference", "add", "max", "min", "argmax"
                          "compare", "duration"}
 
 
+#: functions that compute a difference (a max or a comparison picks, it does not subtract)
+_COMPUTING = {"subtract", "difference", "add", "calculate", "duration"}
+
+
 def _functions(program: Program | None) -> set[str]:
     funcs = {q.call.func for q in program.queries} if program is not None else set()
     if program is not None and any(a.cmp != "=" for q in program.queries for a in q.call.args):
@@ -1483,27 +1489,25 @@ def _functions(program: Program | None) -> set[str]:
 def _comparison_unread(trace: Trace, question: str) -> list[Reason]:
     """The question compares with a named row ("name all the counties with an area larger
     than Kilifi") or asks for a difference ("how much higher was the attendance in week 15
-    than in week 14?"), and no step of the query compares or computes: it reads the named
-    row's own value.
+    than in week 14?") and no step subtracts: it reads the named row's own value, or picks
+    one row instead of computing how far apart they are.
 
     >>> _THAN.search("an area larger than kilifi")["next"], _THAN.search("other than x")
     ('kilifi', None)
     """
     funcs = _functions(trace.program)
-    if funcs & _BETWEEN:
-        return []
     than = next((m for m in _THAN.finditer(question)
                  if parse_number(m["next"]) is None and not m["next"].isdigit()), None)
-    if than is not None:
+    if than is not None and not funcs & _BETWEEN:
         return [Reason("comparison_unread", f"the question compares ({than[0]!r}), and no "
                        "step of the query compares or computes: it reads a value, not what "
                        "the comparison selects", None, than[0])]
     diff = _DIFFERENCE.search(question)
     columns = " ".join(normalize(r) for r in trace.graph.relation_names).split()
-    if diff is not None and not set(normalize(diff[0]).split()) & set(columns):  # a column
-        # 'Goal difference' names what is read
+    if diff is not None and not set(normalize(diff[0]).split()) & set(columns) \
+            and not funcs & _COMPUTING:  # 'Goal difference' is a column, not a subtraction
         return [Reason("comparison_unread", f"the question asks {diff[0]!r}, and no step of "
-                       "the query subtracts or compares", None, diff[0])]
+                       "the query subtracts", None, diff[0])]
     return []
 
 
@@ -1607,6 +1611,42 @@ def _count_of_target_value(trace: Trace, question: str,
                    "may ask for that, not for the number of rows", last.number, target.key)]
 
 
+_TIME_BOUND = re.compile(r"\b(?:before|after|since|until|till|prior\s+to|earlier\s+than|"
+                         r"later\s+than)\s+(?:the\s+(?:year\s+)?|year\s+)?(\d{4})\b",
+                         re.IGNORECASE)
+
+
+def _year_bound_elsewhere(trace: Trace, question: str) -> list[Reason]:
+    """The question bounds a year in time ("after 1879", "before 2008") and the query
+    compares that number with a column holding no years ("Prize (£) > 1879"): the bound is
+    read as an amount, not as a date."""
+    years = {m[1] for m in _TIME_BOUND.finditer(question)}
+    if not years or trace.program is None:
+        return []
+    graph = trace.graph
+    steps = {s.number: s for s in trace.steps}
+    for q in trace.program.queries:
+        for a in q.call.args:
+            text = a.value.text if isinstance(a.value, Bound) else (
+                a.value.value if isinstance(a.value, Text) else "")
+            if a.cmp == "=" or text.strip() not in years:
+                continue
+            step = steps.get(q.number)
+            rels = [m for m in (step.mappings if step else ()) if m.arg == "relation"
+                    and len(m.ids) == 1]
+            if len(rels) != 1:
+                continue
+            name = rels[0].labels[0]
+            cells = graph.labels(graph.tails_of(graph.facts_rel(rels[0].ids[0])))
+            dated = sum(_YEAR_VALUE.match(c) is not None or re.search(_MONTH, c, re.IGNORECASE)
+                        is not None and _YEAR.search(c) is not None for c in cells)
+            if cells and dated * 2 < len(cells) and _TIME_HEADER.search(name) is None:
+                return [Reason("year_bound_elsewhere", f"the question bounds the year "
+                               f"{text.strip()}, and Query{q.number} compares it with "
+                               f"{name!r}, which holds no years", q.number, name)]
+    return []
+
+
 def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
     """The reasons of stop 16 (docs/RESULTS.md, "Stop 16")."""
     out = _extreme_from_bound(trace, question)
@@ -1614,6 +1654,7 @@ def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[
     out += _choice_not_among(trace, question, answer)
     out += _position_unread(trace, question)
     out += _count_of_target_value(trace, question, answer)
+    out += _year_bound_elsewhere(trace, question)
     out += _ranked_backwards(trace, question)
     out += _duration_as_date(question, answer)
     return out
