@@ -1600,10 +1600,10 @@ def _count_of_target_value(trace: Trace, question: str,
     if _YEAR_VALUE.match(cells[0]) or (reading is not None and reading[1] == "date"):
         return []  # a year or a date says when, not how many
     number = parse_number(cells[0]) if reading is None else reading[0]
-    if number is not None and number != 1 and not _identifies_rows(graph, rel):
-        what = f"holds {cells[0]}"
-    elif number is None and len(items) >= 3 and all(re.search(r"[^\W\d_]", x) for x in items):
+    if parse_number(cells[0]) is None and len(items) >= 3:  # '1981, 1982, 1983', not '1,500'
         what = f"lists {len(items)} values"
+    elif number is not None and number != 1 and not _identifies_rows(graph, rel):
+        what = f"holds {cells[0]}"
     else:
         return []
     return [Reason("count_of_target_value", f"Query{last.number} counts one row, and that "
