@@ -11,7 +11,7 @@ from trustuqa_core.verdict import REASON_CODES, THRESHOLDS, judge
 
 NEW_CODES = ("extreme_from_bound", "ranked_backwards", "duration_as_date", "comparison_unread",
              "choice_not_among", "position_unread", "count_of_target_value",
-             "year_bound_elsewhere")
+             "year_bound_elsewhere", "top_n_as_equal")
 TOTALS = b"Year,Total\n1948,700000\n1953,650000\n1960,500000\n1971,620000\n"
 RUNS = (b"Athlete,Run 1,Top speed\nAnn Lee,50.39,120\nBea Moss,50.68,118\n"
         b"Cid Roe,51.40,125\n")
@@ -22,6 +22,7 @@ WEEKS = b"Week,Attendance\n14,40000\n15,64940\n"
 PHASES = b"Phase,Dates\nRouth,1300-1400 CE\nLake George,1200-1300 CE\n"
 TITLES = b"Title,Surname\nDuke of Alba,Lorena\nDuke of Braga,Costa\nCount of Cea,Silva\n"
 WINS = b'Team,Years won\nLiverpool,"1981, 1982, 1983, 1984"\nEverton,1985\n'
+RANKS = b"Pos,Team,Points\n1,Honda,60\n2,Sagawa,55\n3,Tottori,50\n4,Ehime,48\n5,Tochigi,40\n"
 RACES = (b"Race,Prize,Date\nOaks,1130,1875\nDerby,1762,1880\nLeger,340,1881\n"
          b"Ascot,881,1890\nEpsom,2017,1870\n")
 
@@ -257,3 +258,27 @@ def test_year_bound_elsewhere_not_on_a_date_column(races) -> None:  # noqa: ANN0
                     "count(set='output_of_query1')"), races,
                   question="after 1879 how many races are there?")
     assert t.answer == ["3"] and "year_bound_elsewhere" not in codes(t)
+
+
+@pytest.fixture(scope="module")
+def ranks():  # noqa: ANN201
+    return load_graph(tables=[RANKS])
+
+
+def test_top_n_as_equal(ranks) -> None:  # noqa: ANN001
+    """WTQ nt-1226: "list the top 5 teams ..." answered by the team whose position is 5."""
+    t = run_query(q("get_information(relation='Pos', tail_entity='5')",
+                    "get_information(relation='Team', head_entity='output_of_query1')"), ranks,
+                  question="list the top 5 teams by points.")
+    assert t.answer == ["Tochigi"] and "top_n_as_equal" in t.verdict.blocking
+
+
+def test_top_n_as_equal_not_for_the_last_of_them_nor_with_a_comparison(ranks) -> None:  # noqa: ANN001
+    last = run_query(q("get_information(relation='Pos', tail_entity='5')",
+                       "get_information(relation='Team', head_entity='output_of_query1')"),
+                     ranks, question="which team was the last in the top 5?")
+    assert last.answer == ["Tochigi"] and "top_n_as_equal" not in codes(last)
+    upto = run_query(q("get_information(relation='Pos', tail_entity<='5')",
+                       "get_information(relation='Team', head_entity='output_of_query1')"),
+                     ranks, question="list the top 5 teams by points.")
+    assert len(upto.answer) == 5 and "top_n_as_equal" not in codes(upto)

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .lexicon import country_of, word_set
+from .lexicon import country_of, word_set, words
 from .mapping.mapper import Mapping
 from .mentions import (
     CUES,
@@ -173,6 +173,8 @@ REASON_CODES = {
                              "question likely asks for that value",
     "year_bound_elsewhere": "the question bounds a year (after 1879) and the query compares "
                             "that number with a column that holds no years",
+    "top_n_as_equal": "the question asks for the top N (every row up to N), and a condition "
+                      "keeps only the rows equal to N",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -235,7 +237,7 @@ class Thresholds:
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
         "focus_column_unused", "extreme_from_bound", "ranked_backwards", "duration_as_date",
         "comparison_unread", "choice_not_among", "position_unread",
-        "count_of_target_value", "year_bound_elsewhere"})
+        "count_of_target_value", "year_bound_elsewhere", "top_n_as_equal"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -1340,6 +1342,7 @@ _BOUND_PHRASE = re.compile(r"\bat\s+(?:least|most)\b|\bno\s+(?:more|less|fewer)\
                            re.IGNORECASE)
 _RANK_WORDS = _SUPERLATIVES | {"most", "least"}
 _FUNCTION_WORDS = word_set("function_words")
+_NUMBER_WORD_VALUES = {w: str(i) for i, w in enumerate(words("number_words"))}
 
 
 def _rankings(trace: Trace) -> list[tuple[int, str, str, list[str]]]:
@@ -1647,6 +1650,31 @@ def _year_bound_elsewhere(trace: Trace, question: str) -> list[Reason]:
     return []
 
 
+_TOP_N = re.compile(r"\b(?:top|first|best|leading)\s+(\d+|" + "|".join(
+    w for w in word_set("number_words") if w not in ("zero", "one")) + r")\b", re.IGNORECASE)
+
+
+def _top_n_as_equal(trace: Trace, question: str) -> list[Reason]:
+    """"The top 5 teams" (every row up to the fifth) read as the one row whose rank *equals*
+    5: a condition holds the question's N with ``=`` and no step compares (WTQ nt-1226
+    "list the top 5 teams ..." → the fifth team alone). "The last ... in the top 10" is the
+    tenth row, and is left alone."""
+    found = _TOP_N.search(question)
+    if found is None or trace.program is None or _functions(trace.program) & _COMPARING \
+            or re.search(r"\blast\b", question, re.IGNORECASE):  # the last of the top 10: 10
+        return []
+    n = found[1].lower()
+    want = {n, _NUMBER_WORD_VALUES.get(n, n)}
+    for q in trace.program.queries:
+        tail = q.call.arg("tail_entity")
+        if q.call.func == "get_information" and tail is not None and tail.cmp == "=" \
+                and isinstance(tail.value, Text) and tail.value.value.strip().lower() in want:
+            return [Reason("top_n_as_equal", f"the question says {found[0]!r} (every row up to "
+                           f"{n}), and Query{q.number} keeps only the rows equal to "
+                           f"{tail.value.value!r}", q.number, found[0])]
+    return []
+
+
 def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
     """The reasons of stop 16 (docs/RESULTS.md, "Stop 16")."""
     out = _extreme_from_bound(trace, question)
@@ -1655,6 +1683,7 @@ def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[
     out += _position_unread(trace, question)
     out += _count_of_target_value(trace, question, answer)
     out += _year_bound_elsewhere(trace, question)
+    out += _top_n_as_equal(trace, question)
     out += _ranked_backwards(trace, question)
     out += _duration_as_date(question, answer)
     return out
