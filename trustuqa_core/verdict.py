@@ -1341,6 +1341,7 @@ def judge_alone(trace: Trace) -> Verdict:
 _BOUND_PHRASE = re.compile(r"\bat\s+(?:least|most)\b|\bno\s+(?:more|less|fewer)\b",
                            re.IGNORECASE)
 _RANK_WORDS = _SUPERLATIVES | {"most", "least"}
+_SUPERLATIVE_MAX = word_set("superlative_max")
 _FUNCTION_WORDS = word_set("function_words")
 _NUMBER_WORD_VALUES = {w: str(i) for i, w in enumerate(words("number_words"))}
 
@@ -1376,7 +1377,7 @@ def _rankings(trace: Trace) -> list[tuple[int, str, str, list[str]]]:
             word = word.strip().lower()
             if a.cmp == "=" or word not in _SUPERLATIVES:
                 continue
-            way = "max" if word in word_set("superlative_max") else "min"
+            way = "max" if word in _SUPERLATIVE_MAX else "min"
             step = steps.get(q.number)
             rels = [i for m in (step.mappings if step else ()) if m.arg == "relation"
                     for i in m.ids]
@@ -1476,13 +1477,19 @@ _DIFFERENCE = re.compile(r"\bhow\s+(?:much|many)\s+(?:more|less|fewer|higher|low
 #: counts too)
 _BETWEEN = _COMPARING | {"subtract", "difference", "add", "max", "min", "argmax", "argmin",
                          "compare", "duration"}
-
-
 #: functions that compute a difference (a max or a comparison picks, it does not subtract)
 _COMPUTING = {"subtract", "difference", "add", "calculate", "duration"}
 
 
 def _functions(program: Program | None) -> set[str]:
+    """The functions a program calls, plus ``compare`` when a ``get_information`` compares
+    (``tail_entity>'1879'``).
+
+    >>> from trustuqa_core.query.parse import parse
+    >>> p = parse("Query1: \\"get_information(relation='Year', tail_entity>'1879')\\"")
+    >>> sorted(_functions(p))
+    ['compare', 'get_information']
+    """
     funcs = {q.call.func for q in program.queries} if program is not None else set()
     if program is not None and any(a.cmp != "=" for q in program.queries for a in q.call.args):
         funcs.add("compare")
