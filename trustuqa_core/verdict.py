@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .lexicon import country_of, word_set
+from .lexicon import country_of, word_set, words
 from .mapping.mapper import Mapping
 from .mentions import (
     CUES,
@@ -54,7 +54,7 @@ from .numbers import is_duration, parse_number, parse_quantity
 from .query.ast import Bound, ListValue, Program, Query, Ref, Text, Value
 from .reasoning.cues import PAIR_WORDS, TIME_ASKED
 from .results import Scalar
-from .store import GraphStore
+from .store import GraphStore, LabelPool
 from .text import normalize
 from .trace import Trace
 from .translate.table import ROW_NUMBER
@@ -162,6 +162,27 @@ REASON_CODES = {
     "source_unsure": "several loaded sources fit the question and the written query equally "
                      "well and answer it differently: nothing in the data chose the one "
                      "answered from (name it in the question, or load only that source)",
+    "extreme_from_bound": "the query picks the largest or smallest value, and the question's "
+                          "only superlative is part of a bound (at least, at most): it asks "
+                          "for every row within the bound",
+    "ranked_backwards": "the question asks for the fastest / slowest / oldest / youngest, and "
+                        "the query ranks times or years the other way",
+    "duration_as_date": "the question asks how long (or how old), and the answer is a date: "
+                        "when it began, not how long it lasted",
+    "comparison_unread": "the question compares with a named row (larger than X) or asks "
+                         "for a difference (how much higher), and no step of the query "
+                         "compares or computes",
+    "choice_not_among": "the question offers options joined by 'or', and the answer shares "
+                        "no word with them",
+    "position_unread": "the question places a row above or below another, and no step of "
+                       "the query moves to a neighbouring row or compares",
+    "count_of_target_value": "'how many' counted one row, and that row's cell in the "
+                             "query's own target column holds a number or a list: the "
+                             "question likely asks for that value",
+    "year_bound_elsewhere": "the question bounds a year (after 1879) and the query compares "
+                            "that number with a column that holds no years",
+    "top_n_as_equal": "the question asks for the top N (every row up to N), and a condition "
+                      "keeps only the rows equal to N",
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -236,12 +257,15 @@ class Thresholds:
         "unexplained_negation", "row_order_vs_time", "list_condition_aggregate", "range_unread",
         "unexplained_neighbour", "extreme_missing", "yes_no_answer", "count_of_named_value",
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
-        "focus_column_unused", "source_unsure"})
+        "focus_column_unused", "source_unsure", "extreme_from_bound", "ranked_backwards",
+        "duration_as_date", "comparison_unread", "choice_not_among", "position_unread",
+        "count_of_target_value", "year_bound_elsewhere", "top_n_as_equal"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
         "unexplained_negation", "same_unlinked", "neighbour_other_column",
-        "unexplained_neighbour", "list_condition_aggregate", "range_unread", "date_unbound"})
+        "unexplained_neighbour", "list_condition_aggregate", "range_unread", "date_unbound",
+        "extreme_from_bound", "comparison_unread"})
     hard: frozenset[str] = frozenset({
         "no_query", "run_failed", "empty_answer", "unlinked_mention", "weak_mapping",
         "llm_inferred", "unbound_mention", "no_condition", "id_aggregate", "column_dump",
@@ -781,6 +805,7 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
             and not _echo_read_elsewhere(trace, echoed[0]):  # "A or B?" is answered by a name
         out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
                           "question itself names", None, echoed[0]))
+    out += _stop16_reasons(trace, question, answer)
     if not type_consistent(question, answer):
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
@@ -1455,3 +1480,363 @@ def judge_alone(trace: Trace) -> Verdict:
     """A trace's verdict from the trace and its question alone (no vote, no demos): what
     :attr:`Trace.verdict` is judged with when no ``answer()`` judged it first."""
     return judge(trace, trace.question)
+
+
+# -- stop 16: wrong WTQ answers shown verified, read off WTQ train's tune half -------------
+#: "at least 3", "at most 5": the superlative inside a bound is no request to pick one row
+_BOUND_PHRASE = re.compile(r"\bat\s+(?:least|most)\b|\bno\s+(?:more|less|fewer)\b",
+                           re.IGNORECASE)
+_RANK_WORDS = _SUPERLATIVES | {"most", "least"}
+_SUPERLATIVE_MAX = word_set("superlative_max")
+_FUNCTION_WORDS = word_set("function_words")
+_NUMBER_WORD_VALUES = {w: str(i) for i, w in enumerate(words("number_words"))}
+
+
+def _rankings(trace: Trace) -> list[tuple[int, str, str, list[str]]]:
+    """Every place the program picks an extreme: ``(step, "max" | "min", column, values
+    ranked)`` for a ``max`` / ``min`` / ``argmax`` / ``argmin`` step (the values of the step
+    it reads, and the column that step reads) and for a comparison with a superlative word
+    (``tail_entity<='lowest'``: the column's values).
+
+    >>> from trustuqa_core import load_graph, run_query
+    >>> g = load_graph(tables=[b"Name,Run\\nAnn,62.5\\nBea,61.9\\n"])
+    >>> t = run_query("Query1: \\"get_information(relation='Run', tail_entity<='lowest')\\"", g)
+    >>> _rankings(t)
+    [(1, 'min', 'Run', ['62.5', '61.9'])]
+    """
+    program = trace.program
+    out: list[tuple[int, str, str, list[str]]] = []
+    if program is None:
+        return out
+    steps = {s.number: s for s in trace.steps}
+    by_number = {q.number: q for q in program.queries}
+    for q in program.queries:
+        func = q.call.func
+        if func in ("max", "min", "argmax", "argmin") and q.call.refs():
+            ref = q.call.refs()[0]
+            out.append((q.number, "max" if func in ("max", "argmax") else "min",
+                        _relation_text(by_number.get(ref)), _texts(trace, ref)))
+            continue
+        for a in q.call.args:
+            word = a.value.text if isinstance(a.value, Bound) else (
+                a.value.value if isinstance(a.value, Text) else "")
+            word = word.strip().lower()
+            if a.cmp == "=" or word not in _SUPERLATIVES:
+                continue
+            way = "max" if word in _SUPERLATIVE_MAX else "min"
+            step = steps.get(q.number)
+            rels = [i for m in (step.mappings if step else ()) if m.arg == "relation"
+                    for i in m.ids]
+            values = (trace.graph.labels(trace.graph.tails_of(trace.graph.facts_rel(rels[0])))
+                      if len(rels) == 1 else [])
+            out.append((q.number, way, _relation_text(q), list(values)))
+    return out
+
+
+def _extreme_from_bound(trace: Trace, question: str) -> list[Reason]:
+    """The query picks a largest / smallest value although the question's only superlative
+    is part of a bound ("which years were the totals **at least** 600,000?" answered by the
+    earliest such year): the question asks for every row within the bound."""
+    if _BOUND_PHRASE.search(question) is None:
+        return []
+    rest = _BOUND_PHRASE.sub(" ", question)
+    if selection_cues(rest) or any(w in _RANK_WORDS for w in normalize(rest).split()):
+        return []
+    picks = [p for p in _rankings(trace) if len(set(p[3])) > 1]  # one value: no pick made
+    if not picks:
+        return []
+    step, way, _, _ = picks[0]
+    return [Reason("extreme_from_bound", f"Query{step} takes the {way} value, and the "
+                   "question's only superlative is part of a bound (at least / at most): it "
+                   "asks for every row within the bound, not for the extreme one", step)]
+
+
+#: superlatives of speed and age whose direction is fixed by what the ranked values are
+_FAST = {"fastest", "quickest"}
+_SLOW = {"slowest"}
+_WANTS_SMALL_YEAR = {"oldest"}
+_WANTS_LARGE_YEAR = {"youngest", "newest"}
+_YEAR_VALUE = re.compile(r"^\s*(1[5-9]\d\d|20[0-4]\d)\s*$")
+#: a column of speeds (the fastest is the largest), not of times or places
+_SPEED = re.compile(r"speed|velocity|km/h|kph|mph|knots?\b|m/s\b", re.IGNORECASE)
+
+
+def _ranked_backwards(trace: Trace, question: str) -> list[Reason]:
+    """A superlative whose direction the ranked column fixes, ranked the other way: the
+    *fastest* by the largest time or place (any column but a speed: "which athlete had the
+    fastest run?" answered by the highest Run 1), the *slowest* by the smallest, the *oldest*
+    by the latest year, the *youngest* / *newest* by the earliest."""
+    words = set(normalize(question).split())
+    for step, way, column, values in _rankings(trace):
+        if not values:
+            continue
+        speed = _SPEED.search(column) is not None or sum(
+            _SPEED.search(v) is not None for v in values) * 2 > len(values)
+        years = sum(_YEAR_VALUE.match(v) is not None for v in values) * 2 > len(values)
+        small = (_FAST if not speed else _SLOW) | (_WANTS_SMALL_YEAR if years else set())
+        large = (_SLOW if not speed else _FAST) | (_WANTS_LARGE_YEAR if years else set())
+        wrong = sorted(words & (small if way == "max" else large))
+        if wrong:
+            return [Reason("ranked_backwards", f"the question asks for the {wrong[0]}, and "
+                           f"Query{step} takes the {way} of {column or 'the values'}: the "
+                           "other end", step, wrong[0])]
+    return []
+
+
+_HOW_LONG = re.compile(r"\bhow\s+(?:long|old)\b", re.IGNORECASE)
+#: "how long has it been since ...", "how long has X been ...": a span up to now
+_SINCE = re.compile(r"\bsince\b|\bago\b|\b(?:has|have)\b.*\bbeen\b", re.IGNORECASE)
+
+
+def _duration_as_date(question: str, answer: Sequence[str]) -> list[Reason]:
+    """'How long' / 'how old' answered by a date ("how long was Charlton in administration?"
+    → *February 1984*) or, when the question counts up to now ("how long has it been since
+    ...", "how long has X been ..."), by a bare year: the answer is when it started, not
+    how long it lasted.
+
+    >>> [r.code for r in _duration_as_date("how long has it been since it was founded?",
+    ...                                    ["1912"])]
+    ['duration_as_date']
+    >>> _duration_as_date("how long is the bridge?", ["1912"])
+    []
+    """
+    if not answer or _HOW_LONG.search(question) is None:
+        return []
+    dated = all(_CALENDAR.search(a) or (_YEAR.search(a) and re.search(_MONTH, a, re.IGNORECASE))
+                for a in answer)
+    yearly = all(_YEAR_VALUE.match(a) for a in answer) and _SINCE.search(question) is not None
+    if not (dated or yearly):
+        return []
+    return [Reason("duration_as_date", f"the question asks how long, and the answer "
+                   f"({_clip(', '.join(answer), 40)}) is a date: when it began, not how long "
+                   "it lasted")]
+
+
+#: "larger than Kilifi", "more votes than Bush": a comparison with a named row, not a number
+_THAN = re.compile(r"\b(?!(?:other|rather|whether|further)\b)([a-z]+er|more|less|fewer)\s+"
+                   r"(?:[a-z]+\s+){0,2}?than\s+(?:the\s+|a\s+|an\s+)?(?P<next>[\w$£€-]+)",
+                   re.IGNORECASE)
+_DIFFERENCE = re.compile(r"\bhow\s+(?:much|many)\s+(?:more|less|fewer|higher|lower|longer|"
+                         r"shorter|bigger|smaller|older|younger|greater|larger|further|"
+                         r"farther|later|earlier)\b|\bdifference\b", re.IGNORECASE)
+#: functions that compare or compute between values (a comparison inside get_information
+#: counts too)
+_BETWEEN = _COMPARING | {"subtract", "difference", "add", "max", "min", "argmax", "argmin",
+                         "compare", "duration"}
+#: functions that compute a difference (a max or a comparison picks, it does not subtract)
+_COMPUTING = {"subtract", "difference", "add", "calculate", "duration"}
+
+
+def _functions(program: Program | None) -> set[str]:
+    """The functions a program calls, plus ``compare`` when a ``get_information`` compares
+    (``tail_entity>'1879'``).
+
+    >>> from trustuqa_core.query.parse import parse
+    >>> p = parse("Query1: \\"get_information(relation='Year', tail_entity>'1879')\\"")
+    >>> sorted(_functions(p))
+    ['compare', 'get_information']
+    """
+    funcs = {q.call.func for q in program.queries} if program is not None else set()
+    if program is not None and any(a.cmp != "=" for q in program.queries for a in q.call.args):
+        funcs.add("compare")
+    return funcs
+
+
+def _comparison_unread(trace: Trace, question: str) -> list[Reason]:
+    """The question compares with a named row ("name all the counties with an area larger
+    than Kilifi") or asks for a difference ("how much higher was the attendance in week 15
+    than in week 14?") and no step subtracts: it reads the named row's own value, or picks
+    one row instead of computing how far apart they are.
+
+    >>> _THAN.search("an area larger than kilifi")["next"], _THAN.search("other than x")
+    ('kilifi', None)
+    """
+    funcs = _functions(trace.program)
+    than = next((m for m in _THAN.finditer(question)
+                 if parse_number(m["next"]) is None and not m["next"].isdigit()), None)
+    if than is not None and not funcs & _BETWEEN:
+        return [Reason("comparison_unread", f"the question compares ({than[0]!r}), and no "
+                       "step of the query compares or computes: it reads a value, not what "
+                       "the comparison selects", None, than[0])]
+    diff = _DIFFERENCE.search(question)
+    columns = " ".join(normalize(r) for r in trace.graph.relation_names).split()
+    if diff is not None and not set(normalize(diff[0]).split()) & set(columns) \
+            and not funcs & _COMPUTING:  # 'Goal difference' is a column, not a subtraction
+        return [Reason("comparison_unread", f"the question asks {diff[0]!r}, and no step of "
+                       "the query subtracts", None, diff[0])]
+    return []
+
+
+_AROUND = 3  # words each side of an "or" that name the options
+
+
+def _holds_value(pool: LabelPool, words: Sequence[str]) -> bool:
+    """True when one to three consecutive ``words`` are, as a whole, a value of the data
+    (not a function word alone)."""
+    for n in (3, 2, 1):
+        for i in range(len(words) - n + 1):
+            phrase = words[i:i + n]
+            if all(w in _FUNCTION_WORDS for w in phrase):
+                continue
+            if pool.normalized(" ".join(phrase)):
+                return True
+    return False
+
+
+def _choice_not_among(trace: Trace, question: str,
+                      answer: Sequence[str]) -> list[Reason]:
+    """The question offers options joined by *or*, each a value of the data ("routh or lake
+    george is a lower yazoo phase?", "the benchmark symbol or the factory symbol?"), and the
+    answer shares no word with the words around the *or*: it answers something else. Not for
+    number questions, yes / no answers, comparative pairs (*more or less*), nor words joined
+    by *or* that the data does not hold as values ("observed or predicted")."""
+    if not answer or _CHOICE_OR.search(question) is None or expected_type(question) == "number":
+        return []
+    if {normalize(a) for a in answer} <= _YES_NO_ANSWERS:
+        return []
+    tokens = normalize(question).split()
+    near: set[str] = set()
+    pool = trace.graph.entity_pool()
+    for i, t in enumerate(tokens):
+        left, right = tokens[max(0, i - _AROUND):i], tokens[i + 1:i + _AROUND + 1]
+        if t == "or" and _holds_value(pool, left) and _holds_value(pool, right):
+            near |= {w for w in left + right if not is_filler(w) and w not in _FUNCTION_WORDS}
+    said = {w for a in answer for w in normalize(a).split()}
+    if not near or said & near:
+        return []
+    return [Reason("choice_not_among", f"the question offers options joined by 'or', and "
+                   f"the answer ({_clip(', '.join(answer), 40)}) is none of them", None, None)]
+
+
+#: "listed above X", "the one below X": a place in the list, unless a number follows
+_ABOVE_BELOW = re.compile(r"\b(above|below)\b(?!\s+(?:the\s+)?[-+−]?[\d.,]*\d)", re.IGNORECASE)
+
+
+def _position_unread(trace: Trace, question: str) -> list[Reason]:
+    """The question places a row above or below another ("which surname is listed above the
+    duke of albuquerque?") and no step moves to a neighbouring row or compares: the query
+    reads the named row itself."""
+    found = _ABOVE_BELOW.search(question)
+    if found is None or _functions(trace.program) & (_NEIGHBOURS | _BETWEEN):
+        return []
+    return [Reason("position_unread", f"the question says {found[1]!r} (a place relative to "
+                   "another row), and no step of the query moves to a neighbouring row or "
+                   "compares", None, found[1])]
+
+
+def _count_of_target_value(trace: Trace, question: str,
+                           answer: Sequence[str]) -> list[Reason]:
+    """'How many' answered 1 by counting one row, while the column the query itself names as
+    its target (``## Target type: {number of Years won}``) holds, in that row, a number other
+    than 1 or a list of three values or more: the question likely asks for that value, or
+    for the length of that list ("how many total times has liverpool won?" → 1, while
+    Liverpool's 'Years won' lists eight years). The sibling of ``count_of_named_value``,
+    for a target the question's counted noun does not name. Left alone: a question bounding
+    a number (it counts the rows within the bound) and a cell holding a year or a date."""
+    program, target = trace.program, trace.target
+    if program is None or not program.queries or target is None or target.role != "relation" \
+            or len(target.ids) != 1 or list(answer) != ["1"] \
+            or not _ASKS_COUNT.search(question) or bounds(question):
+        return []  # "how many years had more than 500 deaths?" counts the rows in the bound
+    last = program.queries[-1]
+    if last.call.func != "count" or not last.call.refs():
+        return []
+    rows_step = next((s for s in trace.steps if s.number == last.call.refs()[0]), None)
+    graph = trace.graph
+    rows = [e for e in (rows_step.output.elems if rows_step else ())
+            if not isinstance(e, Scalar) and graph.is_row(e)]
+    rel = target.ids[0]
+    if len(rows) != 1 or graph.relation_names[rel] == ROW_NUMBER:
+        return []
+    cells = graph.labels(graph.tails_of(graph.facts_head_rel(rows[0], rel)))
+    if len(cells) != 1:
+        return []
+    items = [x for x in _LIST_SPLIT.split(cells[0]) if x.strip()]
+    reading = parse_quantity(cells[0])
+    if _YEAR_VALUE.match(cells[0]) or (reading is not None and reading[1] == "date"):
+        return []  # a year or a date says when, not how many
+    number = parse_number(cells[0]) if reading is None else reading[0]
+    if parse_number(cells[0]) is None and len(items) >= 3:  # '1981, 1982, 1983', not '1,500'
+        what = f"lists {len(items)} values"
+    elif number is not None and number != 1 and not _identifies_rows(graph, rel):
+        what = f"holds {cells[0]}"
+    else:
+        return []
+    return [Reason("count_of_target_value", f"Query{last.number} counts one row, and that "
+                   f"row's {target.labels[0]!r} (the query's own target) {what}: the question "
+                   "may ask for that, not for the number of rows", last.number, target.key)]
+
+
+_TIME_BOUND = re.compile(r"\b(?:before|after|since|until|till|prior\s+to|earlier\s+than|"
+                         r"later\s+than)\s+(?:the\s+(?:year\s+)?|year\s+)?(\d{4})\b",
+                         re.IGNORECASE)
+
+
+def _year_bound_elsewhere(trace: Trace, question: str) -> list[Reason]:
+    """The question bounds a year in time ("after 1879", "before 2008") and the query
+    compares that number with a column holding no years ("Prize (£) > 1879"): the bound is
+    read as an amount, not as a date."""
+    years = {m[1] for m in _TIME_BOUND.finditer(question)}
+    if not years or trace.program is None:
+        return []
+    graph = trace.graph
+    steps = {s.number: s for s in trace.steps}
+    for q in trace.program.queries:
+        for a in q.call.args:
+            text = a.value.text if isinstance(a.value, Bound) else (
+                a.value.value if isinstance(a.value, Text) else "")
+            if a.cmp == "=" or text.strip() not in years:
+                continue
+            step = steps.get(q.number)
+            rels = [m for m in (step.mappings if step else ()) if m.arg == "relation"
+                    and len(m.ids) == 1]
+            if len(rels) != 1:
+                continue
+            name = rels[0].labels[0]
+            cells = graph.labels(graph.tails_of(graph.facts_rel(rels[0].ids[0])))
+            dated = sum(_YEAR_VALUE.match(c) is not None or re.search(_MONTH, c, re.IGNORECASE)
+                        is not None and _YEAR.search(c) is not None for c in cells)
+            if cells and dated * 2 < len(cells) and _TIME_HEADER.search(name) is None:
+                return [Reason("year_bound_elsewhere", f"the question bounds the year "
+                               f"{text.strip()}, and Query{q.number} compares it with "
+                               f"{name!r}, which holds no years", q.number, name)]
+    return []
+
+
+_TOP_N = re.compile(r"\b(?:top|first|best|leading)\s+(\d+|" + "|".join(
+    w for w in word_set("number_words") if w not in ("zero", "one")) + r")\b", re.IGNORECASE)
+
+
+def _top_n_as_equal(trace: Trace, question: str) -> list[Reason]:
+    """"The top 5 teams" (every row up to the fifth) read as the one row whose rank *equals*
+    5: a condition holds the question's N with ``=`` and no step compares (WTQ nt-1226
+    "list the top 5 teams ..." → the fifth team alone). "The last ... in the top 10" is the
+    tenth row, and is left alone."""
+    found = _TOP_N.search(question)
+    if found is None or trace.program is None or _functions(trace.program) & _COMPARING \
+            or re.search(r"\blast\b", question, re.IGNORECASE):  # the last of the top 10: 10
+        return []
+    n = found[1].lower()
+    want = {n, _NUMBER_WORD_VALUES.get(n, n)}
+    for q in trace.program.queries:
+        tail = q.call.arg("tail_entity")
+        if q.call.func == "get_information" and tail is not None and tail.cmp == "=" \
+                and isinstance(tail.value, Text) and tail.value.value.strip().lower() in want:
+            return [Reason("top_n_as_equal", f"the question says {found[0]!r} (every row up to "
+                           f"{n}), and Query{q.number} keeps only the rows equal to "
+                           f"{tail.value.value!r}", q.number, found[0])]
+    return []
+
+
+def _stop16_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
+    """The reasons of stop 16 (docs/RESULTS.md, "Stop 16")."""
+    out = _extreme_from_bound(trace, question)
+    out += _comparison_unread(trace, question)
+    out += _choice_not_among(trace, question, answer)
+    out += _position_unread(trace, question)
+    out += _count_of_target_value(trace, question, answer)
+    out += _year_bound_elsewhere(trace, question)
+    out += _top_n_as_equal(trace, question)
+    out += _ranked_backwards(trace, question)
+    out += _duration_as_date(question, answer)
+    return out
