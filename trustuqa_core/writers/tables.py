@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..lexicon import pairs, word_map, word_set, words
 from ..numbers import parse_number
@@ -32,6 +32,7 @@ from ..store import GraphStore
 from ..text import stem
 from .computed import Computed, column_kind, link_computed, year_column
 from .linking import (
+    STOP,
     Cond,
     Mentions,
     Table,
@@ -150,6 +151,131 @@ def _rule_conditions(s: LinkState) -> bool:
     return bool(s.conds)
 
 
+def _rule_partial_values(s: LinkState) -> bool:
+    """Question words left unlinked that are words of a few short cells of a single column
+    (*in june* -> the dates *June 3* and *June 10*, *the 1990 season* -> *1990–91*, *october
+    1921* -> the cells holding both words): the rows holding any of those cells. Not a word
+    of a column name, a cue, an ordinal or a function word, nor one right after a comparison
+    (*before september* is a range), nor one in half or more of the column's cells."""
+    named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
+    free = [i for i, w in enumerate(s.q) if i not in s.covered and i not in named
+            and _partial_word(w) and not _after_comparison(s.q, i)]
+    found: list[Cond] = []
+    k = 0
+    while k < len(free):
+        start, cells = free[k], _short_cells(s.table, s.q[free[k]])
+        end = start + 1  # adjacent words narrow the cells down ("october 1921")
+        while k + 1 < len(free) and free[k + 1] == end and (
+                both := [c for c in cells if c in _short_cells(s.table, s.q[end])]):
+            cells, end, k = both, end + 1, k + 1
+        k += 1
+        columns = {c for c, _ in cells}
+        if len(columns) != 1 or not 0 < len(cells) <= _MAX_PARTIAL:
+            continue
+        column = next(iter(columns))
+        if 2 * len(cells) >= s.table.sizes.get(column, 0):
+            continue  # a word most cells share ("FC", "County") picks out nothing
+        found += [Cond(column, "=", label, (start, end), part=True) for _, label in cells]
+    if not found:
+        return False
+    s.conds = s.conds + found
+    s.covered |= {i for c in found for i in range(*c.span)}
+    return True
+
+
+_MAX_PARTIAL = 8
+_MAX_CELL_WORDS = 5
+
+
+def _short_cells(table: Table, word: str) -> list[tuple[str, str]]:
+    """(column, cell) of the cells of two to five words holding ``word`` (longer cells are
+    notes and sentences: a word of them names nothing)."""
+    return [(c, label) for c, label in table.words.get(word, [])
+            if len(tokens(label)) <= _MAX_CELL_WORDS]
+
+
+def _after_comparison(q: list[str], i: int) -> bool:
+    """The word follows a comparison cue (*before september*, *after 1983*, *prior to*)."""
+    before = " " + " ".join(w for w in q[max(0, i - 3):i] if w != "the")
+    return any(before.endswith(" " + cue) for cue in _COMPARISON_CUES)
+
+
+_COMPARISON_CUES = tuple(words("greater_cues")) + tuple(words("less_cues")) + (
+    "previous to", "until", "till", "through", "between")
+
+
+def _partial_word(word: str) -> bool:
+    """A word that may pick cells out: a year, or three letters or more that is not a
+    function word, a cue, an ordinal or a number word."""
+    if word.isdigit():
+        return len(word) == 4 and 1000 <= int(word) <= 2100
+    return len(word) >= 3 and word.isalpha() and word not in STOP and word not in _PARTIAL_STOP \
+        and word not in number_words()
+
+
+_PARTIAL_STOP = word_set("value_cues") | word_set("focus_skip") | word_set("ordinal_words") \
+    | word_set("order_words") | word_set("focus_modifiers") | frozenset(
+        w for cue, _ in pairs("aggregate_cues") for w in cue.split())
+
+
+def _rule_negation(s: LinkState) -> bool:
+    """A condition right after *not*, *other than*, *besides*, *except*, *excluding*,
+    *aside from* / *apart from* (at most three words between: *not from the United
+    Kingdom*, *did not have a top ten*) is negated: the rows that do not meet it."""
+    cues = _negation_cues(s.q, s.covered)
+    if not cues:
+        return False
+    changed = False
+    for end in cues:
+        after = [c for c in s.conds if not c.negated and end <= c.span[0] <= end + 3]
+        if not after:
+            continue
+        first = min(after, key=lambda c: c.span[0])
+        between = set(range(end, first.span[0]))
+        if any(between & set(range(*c.span)) for c in s.conds):
+            continue
+        group = [first]  # "besides Wimbledon and the US Open": both left out
+        for c in sorted(s.conds, key=lambda c: c.span[0]):
+            gap = s.q[group[-1].span[1]:c.span[0]]
+            if c.span[0] >= group[-1].span[1] and c.column == first.column and not c.negated \
+                    and gap and set(gap) <= _LIST_JOINERS:
+                group.append(c)
+        s.conds = [replace(c, negated=True) if c in group else c for c in s.conds]
+        changed = True
+    return changed
+
+
+_LIST_JOINERS = frozenset({"and", "or", "nor", "the", "a", "an"})
+#: words saying the rows meeting what follows are left out
+_NEGATION_CUES = (("other", "than"), ("aside", "from"), ("apart", "from"), ("not",),
+                  ("besides",), ("except",), ("excluding",), ("excepting",))
+_CONTRACTED = frozenset({"didn", "doesn", "don", "wasn", "weren", "isn", "aren", "hasn",
+                         "haven", "hadn", "won", "couldn", "wouldn"})
+
+
+def _negation_cues(q: list[str], covered: set[int]) -> list[int]:
+    """The positions right after each negation cue not inside a condition (``didn't`` is
+    tokenized ``didn``, ``t``).
+
+    >>> _negation_cues(tokens("how many athletes were from a country other than cyprus?"), set())
+    [9]
+    >>> _negation_cues(tokens("which team didn't win?"), set())
+    [4]
+    """
+    out = []
+    for i in range(len(q)):
+        if i in covered:
+            continue
+        if q[i] == "t" and i and q[i - 1] in _CONTRACTED:
+            out.append(i + 1)
+            continue
+        for cue in _NEGATION_CUES:
+            if tuple(q[i:i + len(cue)]) == cue and not covered & set(range(i, i + len(cue))):
+                out.append(i + len(cue))
+                break
+    return out
+
+
 def _rule_aggregate(s: LinkState) -> bool:
     """The first aggregate cue not inside a condition or a column name (how many, highest)."""
     s.agg = _aggregate([t if i not in s.covered else "_" for i, t in enumerate(s.q)])
@@ -168,16 +294,61 @@ def _rule_select(s: LinkState) -> bool:
 
 
 def _rule_count_reads_column(s: LinkState) -> bool:
-    """A count of a numeric column named where the question word points, with equality
-    conditions only, reads the number from that column instead of counting rows."""
+    """A count of a numeric column named where the counted noun stands (*how many runs did
+    X score?*, *what is the number of silver medals of X?*, *the total number of seats at
+    X?*), with equality conditions only, reads the number from that column instead of
+    counting rows; two values of one column named (*X and Y*) add up. Not over a column that
+    numbers the rows (*Game*, *No.*, *Rank*, years): *the number of games in May* counts."""
     select = s.select
     if (s.agg == "count" and select is not None and s.table.numeric.get(select) and s.conds
-            and not _years(s.table.ranges.get(select))
-            and all(c.cmp == "=" and c.column != "row_number" for c in s.conds)
-            and select in s.mentions and s.mentions[select][1] == _focus(s.q)):
-        s.agg = ""
+            and not _years(s.table.ranges.get(select)) and not _numbers_rows(select)
+            and all(c.cmp == "=" and c.column != "row_number" and not c.negated
+                    for c in s.conds)
+            and select in s.mentions and s.mentions[select][1] in _counted_at(s.q)):
+        twice = Counter(c.column for c in s.conds).most_common(1)[0][1] > 1
+        s.agg = "sum" if twice else ""
         return True
     return False
+
+
+_COUNT_NOUNS = frozenset({"number", "amount", "total", "count"})
+_COUNT_FILLERS = frozenset({"the", "total", "combined", "overall"})
+
+
+def _counted_at(q: list[str]) -> set[int]:
+    """Positions of the counted noun: where the question word points (*how many runs*), and
+    after *number of* / *amount of* / *total* (the fillers *the*, *total* skipped).
+
+    >>> sorted(_counted_at(tokens("what is the total number of silver medals of chile?")))
+    [6]
+    >>> sorted(_counted_at(tokens("how many runs did ted score?")))
+    [2]
+    """
+    found = {_focus(q)}
+    for i, w in enumerate(q):
+        if w not in _COUNT_NOUNS:
+            continue
+        j = i + 1
+        if w != "total":
+            if j >= len(q) or q[j] != "of":
+                continue
+            j += 1
+        while j < len(q) and q[j] in _COUNT_FILLERS | {"number", "of"}:
+            j += 1
+        found.add(j)
+    return found
+
+
+def _numbers_rows(column: str) -> bool:
+    """A column whose numbers name the rows rather than measure them (*No.*, *#*, *Game*,
+    *Week*, *Pick*, *Rank*, *Season*; not *No. of employees* nor *Weeks*)."""
+    words = set(tokens(column))
+    return _rank_like(column) or not words or words <= _ROW_NUMBERING
+
+
+_ROW_NUMBERING = frozenset({"number", "no", "game", "week", "pick", "episode", "ep", "season",
+                            "year", "seed", "heat", "lane", "id", "match", "race", "stage",
+                            "order", "overall"})
 
 
 def _rule_relative_superlative(s: LinkState) -> bool:
@@ -287,7 +458,8 @@ def _rule_choice(s: LinkState) -> bool:
     column is higher / lower."""
     if s.agg in ("count", "sum", "mean"):
         return False
-    choice = _choice(s.q, s.mentions, s.conds, s.table)
+    choice = _choice(s.q, s.mentions, [c for c in s.conds if not (c.negated or c.part)],
+                     s.table)
     if not choice:
         return False
     s.select, s.agg, compared = choice
@@ -301,6 +473,8 @@ def _rule_neighbour(s: LinkState) -> bool:
     if s.agg or s.ranking:
         return False
     named = {i for m in s.mentions.values() for i in range(m[1], m[2])}
+    if any(c.negated for c in s.conds):
+        return False
     neighbour, cue = _neighbour(s.q, s.conds, s.covered | named)
     if neighbour:
         anchor = s.conds[0].column
@@ -350,6 +524,8 @@ def _rule_exists(s: LinkState) -> bool:
 def _rule_computed(s: LinkState) -> bool:
     """A difference, a yes/no comparison or a duration of named rows replaces the plain read
     (:mod:`.computed`)."""
+    if any(c.negated for c in s.conds):
+        return False  # "how many more ... besides X": not the difference of two named rows
     s.computed = link_computed(s.question, s.conds, s.mentions, s.table)
     if s.computed is None:
         return False
@@ -364,9 +540,10 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
-    _rule_conditions, _rule_aggregate, _rule_select, _rule_count_reads_column,
-    _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme, _rule_choice,
-    _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists, _rule_computed))
+    _rule_conditions, _rule_partial_values, _rule_negation, _rule_aggregate, _rule_select,
+    _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
+    _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
+    _rule_computed))
 
 
 def link_rules() -> list[tuple[str, str]]:
@@ -684,14 +861,15 @@ _WH_VERBS = word_map("wh_verbs")
 
 
 def _free(s: LinkState) -> dict[str, tuple[float, int, int]]:
-    """Column-name mentions of columns no condition uses."""
-    used = {c.column for c in s.conds}
+    """Column-name mentions of columns no condition uses (a negated one may be asked for:
+    *what other partner did he have besides X?*)."""
+    used = {c.column for c in s.conds if not c.negated}
     return {c: m for c, m in s.mentions.items() if c not in used}
 
 
 def _rest(s: LinkState) -> list[str]:
-    """Columns no condition uses, in table order."""
-    used = {c.column for c in s.conds}
+    """Columns no condition uses (but a negated one), in table order."""
+    used = {c.column for c in s.conds if not c.negated}
     return [c for c in s.table.columns if c not in used]
 
 

@@ -1,0 +1,74 @@
+"""Offline writer readings found on WTQ train's tune-half tables (docs/RESULTS.md, section 4,
+"Stop 16"), each on a small table made here:
+
+* *the number of X of Y* reads Y's column X when X names a numeric column that measures the
+  rows (*what is the number of silver medals awarded to Argentina?* -> 7, not the 1 row
+  counted); two rows named add up; a column that numbers the rows (*Game*) is still counted;
+* a condition after *not*, *other than*, *besides*, *except* is negated (the rows that do not
+  meet it), and a list after the cue is left out whole;
+* a question word that is one word of a few longer cells of one column (*in June* -> *June 3*,
+  *June 10*) picks the rows holding any of them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trustuqa_core import load_graph
+from trustuqa_core.answer import answer
+
+MEDALS = (b"Rank,Nation,Gold,Silver,Bronze,Total\n"
+          b"1,Argentina,3,7,2,12\n2,Chile,1,2,3,6\n3,Peru,0,1,1,2\n"
+          b"Total,Total,4,10,6,20\n")
+GAMES = (b"Game,Date,Opponent,Venue,Attendance\n"
+         b"1,June 3,Reds,Home,100\n2,June 10,Cubs,Away,200\n3,July 1,Mets,Home,300\n"
+         b"4,July 8,Reds,Away,400\n5,August 2,Jays,Home,50\n")
+ATHLETES = (b"Rank,Athlete,Nationality,Points\n"
+            b"1,Ann Lee,Cyprus,10\n2,Bo Ray,Greece,8\n3,Cy Day,Cyprus,7\n4,Di Fox,Italy,5\n"
+            b"5,Ed Ng,Greece,4\n")
+SLAMS = (b"Tournament,Surface,Prize money\n"
+         b"Wimbledon,Grass,50\nUS Open,Hard,40\nAustralian Open,Hard,30\n"
+         b"French Open,Clay,35\nMasters,Hard,20\n")
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    # the number of X of a named row: X's value (the old reading counted the 1 row)
+    (MEDALS, "what is the number of silver medals awarded to argentina?", ["7"]),
+    (MEDALS, "the total number of bronze medals for chile?", ["3"]),
+    (MEDALS, "how many silver medals did argentina and chile win?", ["9"]),
+    # negation: the rows that do not meet the condition after the cue
+    (ATHLETES, "how many athletes were from a country other than cyprus?", ["3"]),
+    (ATHLETES, "which athletes were not from cyprus?", ["Bo Ray", "Di Fox", "Ed Ng"]),
+    (ATHLETES, "besides ann lee, who was from cyprus?", ["Cy Day"]),
+    (ATHLETES, "which athlete not from cyprus had more than 6 points?", ["Bo Ray"]),
+    (SLAMS, "how many tournaments are there besides wimbledon and the us open?", ["3"]),
+    # a word of a few longer cells of one column
+    (GAMES, "how many games were played in june?", ["2"]),
+    (GAMES, "what was the total attendance in july?", ["700"]),
+])
+def test_wtq_readings(table: bytes, question: str, expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[table]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+def test_a_column_that_numbers_the_rows_is_counted() -> None:
+    """*the number of games in June* counts the games: the Game column numbers the rows."""
+    a = answer("what is the number of games in june?", load_graph(tables=[GAMES]),
+               writer="offline")
+    assert a.answer == ["2"], a.trace.query_text if a.trace else a.error
+
+
+def test_negation_is_a_step_of_the_query() -> None:
+    """The rows left out are a step the user sees (set_difference / set_negation)."""
+    a = answer("which athlete not from cyprus had more than 6 points?",
+               load_graph(tables=[ATHLETES]), writer="offline")
+    assert a.trace is not None
+    assert "set_difference(" in a.trace.query_text
+
+
+def test_a_word_shared_by_most_cells_picks_nothing() -> None:
+    """*open* is a word of three of the five tournaments: not a condition."""
+    a = answer("how many open tournaments are played on hard courts?",
+               load_graph(tables=[SLAMS]), writer="offline")
+    assert a.trace is not None
+    assert "Open" not in a.trace.query_text
