@@ -7,7 +7,11 @@
 * a condition after *not*, *other than*, *besides*, *except* is negated (the rows that do not
   meet it), and a list after the cue is left out whole;
 * a question word that is one word of a few longer cells of one column (*in June* -> *June 3*,
-  *June 10*) picks the rows holding any of them.
+  *June 10*) picks the rows holding any of them;
+* *at least* / *at most* bound a number and ask for no least or most (*which cities have at
+  least 200 people?*);
+* the word right after a superlative names the column ranked even when it names it only partly
+  (*the least density* -> ``Density (inhabitants/km2)``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ GAMES = (b"Game,Date,Opponent,Venue,Attendance\n"
 ATHLETES = (b"Rank,Athlete,Nationality,Points\n"
             b"1,Ann Lee,Cyprus,10\n2,Bo Ray,Greece,8\n3,Cy Day,Cyprus,7\n4,Di Fox,Italy,5\n"
             b"5,Ed Ng,Greece,4\n")
+CITIES = (b"City,Population,Density (inhabitants/km2)\n"
+          b"Alba,100,50.5\nBra,300,20.1\nCuneo,250,80\nDogliani,120,30\n")
 SLAMS = (b"Tournament,Surface,Prize money\n"
          b"Wimbledon,Grass,50\nUS Open,Hard,40\nAustralian Open,Hard,30\n"
          b"French Open,Clay,35\nMasters,Hard,20\n")
@@ -45,6 +51,12 @@ SLAMS = (b"Tournament,Surface,Prize money\n"
     # a word of a few longer cells of one column
     (GAMES, "how many games were played in june?", ["2"]),
     (GAMES, "what was the total attendance in july?", ["700"]),
+    # "at least" is a bound, not a superlative
+    (CITIES, "which cities have at least 200 people?", ["Bra", "Cuneo"]),
+    (CITIES, "which cities have a population of at least 200?", ["Bra", "Cuneo"]),
+    # a column named partly right after the superlative
+    (CITIES, "which city has the least density?", ["Bra"]),
+    (CITIES, "which city has the highest density?", ["Cuneo"]),
 ])
 def test_wtq_readings(table: bytes, question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(tables=[table]), writer="offline")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..lexicon import pairs, word_map, word_set, words
-from ..numbers import parse_number
+from ..numbers import parse_month_day, parse_number
 from ..reasoning.cues import RANK_RELATION, RANK_WORDS, TIME_ASKED
 from ..store import GraphStore
 from ..text import stem
@@ -156,10 +156,11 @@ def _rule_partial_values(s: LinkState) -> bool:
     (*in june* -> the dates *June 3* and *June 10*, *the 1990 season* -> *1990–91*, *october
     1921* -> the cells holding both words): the rows holding any of those cells. Not a word
     of a column name, a cue, an ordinal or a function word, nor one right after a comparison
-    (*before september* is a range), nor one in half or more of the column's cells."""
+    (*before september* is a range: a month or a year there), nor one in half or more of the
+    column's cells."""
     named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
     free = [i for i, w in enumerate(s.q) if i not in s.covered and i not in named
-            and _partial_word(w) and not _after_comparison(s.q, i)]
+            and _partial_word(w) and not (_after_comparison(s.q, i) and _time_word(w))]
     found: list[Cond] = []
     k = 0
     while k < len(free):
@@ -192,6 +193,11 @@ def _short_cells(table: Table, word: str) -> list[tuple[str, str]]:
     notes and sentences: a word of them names nothing)."""
     return [(c, label) for c, label in table.words.get(word, [])
             if len(tokens(label)) <= _MAX_CELL_WORDS]
+
+
+def _time_word(word: str) -> bool:
+    """A year or a month name (after a comparison they bound a range)."""
+    return word.isdigit() or parse_month_day(word) is not None
 
 
 def _after_comparison(q: list[str], i: int) -> bool:
@@ -277,9 +283,21 @@ def _negation_cues(q: list[str], covered: set[int]) -> list[int]:
 
 
 def _rule_aggregate(s: LinkState) -> bool:
-    """The first aggregate cue not inside a condition or a column name (how many, highest)."""
-    s.agg = _aggregate([t if i not in s.covered else "_" for i, t in enumerate(s.q)])
+    """The first aggregate cue not inside a condition or a column name (how many, highest);
+    *at least* / *at most* bound a number (*at least 100 people*, *at least twice*), they
+    ask for no least or most."""
+    s.agg = _aggregate([t if i not in s.covered and not _bound_word(s.q, i) else "_"
+                        for i, t in enumerate(s.q)])
     return bool(s.agg)
+
+
+def _bound_word(q: list[str], i: int) -> bool:
+    """*least* / *most* in *at least* / *at most*.
+
+    >>> _bound_word(tokens("which nations won at least 6 medals?"), 4)
+    True
+    """
+    return q[i] in ("least", "most") and i > 0 and q[i - 1] == "at"
 
 
 def _rule_select(s: LinkState) -> bool:
@@ -832,14 +850,37 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
         return None
     cond_cols = {c.column for c in conds}
     at = mentions.get(select)
+    after = _after_superlative(q)
     compared = [c for c, m in mentions.items() if c != select and c not in cond_cols
-                and column_kind(table, c) and m[0] >= 0.5
+                and column_kind(table, c) and (m[0] >= 0.5 or m[1] in after)
                 and (at is None or m[2] <= at[1] or m[1] >= at[2])]  # not inside its name
     if compared:
         return "extreme", max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
     if _FREQUENCY_WORDS & set(q) and not table.numeric.get(select):
         return "frequent", select
     return None
+
+
+_SUPERLATIVES = frozenset(cue for cue, agg in _AGG_CUES if agg in ("max", "min")
+                          and " " not in cue)
+_SUPERLATIVE_FILLERS = frozenset({"the", "number", "of", "amount", "total"})
+
+
+def _after_superlative(q: list[str]) -> set[int]:
+    """Positions of the word a superlative is about (*the least density* -> *density*), even
+    when it names a column only partly (``Density (/km²)``; *at least* is no superlative).
+
+    >>> sorted(_after_superlative(tokens("which city has the least amount of density?")))
+    [7]
+    """
+    out = set()
+    for i, w in enumerate(q):
+        if w in _SUPERLATIVES and not _bound_word(q, i):
+            j = i + 1
+            while j < len(q) and q[j] in _SUPERLATIVE_FILLERS:
+                j += 1
+            out.add(j)
+    return out
 
 
 def _years(span: tuple[float, float] | None) -> bool:
