@@ -11,7 +11,9 @@
 * *at least* / *at most* bound a number and ask for no least or most (*which cities have at
   least 200 people?*);
 * the word right after a superlative names the column ranked even when it names it only partly
-  (*the least density* -> ``Density (inhabitants/km2)``).
+  (*the least density* -> ``Density (inhabitants/km2)``);
+* *after* / *before* a row named by two values (*the Olympic Games in 1996*) is the row after /
+  before the one where both meet.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ ATHLETES = (b"Rank,Athlete,Nationality,Points\n"
             b"5,Ed Ng,Greece,4\n")
 CITIES = (b"City,Population,Density (inhabitants/km2)\n"
           b"Alba,100,50.5\nBra,300,20.1\nCuneo,250,80\nDogliani,120,30\n")
+EVENTS = (b"Year,Competition,Venue,Position\n"
+          b"1995,World Championships,Gothenburg,4th\n1996,Olympic Games,Atlanta,5th\n"
+          b"1996,Grand Prix Final,Milan,2nd\n2000,Olympic Games,Sydney,3rd\n"
+          b"2001,Grand Prix Final,Melbourne,1st\n")
 SLAMS = (b"Tournament,Surface,Prize money\n"
          b"Wimbledon,Grass,50\nUS Open,Hard,40\nAustralian Open,Hard,30\n"
          b"French Open,Clay,35\nMasters,Hard,20\n")
@@ -57,6 +63,9 @@ SLAMS = (b"Tournament,Surface,Prize money\n"
     # a column named partly right after the superlative
     (CITIES, "which city has the least density?", ["Bra"]),
     (CITIES, "which city has the highest density?", ["Cuneo"]),
+    # the row after / before the one two values name
+    (EVENTS, "what competition came after the olympic games in 1996?", ["Grand Prix Final"]),
+    (EVENTS, "which competition was before the olympic games in 2000?", ["Grand Prix Final"]),
 ])
 def test_wtq_readings(table: bytes, question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(tables=[table]), writer="offline")

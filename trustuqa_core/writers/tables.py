@@ -338,7 +338,7 @@ def _counted_at(q: list[str]) -> set[int]:
     after *number of* / *amount of* / *total* (the fillers *the*, *total* skipped).
 
     >>> sorted(_counted_at(tokens("what is the total number of silver medals of chile?")))
-    [6]
+    [3, 6]
     >>> sorted(_counted_at(tokens("how many runs did ted score?")))
     [2]
     """
@@ -486,7 +486,8 @@ def _rule_choice(s: LinkState) -> bool:
 
 
 def _rule_neighbour(s: LinkState) -> bool:
-    """One row named and a next / previous cue (not inside a column name, not before a
+    """One row named (by one value, or by several meeting in it: *the world junior
+    championships 2002*) and a next / previous cue (not inside a column name, not before a
     number): the row after / before it."""
     if s.agg or s.ranking:
         return False
@@ -495,7 +496,8 @@ def _rule_neighbour(s: LinkState) -> bool:
         return False
     neighbour, cue = _neighbour(s.q, s.conds, s.covered | named)
     if neighbour:
-        anchor = s.conds[0].column
+        asked = [c.column for c in s.conds if _asks_for(s.q, c.column, s.mentions)]
+        anchor = asked[0] if asked else s.conds[0].column
         if _asks_for(s.q, anchor, s.mentions) or s.select is None:
             s.select = anchor  # the neighbour's value in the named row's column
         elif cue not in ("next", "previous"):
@@ -568,8 +570,8 @@ def link_rules() -> list[tuple[str, str]]:
     """(rule name, what it does) in the order the rules run, for documentation; the ways of
     choosing the selected column follow ``select`` as ``select/<name>``.
 
-    >>> [name for name, _ in link_rules()][:4]
-    ['conditions', 'aggregate', 'select', 'select/named_at_focus']
+    >>> [name for name, _ in link_rules()][:6]
+    ['conditions', 'partial_values', 'negation', 'aggregate', 'select', 'select/named_at_focus']
     """
     out = []
     for r in LINK_RULES:
@@ -684,9 +686,15 @@ _PREVIOUS = word_set("previous_words")
 
 def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str, str]:
     """("next_row", cue) for "the next single after X" (one row named, no number after the
-    cue), ("previous_row", cue) for "the album listed before X", else ("", "")."""
-    if len(conds) != 1 or conds[0].cmp != "=":
-        return "", ""
+    cue), ("previous_row", cue) for "the album listed before X", else ("", "").
+
+    >>> c = [Cond("Event", "=", "Worlds", (4, 5)), Cond("Year", "=", "2002", (5, 6))]
+    >>> _neighbour(tokens("what competition came after worlds 2002?"), c, {4, 5})
+    ('next_row', 'after')
+    """
+    if not conds or any(c.cmp != "=" for c in conds) or len({c.column for c in conds}) \
+            < len(conds):
+        return "", ""  # one row: equalities on different columns
     for i, word in enumerate(q):
         if i in covered or word not in _NEXT | _PREVIOUS:
             continue
