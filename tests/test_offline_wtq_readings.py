@@ -18,6 +18,9 @@
 
 from __future__ import annotations
 
+import csv
+from pathlib import Path
+
 import pytest
 
 from trustuqa_core import load_graph
@@ -93,3 +96,29 @@ def test_a_word_shared_by_most_cells_picks_nothing() -> None:
                load_graph(tables=[SLAMS]), writer="offline")
     assert a.trace is not None
     assert "Open" not in a.trace.query_text
+
+
+SLALOM = Path(__file__).resolve().parents[1] / "sample_data" / "giant_slalom.csv"
+
+
+def _slalom_rows() -> list[dict[str, str]]:
+    with SLALOM.open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_bundled_sample_other_than_a_country() -> None:
+    """The bundled giant-slalom sample: the skiers of every nation but Italy, counted."""
+    expected = sum(r["Nation"] != "Italy" for r in _slalom_rows())
+    a = answer("how many skiers were from a country other than italy?",
+               load_graph(tables=[SLALOM]), writer="offline")
+    assert a.answer == [str(expected)], a.trace.query_text if a.trace else a.error
+
+
+def test_bundled_sample_negated_top_ten() -> None:
+    """Swedes outside the first ten rows (*not in the top ten*)."""
+    rows = _slalom_rows()
+    expected = sorted(r["Name"] for i, r in enumerate(rows) if r["Nation"] == "Sweden"
+                      and i >= 10)
+    a = answer("which skiers from sweden were not in the top ten?",
+               load_graph(tables=[SLALOM]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
