@@ -154,21 +154,29 @@ def _rule_conditions(s: LinkState) -> bool:
 def _rule_partial_values(s: LinkState) -> bool:
     """Question words left unlinked that are words of a few short cells of a single column
     (*in june* -> the dates *June 3* and *June 10*, *the 1990 season* -> *1990–91*, *october
-    1921* -> the cells holding both words): the rows holding any of those cells. Not a word
-    of a column name, a cue, an ordinal or a function word, nor one right after a comparison
+    1921* -> the cells holding both words; *manchester united* with no cell holding both is
+    no value): the rows holding any of those cells; next to a value found whole, only a month
+    or a year (*Zogby polls in August*). Not the noun asked for, a word of a
+    column name, a cue, an ordinal or a function word, nor one right after a comparison
     (*before september* is a range: a month or a year there), nor one in half or more of the
     column's cells."""
     named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
+    named.add(_focus(s.q))  # the noun asked for ("which is the first city ...") is no value
+    exact = any(c.cmp == "=" for c in s.conds)  # then only a month or a year narrows them
     free = [i for i, w in enumerate(s.q) if i not in s.covered and i not in named
-            and _partial_word(w) and not (_after_comparison(s.q, i) and _time_word(w))]
+            and _partial_word(w) and not (_after_comparison(s.q, i) and _time_word(w))
+            and (not exact or _time_word(w))]
     found: list[Cond] = []
     k = 0
     while k < len(free):
         start, cells = free[k], _short_cells(s.table, s.q[free[k]])
         end = start + 1  # adjacent words narrow the cells down ("october 1921")
-        while k + 1 < len(free) and free[k + 1] == end and (
-                both := [c for c in cells if c in _short_cells(s.table, s.q[end])]):
-            cells, end, k = both, end + 1, k + 1
+        while k + 1 < len(free) and free[k + 1] == end and cells:
+            more = _short_cells(s.table, s.q[end])
+            if not more:
+                break  # "the 1990 season": the next word is in no cell
+            # "manchester united": one name, and no cell holds it whole -> no value
+            cells, end, k = [c for c in cells if c in more], end + 1, k + 1
         k += 1
         columns = {c for c, _ in cells}
         if len(columns) != 1 or not 0 < len(cells) <= _MAX_PARTIAL:
@@ -358,15 +366,20 @@ def _counted_at(q: list[str]) -> set[int]:
 
 
 def _numbers_rows(column: str) -> bool:
-    """A column whose numbers name the rows rather than measure them (*No.*, *#*, *Game*,
-    *Week*, *Pick*, *Rank*, *Season*; not *No. of employees* nor *Weeks*)."""
-    words = set(tokens(column))
-    return _rank_like(column) or not words or words <= _ROW_NUMBERING
+    """A column whose numbers name the rows rather than measure them: its name is made of
+    such words only (*No.*, *#*, *Game*, *Week*, *Pick*, *Rank*, *Pos.*; not *No. of
+    employees*, *Weeks* nor *Second place(s)*).
+
+    >>> _numbers_rows("Pos."), _numbers_rows("Second place(s)"), _numbers_rows("#")
+    (True, False, True)
+    """
+    return set(tokens(column)) <= _ROW_NUMBERING  # "#" has no word: numbers the rows
 
 
 _ROW_NUMBERING = frozenset({"number", "no", "game", "week", "pick", "episode", "ep", "season",
                             "year", "seed", "heat", "lane", "id", "match", "race", "stage",
-                            "order", "overall"})
+                            "order", "overall", "rank", "ranking", "pos", "position", "place",
+                            "s"})
 
 
 def _rule_relative_superlative(s: LinkState) -> bool:
