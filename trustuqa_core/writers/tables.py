@@ -159,7 +159,9 @@ def _rule_partial_values(s: LinkState) -> bool:
     or a year (*Zogby polls in August*). Not the noun asked for, a word of a
     column name, a cue, an ordinal or a function word, nor one right after a comparison
     (*before september* is a range: a month or a year there), nor one in half or more of the
-    column's cells."""
+    column's cells. A single word is written as it is (``tail_entity='june'``): the mapping
+    shows it matched by containment, and more than one cell matched is a weak mapping the
+    verdict reports; a run of words names the cells holding all of them."""
     named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
     named.add(_focus(s.q))  # the noun asked for ("which is the first city ...") is no value
     exact = any(c.cmp == "=" for c in s.conds)  # then only a month or a year narrows them
@@ -184,7 +186,10 @@ def _rule_partial_values(s: LinkState) -> bool:
         column = next(iter(columns))
         if 2 * len(cells) >= s.table.sizes.get(column, 0):
             continue  # a word most cells share ("FC", "County") picks out nothing
-        found += [Cond(column, "=", label, (start, end), part=True) for _, label in cells]
+        if end - start == 1:  # the word itself: the mapper finds the cells containing it
+            found.append(Cond(column, "=", s.q[start], (start, end), part=True))
+        else:  # the cells holding every word of the run, named
+            found += [Cond(column, "=", label, (start, end), part=True) for _, label in cells]
     if not found:
         return False
     s.conds = s.conds + found
@@ -193,11 +198,11 @@ def _rule_partial_values(s: LinkState) -> bool:
 
 
 _MAX_PARTIAL = 8
-_MAX_CELL_WORDS = 5
+_MAX_CELL_WORDS = 4
 
 
 def _short_cells(table: Table, word: str) -> list[tuple[str, str]]:
-    """(column, cell) of the cells of two to five words holding ``word`` (longer cells are
+    """(column, cell) of the cells of two to four words holding ``word`` (longer cells are
     notes and sentences: a word of them names nothing)."""
     return [(c, label) for c, label in table.words.get(word, [])
             if len(tokens(label)) <= _MAX_CELL_WORDS]
