@@ -328,17 +328,36 @@ def _rule_count_reads_column(s: LinkState) -> bool:
     """A count of a numeric column named where the counted noun stands (*how many runs did
     X score?*, *what is the number of silver medals of X?*, *the total number of seats at
     X?*), with equality conditions only, reads the number from that column instead of
-    counting rows; two values of one column named (*X and Y*) add up. Not over a column that
-    numbers the rows (*Game*, *No.*, *Rank*, years): *the number of games in May* counts."""
+    counting rows; two values of one column named with *and* (*X and Y*) add up. Not over a
+    column that numbers the rows (*Game*, *No.*, *Rank*, years): *the number of games in May*
+    counts."""
     select = s.select
     if (s.agg == "count" and select is not None and s.table.numeric.get(select) and s.conds
             and not _years(s.table.ranges.get(select)) and not _numbers_rows(select)
             and all(c.cmp == "=" and c.column != "row_number" and not c.negated
                     for c in s.conds)
             and select in s.mentions and s.mentions[select][1] in _counted_at(s.q)):
-        twice = Counter(c.column for c in s.conds).most_common(1)[0][1] > 1
-        s.agg = "sum" if twice else ""
+        s.agg = "sum" if _joined_by_and(s.q, s.conds) else ""
         return True
+    return False
+
+
+def _joined_by_and(q: list[str], conds: list[Cond]) -> bool:
+    """Two values of one column named with *and* between them (*Argentina and Chile*: their
+    numbers add up); with *or* each is asked for (*how many points did A or B score?*).
+
+    >>> c = [Cond("Nation", "=", "Peru", (4, 5)), Cond("Nation", "=", "Chile", (6, 7))]
+    >>> _joined_by_and(tokens("how many medals did peru and chile win?"), c)
+    True
+    >>> _joined_by_and(tokens("how many medals did peru or chile win?"), c)
+    False
+    """
+    for a in conds:
+        for b in conds:
+            if a.column == b.column and a.span[1] <= b.span[0]:
+                between = set(q[a.span[1]:b.span[0]])
+                if "and" in between and "or" not in between:
+                    return True
     return False
 
 
