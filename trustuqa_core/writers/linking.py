@@ -11,7 +11,7 @@ names may be mentioned partly, in another order, or with a verb form (``affiliat
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from ..lexicon import demonym_entries, word_set, words
@@ -81,6 +81,10 @@ class Cond:
     cmp: str
     value: str
     span: tuple[int, int]
+    #: the rows *not* meeting it ("other than Cyprus", "not from the United Kingdom")
+    negated: bool = field(default=False, repr=False)
+    #: one of the cells holding the question's word among others ("June" -> "June 3, 1990")
+    part: bool = field(default=False, repr=False)
 
 
 
@@ -96,6 +100,10 @@ class Table:
     #: columns most of whose cells are clock times or durations (``2:20.54``), which
     #: ``numeric`` (plain numbers) leaves out
     durations: frozenset[str] = frozenset()
+    #: distinct cells per column
+    sizes: dict[str, int] = field(default_factory=dict)
+    #: word -> (column, cell) of the cells of two words or more holding it
+    words: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
 def read_table(graph: GraphStore, index: int) -> Table:
@@ -105,11 +113,13 @@ def read_table(graph: GraphStore, index: int) -> Table:
     ranges: dict[str, tuple[float, float]] = {}
     longest = 1
     durations: set[str] = set()
+    sizes: dict[str, int] = {}
     for col in source.columns:
         rel = graph.relation(col)
         if rel is None:
             continue
         labels = [graph.label(t) for t in graph.relation_tails(rel)]
+        sizes[col] = len(set(labels))
         numeric[col] = bool(labels) and sum(parse_number(x) is not None for x in labels) >= (
             0.5 * len(labels))
         values = [v for v in (parse_number(x) for x in labels) if v is not None]
@@ -122,8 +132,13 @@ def read_table(graph: GraphStore, index: int) -> Table:
             if key and len(key) <= 12:
                 cells.setdefault(key, []).append((col, label))
                 longest = max(longest, len(key))
+    words: dict[str, list[tuple[str, str]]] = {}
+    for key, options in cells.items():
+        if len(key) >= 2:
+            for word in set(key):
+                words.setdefault(word, []).extend(options)
     return Table(source.name, list(source.columns), cells, numeric, longest, ranges,
-                 frozenset(durations))
+                 frozenset(durations), sizes, words)
 
 
 def _same(a: str, b: str) -> bool:

@@ -42,10 +42,14 @@ def plan_program(plan: TablePlan) -> Program | None:
                    get_information(relation=column, tail_entity=label)),
                   ("Take every other row", call("set_negation", set=ref(1)))]
         parts.append(2)
+    negated: list[int] = []
     for c in plan.conds:                            # one column twice means either of them
         value = c.value.replace("\n", " ")
         steps.append((f"Find the rows whose {c.column} {c.cmp} {value}",
                       get_information(relation=c.column, tail_entity=value, cmp=_cmp(c.cmp))))
+        if c.negated:
+            negated.append(len(steps))
+            continue
         key = (c.column, "=") if c.cmp == "=" else (c.column, f"{c.cmp}{len(steps)}")
         groups.setdefault(key, []).append(len(steps))
     for (column, _), numbers in groups.items():
@@ -58,6 +62,15 @@ def plan_program(plan: TablePlan) -> Program | None:
     if len(parts) > 1:
         steps.append(("Keep the rows found by every condition",
                       call("set_intersection", *_sets(parts))))
+    base = len(steps) if len(parts) > 1 else parts[0] if parts else 0
+    for n in negated:                               # "other than X": the rows that are not
+        if base:
+            steps.append((f"Leave out the rows of output_of_query{n}",
+                          call("set_difference", set1=ref(base), set2=ref(n))))
+        else:
+            steps.append((f"Take every row not in output_of_query{n}",
+                          call("set_negation", set=ref(n))))
+        base = len(steps)
     if plan.neighbour and steps:
         which = "next" if plan.neighbour == "next_row" else "previous"
         steps.append((f"Take the {which} row", call(plan.neighbour, set=ref(len(steps)))))

@@ -23,15 +23,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..lexicon import pairs, word_map, word_set, words
-from ..numbers import parse_number
+from ..numbers import parse_month_day, parse_number
 from ..reasoning.cues import RANK_RELATION, RANK_WORDS, TIME_ASKED
 from ..store import GraphStore
 from ..text import stem
 from .computed import Computed, column_kind, link_computed, year_column
 from .linking import (
+    STOP,
     Cond,
     Mentions,
     Table,
@@ -150,10 +151,166 @@ def _rule_conditions(s: LinkState) -> bool:
     return bool(s.conds)
 
 
+def _rule_partial_values(s: LinkState) -> bool:
+    """Question words left unlinked that are words of a few short cells of a single column
+    (*in june* -> the dates *June 3* and *June 10*, *the 1990 season* -> *1990–91*, *october
+    1921* -> the cells holding both words; *manchester united* with no cell holding both is
+    no value): the rows holding any of those cells; next to a value found whole, only a month
+    or a year (*Zogby polls in August*). Not the noun asked for, a word of a
+    column name, a cue, an ordinal or a function word, nor one right after a comparison
+    (*before september* is a range: a month or a year there), nor one in half or more of the
+    column's cells. A single word is written as it is (``tail_entity='june'``): the mapping
+    shows it matched by containment, and more than one cell matched is a weak mapping the
+    verdict reports; a run of words names the cells holding all of them."""
+    named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
+    named.add(_focus(s.q))  # the noun asked for ("which is the first city ...") is no value
+    exact = any(c.cmp == "=" for c in s.conds)  # then only a month or a year narrows them
+    free = [i for i, w in enumerate(s.q) if i not in s.covered and i not in named
+            and _partial_word(w) and not (_after_comparison(s.q, i) and _time_word(w))
+            and (not exact or _time_word(w))]
+    found: list[Cond] = []
+    k = 0
+    while k < len(free):
+        start, cells = free[k], _short_cells(s.table, s.q[free[k]])
+        end = start + 1  # adjacent words narrow the cells down ("october 1921")
+        while k + 1 < len(free) and free[k + 1] == end and cells:
+            more = _short_cells(s.table, s.q[end])
+            if not more:
+                break  # "the 1990 season": the next word is in no cell
+            # "manchester united": one name, and no cell holds it whole -> no value
+            cells, end, k = [c for c in cells if c in more], end + 1, k + 1
+        k += 1
+        columns = {c for c, _ in cells}
+        if len(columns) != 1 or not 0 < len(cells) <= _MAX_PARTIAL:
+            continue
+        column = next(iter(columns))
+        if 2 * len(cells) >= s.table.sizes.get(column, 0):
+            continue  # a word most cells share ("FC", "County") picks out nothing
+        if end - start == 1:  # the word itself: the mapper finds the cells containing it
+            found.append(Cond(column, "=", s.q[start], (start, end), part=True))
+        else:  # the cells holding every word of the run, named
+            found += [Cond(column, "=", label, (start, end), part=True) for _, label in cells]
+    if not found:
+        return False
+    s.conds = s.conds + found
+    s.covered |= {i for c in found for i in range(*c.span)}
+    return True
+
+
+_MAX_PARTIAL = 8
+_MAX_CELL_WORDS = 4
+
+
+def _short_cells(table: Table, word: str) -> list[tuple[str, str]]:
+    """(column, cell) of the cells of two to four words holding ``word`` (longer cells are
+    notes and sentences: a word of them names nothing)."""
+    return [(c, label) for c, label in table.words.get(word, [])
+            if len(tokens(label)) <= _MAX_CELL_WORDS]
+
+
+def _time_word(word: str) -> bool:
+    """A year or a month name (after a comparison they bound a range)."""
+    return word.isdigit() or parse_month_day(word) is not None
+
+
+def _after_comparison(q: list[str], i: int) -> bool:
+    """The word follows a comparison cue (*before september*, *after 1983*, *prior to*)."""
+    before = " " + " ".join(w for w in q[max(0, i - 3):i] if w != "the")
+    return any(before.endswith(" " + cue) for cue in _COMPARISON_CUES)
+
+
+_COMPARISON_CUES = tuple(words("greater_cues")) + tuple(words("less_cues")) + (
+    "previous to", "until", "till", "through", "between")
+
+
+def _partial_word(word: str) -> bool:
+    """A word that may pick cells out: a year, or three letters or more that is not a
+    function word, a cue, an ordinal or a number word."""
+    if word.isdigit():
+        return len(word) == 4 and 1000 <= int(word) <= 2100
+    return len(word) >= 3 and word.isalpha() and word not in STOP and word not in _PARTIAL_STOP \
+        and word not in number_words()
+
+
+_PARTIAL_STOP = word_set("value_cues") | word_set("focus_skip") | word_set("ordinal_words") \
+    | word_set("order_words") | word_set("focus_modifiers") | frozenset(
+        w for cue, _ in pairs("aggregate_cues") for w in cue.split())
+
+
+def _rule_negation(s: LinkState) -> bool:
+    """A condition right after *not*, *other than*, *besides*, *except*, *excluding*,
+    *aside from* / *apart from* (at most three words between: *not from the United
+    Kingdom*, *did not have a top ten*) is negated: the rows that do not meet it."""
+    cues = _negation_cues(s.q, s.covered)
+    if not cues:
+        return False
+    changed = False
+    for end in cues:
+        after = [c for c in s.conds if not c.negated and end <= c.span[0] <= end + 3]
+        if not after:
+            continue
+        first = min(after, key=lambda c: c.span[0])
+        between = set(range(end, first.span[0]))
+        if any(between & set(range(*c.span)) for c in s.conds):
+            continue
+        group = [first]  # "besides Wimbledon and the US Open": both left out
+        for c in sorted(s.conds, key=lambda c: c.span[0]):
+            gap = s.q[group[-1].span[1]:c.span[0]]
+            if c.span[0] >= group[-1].span[1] and c.column == first.column and not c.negated \
+                    and gap and set(gap) <= _LIST_JOINERS:
+                group.append(c)
+        s.conds = [replace(c, negated=True) if c in group else c for c in s.conds]
+        changed = True
+    return changed
+
+
+_LIST_JOINERS = frozenset({"and", "or", "nor", "the", "a", "an"})
+#: words saying the rows meeting what follows are left out
+_NEGATION_CUES = (("other", "than"), ("aside", "from"), ("apart", "from"), ("not",),
+                  ("besides",), ("except",), ("excluding",), ("excepting",))
+_CONTRACTED = frozenset({"didn", "doesn", "don", "wasn", "weren", "isn", "aren", "hasn",
+                         "haven", "hadn", "won", "couldn", "wouldn"})
+
+
+def _negation_cues(q: list[str], covered: set[int]) -> list[int]:
+    """The positions right after each negation cue not inside a condition (``didn't`` is
+    tokenized ``didn``, ``t``).
+
+    >>> _negation_cues(tokens("how many athletes were from a country other than cyprus?"), set())
+    [9]
+    >>> _negation_cues(tokens("which team didn't win?"), set())
+    [4]
+    """
+    out = []
+    for i in range(len(q)):
+        if i in covered:
+            continue
+        if q[i] == "t" and i and q[i - 1] in _CONTRACTED:
+            out.append(i + 1)
+            continue
+        for cue in _NEGATION_CUES:
+            if tuple(q[i:i + len(cue)]) == cue and not covered & set(range(i, i + len(cue))):
+                out.append(i + len(cue))
+                break
+    return out
+
+
 def _rule_aggregate(s: LinkState) -> bool:
-    """The first aggregate cue not inside a condition or a column name (how many, highest)."""
-    s.agg = _aggregate([t if i not in s.covered else "_" for i, t in enumerate(s.q)])
+    """The first aggregate cue not inside a condition or a column name (how many, highest);
+    *at least* / *at most* bound a number (*at least 100 people*, *at least twice*), they
+    ask for no least or most."""
+    s.agg = _aggregate([t if i not in s.covered and not _bound_word(s.q, i) else "_"
+                        for i, t in enumerate(s.q)])
     return bool(s.agg)
+
+
+def _bound_word(q: list[str], i: int) -> bool:
+    """*least* / *most* in *at least* / *at most*.
+
+    >>> _bound_word(tokens("which nations won at least 6 medals?"), 4)
+    True
+    """
+    return q[i] in ("least", "most") and i > 0 and q[i - 1] == "at"
 
 
 def _rule_select(s: LinkState) -> bool:
@@ -168,16 +325,85 @@ def _rule_select(s: LinkState) -> bool:
 
 
 def _rule_count_reads_column(s: LinkState) -> bool:
-    """A count of a numeric column named where the question word points, with equality
-    conditions only, reads the number from that column instead of counting rows."""
+    """A count of a numeric column named where the counted noun stands (*how many runs did
+    X score?*, *what is the number of silver medals of X?*, *the total number of seats at
+    X?*), with equality conditions only, reads the number from that column instead of
+    counting rows; two values of one column named with *and* (*X and Y*) add up. Not over a
+    column that numbers the rows (*Game*, *No.*, *Rank*, years): *the number of games in May*
+    counts."""
     select = s.select
     if (s.agg == "count" and select is not None and s.table.numeric.get(select) and s.conds
-            and not _years(s.table.ranges.get(select))
-            and all(c.cmp == "=" and c.column != "row_number" for c in s.conds)
-            and select in s.mentions and s.mentions[select][1] == _focus(s.q)):
-        s.agg = ""
+            and not _years(s.table.ranges.get(select)) and not _numbers_rows(select)
+            and all(c.cmp == "=" and c.column != "row_number" and not c.negated
+                    for c in s.conds)
+            and select in s.mentions and s.mentions[select][1] in _counted_at(s.q)):
+        s.agg = "sum" if _joined_by_and(s.q, s.conds) else ""
         return True
     return False
+
+
+def _joined_by_and(q: list[str], conds: list[Cond]) -> bool:
+    """Two values of one column named with *and* between them (*Argentina and Chile*: their
+    numbers add up); with *or* each is asked for (*how many points did A or B score?*).
+
+    >>> c = [Cond("Nation", "=", "Peru", (4, 5)), Cond("Nation", "=", "Chile", (6, 7))]
+    >>> _joined_by_and(tokens("how many medals did peru and chile win?"), c)
+    True
+    >>> _joined_by_and(tokens("how many medals did peru or chile win?"), c)
+    False
+    """
+    for a in conds:
+        for b in conds:
+            if a.column == b.column and a.span[1] <= b.span[0]:
+                between = set(q[a.span[1]:b.span[0]])
+                if "and" in between and "or" not in between:
+                    return True
+    return False
+
+
+_COUNT_NOUNS = frozenset({"number", "amount", "total", "count"})
+_COUNT_FILLERS = frozenset({"the", "total", "combined", "overall"})
+
+
+def _counted_at(q: list[str]) -> set[int]:
+    """Positions of the counted noun: where the question word points (*how many runs*), and
+    after *number of* / *amount of* / *total* (the fillers *the*, *total* skipped).
+
+    >>> sorted(_counted_at(tokens("what is the total number of silver medals of chile?")))
+    [3, 6]
+    >>> sorted(_counted_at(tokens("how many runs did ted score?")))
+    [2]
+    """
+    found = {_focus(q)}
+    for i, w in enumerate(q):
+        if w not in _COUNT_NOUNS:
+            continue
+        j = i + 1
+        if w != "total":
+            if j >= len(q) or q[j] != "of":
+                continue
+            j += 1
+        while j < len(q) and q[j] in _COUNT_FILLERS | {"number", "of"}:
+            j += 1
+        found.add(j)
+    return found
+
+
+def _numbers_rows(column: str) -> bool:
+    """A column whose numbers name the rows rather than measure them: its name is made of
+    such words only (*No.*, *#*, *Game*, *Week*, *Pick*, *Rank*, *Pos.*; not *No. of
+    employees*, *Weeks* nor *Second place(s)*).
+
+    >>> _numbers_rows("Pos."), _numbers_rows("Second place(s)"), _numbers_rows("#")
+    (True, False, True)
+    """
+    return set(tokens(column)) <= _ROW_NUMBERING  # "#" has no word: numbers the rows
+
+
+_ROW_NUMBERING = frozenset({"number", "no", "game", "week", "pick", "episode", "ep", "season",
+                            "year", "seed", "heat", "lane", "id", "match", "race", "stage",
+                            "order", "overall", "rank", "ranking", "pos", "position", "place",
+                            "s"})
 
 
 def _rule_relative_superlative(s: LinkState) -> bool:
@@ -287,7 +513,8 @@ def _rule_choice(s: LinkState) -> bool:
     column is higher / lower."""
     if s.agg in ("count", "sum", "mean"):
         return False
-    choice = _choice(s.q, s.mentions, s.conds, s.table)
+    choice = _choice(s.q, s.mentions, [c for c in s.conds if not (c.negated or c.part)],
+                     s.table)
     if not choice:
         return False
     s.select, s.agg, compared = choice
@@ -296,14 +523,18 @@ def _rule_choice(s: LinkState) -> bool:
 
 
 def _rule_neighbour(s: LinkState) -> bool:
-    """One row named and a next / previous cue (not inside a column name, not before a
+    """One row named (by one value, or by several meeting in it: *the world junior
+    championships 2002*) and a next / previous cue (not inside a column name, not before a
     number): the row after / before it."""
     if s.agg or s.ranking:
         return False
     named = {i for m in s.mentions.values() for i in range(m[1], m[2])}
+    if any(c.negated for c in s.conds):
+        return False
     neighbour, cue = _neighbour(s.q, s.conds, s.covered | named)
     if neighbour:
-        anchor = s.conds[0].column
+        asked = [c.column for c in s.conds if _asks_for(s.q, c.column, s.mentions)]
+        anchor = asked[0] if asked else s.conds[0].column
         if _asks_for(s.q, anchor, s.mentions) or s.select is None:
             s.select = anchor  # the neighbour's value in the named row's column
         elif cue not in ("next", "previous"):
@@ -350,6 +581,8 @@ def _rule_exists(s: LinkState) -> bool:
 def _rule_computed(s: LinkState) -> bool:
     """A difference, a yes/no comparison or a duration of named rows replaces the plain read
     (:mod:`.computed`)."""
+    if any(c.negated for c in s.conds):
+        return False  # "how many more ... besides X": not the difference of two named rows
     s.computed = link_computed(s.question, s.conds, s.mentions, s.table)
     if s.computed is None:
         return False
@@ -364,17 +597,18 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
-    _rule_conditions, _rule_aggregate, _rule_select, _rule_count_reads_column,
-    _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme, _rule_choice,
-    _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists, _rule_computed))
+    _rule_conditions, _rule_partial_values, _rule_negation, _rule_aggregate, _rule_select,
+    _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
+    _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
+    _rule_computed))
 
 
 def link_rules() -> list[tuple[str, str]]:
     """(rule name, what it does) in the order the rules run, for documentation; the ways of
     choosing the selected column follow ``select`` as ``select/<name>``.
 
-    >>> [name for name, _ in link_rules()][:4]
-    ['conditions', 'aggregate', 'select', 'select/named_at_focus']
+    >>> [name for name, _ in link_rules()][:6]
+    ['conditions', 'partial_values', 'negation', 'aggregate', 'select', 'select/named_at_focus']
     """
     out = []
     for r in LINK_RULES:
@@ -489,9 +723,15 @@ _PREVIOUS = word_set("previous_words")
 
 def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str, str]:
     """("next_row", cue) for "the next single after X" (one row named, no number after the
-    cue), ("previous_row", cue) for "the album listed before X", else ("", "")."""
-    if len(conds) != 1 or conds[0].cmp != "=":
-        return "", ""
+    cue), ("previous_row", cue) for "the album listed before X", else ("", "").
+
+    >>> c = [Cond("Event", "=", "Worlds", (4, 5)), Cond("Year", "=", "2002", (5, 6))]
+    >>> _neighbour(tokens("what competition came after worlds 2002?"), c, {4, 5})
+    ('next_row', 'after')
+    """
+    if not conds or any(c.cmp != "=" for c in conds) or len({c.column for c in conds}) \
+            < len(conds):
+        return "", ""  # one row: equalities on different columns
     for i, word in enumerate(q):
         if i in covered or word not in _NEXT | _PREVIOUS:
             continue
@@ -655,14 +895,37 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
         return None
     cond_cols = {c.column for c in conds}
     at = mentions.get(select)
+    after = _after_superlative(q)
     compared = [c for c, m in mentions.items() if c != select and c not in cond_cols
-                and column_kind(table, c) and m[0] >= 0.5
+                and column_kind(table, c) and (m[0] >= 0.5 or m[1] in after)
                 and (at is None or m[2] <= at[1] or m[1] >= at[2])]  # not inside its name
     if compared:
         return "extreme", max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
     if _FREQUENCY_WORDS & set(q) and not table.numeric.get(select):
         return "frequent", select
     return None
+
+
+_SUPERLATIVES = frozenset(cue for cue, agg in _AGG_CUES if agg in ("max", "min")
+                          and " " not in cue)
+_SUPERLATIVE_FILLERS = frozenset({"the", "number", "of", "amount", "total"})
+
+
+def _after_superlative(q: list[str]) -> set[int]:
+    """Positions of the word a superlative is about (*the least density* -> *density*), even
+    when it names a column only partly (``Density (/km²)``; *at least* is no superlative).
+
+    >>> sorted(_after_superlative(tokens("which city has the least amount of density?")))
+    [7]
+    """
+    out = set()
+    for i, w in enumerate(q):
+        if w in _SUPERLATIVES and not _bound_word(q, i):
+            j = i + 1
+            while j < len(q) and q[j] in _SUPERLATIVE_FILLERS:
+                j += 1
+            out.add(j)
+    return out
 
 
 def _years(span: tuple[float, float] | None) -> bool:
@@ -684,14 +947,15 @@ _WH_VERBS = word_map("wh_verbs")
 
 
 def _free(s: LinkState) -> dict[str, tuple[float, int, int]]:
-    """Column-name mentions of columns no condition uses."""
-    used = {c.column for c in s.conds}
+    """Column-name mentions of columns no condition uses (a negated one may be asked for:
+    *what other partner did he have besides X?*)."""
+    used = {c.column for c in s.conds if not c.negated}
     return {c: m for c, m in s.mentions.items() if c not in used}
 
 
 def _rest(s: LinkState) -> list[str]:
-    """Columns no condition uses, in table order."""
-    used = {c.column for c in s.conds}
+    """Columns no condition uses (but a negated one), in table order."""
+    used = {c.column for c in s.conds if not c.negated}
     return [c for c in s.table.columns if c not in used]
 
 
