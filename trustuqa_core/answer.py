@@ -51,7 +51,8 @@ from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 from .writers.chain import link_chain
 from .writers.confirmed import confirmed_question
 
-__all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last", "route_decision"]
+__all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last", "route_decision",
+           "sub_mapper"]
 
 
 @dataclass
@@ -258,7 +259,7 @@ def answer(
         result = over(graph, mapper, decision.routing() if decision else None, ())
     else:
         sub = restrict(graph, source_indices(graph, decision.sources))
-        result = over(sub, _sub_mapper(sub, mapper), decision.routing(), ())
+        result = over(sub, sub_mapper(sub, mapper), decision.routing(), ())
         if not result.answer:
             reason = f"the routed attempt over {', '.join(decision.sources)} gave no answer"
             first = result
@@ -295,7 +296,7 @@ def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper
     if len(by_query.sources) != 1:
         return _source_unsure(result, by_query, decision, graph)
     sub = restrict(graph, source_indices(graph, by_query.sources))
-    again = over(sub, _sub_mapper(sub, mapper), by_query.routing(), ())
+    again = over(sub, sub_mapper(sub, mapper), by_query.routing(), ())
     if not again.answer:
         return _source_unsure(result, by_query, decision, graph)
     for key, seconds in result.timings.items():
@@ -399,8 +400,10 @@ _SUB_MAPPERS: OrderedDict[tuple[int, int], Mapper] = OrderedDict()  # a few rece
 _SUB_LOCK = threading.Lock()
 
 
-def _sub_mapper(sub: GraphStore, like: Mapper) -> Mapper:
-    """A mapper over ``sub`` configured as ``like`` (reused while ``sub`` is recent)."""
+def sub_mapper(sub: GraphStore, like: Mapper) -> Mapper:
+    """A mapper over ``sub`` configured as ``like`` (same encoder and settings), reused while
+    ``sub`` is one of the few most recent sub-graphs (each holds its own candidate indexes).
+    Used for routed attempts here and for a source the user chose in the app."""
     key = (id(sub), id(like))
     with _SUB_LOCK:
         found = _SUB_MAPPERS.get(key)

@@ -17,20 +17,15 @@ like the loaded graph's (kept for the few sub-graphs used last, so re-runs reuse
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 
+from ..answer import sub_mapper
 from ..errors import UsageError
 from ..mapping.mapper import Mapper
 from ..store import GraphStore
 from ..subgraph import restrict, source_indices
 
 __all__ = ["chosen_sources", "restricted", "missing_sources"]
-
-_MAPPERS: OrderedDict[tuple[int, int], Mapper] = OrderedDict()
-_LOCK = threading.Lock()
-_KEEP = 8  # sub-graph mappers kept (each holds its own candidate indexes)
 
 
 def chosen_sources(graph: GraphStore, sources: Sequence[str] | None) -> tuple[str, ...] | None:
@@ -74,20 +69,4 @@ def restricted(graph: GraphStore, mapper: Mapper | None,
     sub = restrict(graph, source_indices(graph, sources))
     if mapper is None or sub is graph:
         return sub, mapper
-    return sub, _mapper_for(sub, mapper)
-
-
-def _mapper_for(sub: GraphStore, like: Mapper) -> Mapper:
-    """A mapper over ``sub`` with ``like``'s encoder and settings (reused while recent)."""
-    key = (id(sub), id(like))
-    with _LOCK:
-        found = _MAPPERS.get(key)
-        if found is not None and found.graph is sub:
-            _MAPPERS.move_to_end(key)
-            return found
-    made = Mapper(sub, like.encoder, like.cache_dir, like.top_k, like.min_score)
-    with _LOCK:
-        _MAPPERS[key] = made
-        while len(_MAPPERS) > _KEEP:
-            _MAPPERS.popitem(last=False)
-    return made
+    return sub, sub_mapper(sub, mapper)
