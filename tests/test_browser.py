@@ -105,6 +105,32 @@ def chromium_page(timeout_ms: int) -> Iterator[Any]:
             browser.close()
 
 
+def wait_idle(page: Any) -> None:
+    """Wait until the app is not running a script (the status widget says so while it is)."""
+    from playwright.sync_api import expect
+
+    page.wait_for_timeout(300)
+    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0)
+
+
+def click_until(page: Any, button: Any, shown: Any, timeout_ms: int = 60_000,
+                tries: int = 3) -> None:
+    """Click ``button`` until ``shown`` appears: a click that lands while a rerun redraws the
+    page can be lost on a loaded machine."""
+    from playwright.sync_api import expect
+
+    for attempt in range(tries):
+        if button.count():
+            button.click()
+        try:
+            expect(shown).to_be_visible(timeout=timeout_ms // tries)
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
+            wait_idle(page)
+
+
 def open_app_page(page: Any, name: str, attempts: int = 3) -> None:
     """Click the sidebar link to page ``name`` and wait until the URL says it is open.
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from test_browser import ARTIFACTS, chromium_page, open_app_page, running_app
+from test_browser import click_until as _click_until
+from test_browser import wait_idle as _idle
 
 pytestmark = pytest.mark.browser
 
@@ -42,30 +44,6 @@ def page_and_url(tmp_path: Path) -> Iterator[tuple[Any, str]]:
     app.mkdir()
     with running_app(app) as (url, _started), chromium_page(TIMEOUT_MS) as page:
         yield page, url
-
-
-def _idle(page: Any) -> None:
-    """Wait until the app is not running a script."""
-    from playwright.sync_api import expect
-
-    page.wait_for_timeout(300)
-    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0)
-
-
-def _click_until(page: Any, button: Any, shown: Any, tries: int = 3) -> None:
-    """Click ``button`` until ``shown`` appears (a click landing mid-rerun can be lost)."""
-    from playwright.sync_api import expect
-
-    for attempt in range(tries):
-        if button.count():
-            button.click()
-        try:
-            expect(shown).to_be_visible(timeout=TIMEOUT_MS // tries)
-            return
-        except AssertionError:
-            if attempt == tries - 1:
-                raise
-            _idle(page)
 
 
 def _shot(page: Any, name: str) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 import duckdb
 import pytest
 from test_browser import chromium_page, open_app_page, running_app
+from test_browser import click_until as _click_until
+from test_browser import wait_idle as _idle
 from test_sources_postgres import PASSWORD, server  # noqa: F401 - the cluster fixture
 
 pytestmark = pytest.mark.browser
@@ -79,31 +81,6 @@ def _upload(page: Any, path: Path) -> None:
     expect(go).to_be_visible()
     _idle(page)
     _click_until(page, go, page.get_by_role("heading", name="Relations and columns"))
-
-
-def _idle(page: Any) -> None:
-    """Wait until the app is not running a script (the status widget says so while it is)."""
-    from playwright.sync_api import expect
-
-    page.wait_for_timeout(300)
-    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0)
-
-
-def _click_until(page: Any, button: Any, shown: Any, tries: int = 3) -> None:
-    """Click ``button`` until ``shown`` appears: a click that lands while a rerun redraws the
-    page can be lost on a loaded machine."""
-    from playwright.sync_api import expect
-
-    for attempt in range(tries):
-        if button.count():
-            button.click()
-        try:
-            expect(shown).to_be_visible(timeout=TIMEOUT_MS // tries)
-            return
-        except AssertionError:
-            if attempt == tries - 1:
-                raise
-            _idle(page)
 
 
 def _fill(page: Any, key: str, text: str) -> None:
