@@ -110,3 +110,28 @@ def test_an_at_file_name_with_a_nul_byte_is_a_usage_error(args, capsys) -> None:
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "NUL byte" in err and "internal error" not in err
+
+
+def test_ask_over_one_source_settles_source_unsure(tmp_path, capsys) -> None:
+    """Two rosters of one schema: asked over both, the count merges them and the verdict says
+    source_unsure; --over answers over the one named, with no such reason."""
+    a, b = tmp_path / "roster_2022.csv", tmp_path / "roster_2023.csv"
+    a.write_text("Name,Team,Season\nAnn,Reds,2022\nCid,Blues,2022\n", encoding="utf-8")
+    b.write_text("Name,Team,Season\nBob,Reds,2023\nDee,Reds,2023\n", encoding="utf-8")
+    ask = ["ask", "--table", str(a), "--table", str(b), "--writer", "offline",
+           "--question", "how many players do the Reds have?"]
+    assert main(ask) == 0
+    out = capsys.readouterr().out
+    assert "answer: 3" in out and "source_unsure" in out and "verdict: check" in out
+    assert main([*ask, "--over", "roster_2023.csv"]) == 0
+    out = capsys.readouterr().out
+    assert "answer: 2" in out and "source_unsure" not in out
+
+
+def test_ask_over_a_source_not_loaded_is_a_usage_error(tmp_path, capsys) -> None:
+    table = tmp_path / "staff.csv"
+    table.write_text("Name,Salary\nAnn,100\n", encoding="utf-8")
+    code = main(["ask", "--table", str(table), "--question", "who?", "--over", "gone.csv"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--over: no loaded source named 'gone.csv'" in err
+    assert "staff.csv" in err

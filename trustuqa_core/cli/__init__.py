@@ -117,6 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="unioqa: Cypher translator with entity/relation replacement, GRAG searcher (with "
         "an LLM) and the label-free merge (docs/UNIOQA.md)",
     )
+    a.add_argument(
+        "--over",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="answer over this loaded source only (repeatable; a file name as loaded, e.g. "
+        "roster_2023.csv): settles a 'source_unsure' verdict; default: every loaded source, "
+        "routed automatically",
+    )
     a.add_argument("--json", action="store_true")
     add_store_options(a)
     a.set_defaults(handler=cmd_ask)

@@ -16,17 +16,40 @@ from ..errors import TrustUQAError, UsageError
 from ..mapping import Mapper, default_encoder
 from ..mapping.dense import Encoder, HashingEncoder
 from ..store import GraphStore
+from ..subgraph import restrict, source_indices
 from ..unioqa import UniOQAAnswer, unioqa_answer
 from ..verdict import judge, render_verdict
 from .common import graph_from_args
 
-__all__ = ["cmd_ask", "ask_cli", "check_question", "print_unioqa"]
+__all__ = ["cmd_ask", "ask_cli", "check_question", "over_sources", "print_unioqa"]
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """``ask``: the question checked, the graph read, then :func:`ask_cli`."""
     args.question = check_question(args.question)
-    return ask_cli(args, graph_from_args(args, getattr(args, "engine", "memory")))
+    graph = graph_from_args(args, getattr(args, "engine", "memory"))
+    return ask_cli(args, over_sources(graph, getattr(args, "over", None) or []))
+
+
+def over_sources(graph: GraphStore, names: list[str]) -> GraphStore:
+    """``graph`` restricted to the sources ``names`` (``--over``); all of it when none is
+    named. A name that is not loaded is a :class:`UsageError` listing the loaded ones.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"A\\n1\\n", b"B\\n2\\n"])
+    >>> [s.name for s in over_sources(g, ["table2"]).sources]
+    ['table2']
+    >>> over_sources(g, ["gone.csv"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.errors.UsageError: --over: no loaded source named 'gone.csv'; loaded: ...
+    """
+    if not names:
+        return graph
+    try:
+        return restrict(graph, source_indices(graph, names))
+    except ValueError as err:
+        raise UsageError(f"--over: {err}") from err
 
 
 def check_question(text: str) -> str:
