@@ -161,7 +161,8 @@ REASON_CODES = {
                          "table's dates run backwards (latest first)",
     "source_unsure": "several loaded sources fit the question and the written query equally "
                      "well and answer it differently: nothing in the data chose the one "
-                     "answered from (name it in the question, or load only that source)",
+                     "answered from (name it in the question, or ask over that source only: "
+                     "'Ask over' on the Ask page, ask --over)",
     "extreme_from_bound": "the query picks the largest or smallest value, and the question's "
                           "only superlative is part of a bound (at least, at most): it asks "
                           "for every row within the bound",
