@@ -51,7 +51,7 @@ from .mentions import (
     unexplained_words,
 )
 from .numbers import is_duration, parse_number, parse_quantity
-from .query.ast import Bound, ListValue, Program, Query, Ref, Text, Value
+from .query.ast import Arg, Bound, ListValue, Program, Query, Ref, Text, Value
 from .reasoning.cues import PAIR_WORDS, TIME_ASKED
 from .results import Scalar
 from .store import GraphStore, LabelPool
@@ -1263,17 +1263,33 @@ def _ranking_explains(trace: Trace) -> list[str]:
 def _ranked_columns(trace: Trace) -> list[tuple[str, list[str]]]:
     """(name, values) of each column the program ranks (a comparison with a superlative)."""
     out: list[tuple[str, list[str]]] = []
-    steps = {s.number: s for s in trace.steps}
     for q in trace.program.queries if trace.program is not None else ():
-        if not _ranks(Program((q,))):
+        if not any(_superlative_of(a) for a in q.call.args):
             continue
-        step = steps.get(q.number)
-        for m in step.mappings if step is not None else ():
-            if m.arg == "relation" and len(m.ids) == 1:
-                facts = trace.graph.facts_rel(m.ids[0])
-                out.append((trace.graph.relation_names[m.ids[0]],
-                            list(trace.graph.labels(trace.graph.tails_of(facts)))))
+        rel = _read_relation(trace, q.number)
+        if rel is not None:
+            out.append((trace.graph.relation_names[rel], _relation_values(trace, rel)))
     return out
+
+
+def _superlative_of(a: Arg) -> str | None:
+    """The superlative word ``a`` compares with (``tail_entity<='lowest'`` -> ``lowest``)."""
+    word = a.value.text if isinstance(a.value, Bound) else (
+        a.value.value if isinstance(a.value, Text) else "")
+    word = word.strip().lower()
+    return word if a.cmp != "=" and word in _SUPERLATIVES else None
+
+
+def _read_relation(trace: Trace, step: int) -> int | None:
+    """The one relation step ``step`` was mapped to read (None: none, or several)."""
+    found = next((s for s in trace.steps if s.number == step), None)
+    rels = [i for m in (found.mappings if found else ()) if m.arg == "relation" for i in m.ids]
+    return rels[0] if len(rels) == 1 else None
+
+
+def _relation_values(trace: Trace, rel: int) -> list[str]:
+    """Every value of relation (column) ``rel``, as text."""
+    return list(trace.graph.labels(trace.graph.tails_of(trace.graph.facts_rel(rel))))
 
 
 def _mostly_years(values: Sequence[str]) -> bool:
@@ -1289,13 +1305,8 @@ def _ranks(program: Program | None) -> bool:
     >>> _ranks(parse("Query1: \\"get_information(relation='Run 1', tail_entity<='lowest')\\""))
     True
     """
-    for q in program.queries if program is not None else ():
-        for a in q.call.args:
-            word = a.value.text if isinstance(a.value, Bound) else (
-                a.value.value if isinstance(a.value, Text) else "")
-            if a.cmp != "=" and word.strip().lower() in _SUPERLATIVES:
-                return True
-    return False
+    return any(_superlative_of(a) for q in (program.queries if program is not None else ())
+               for a in q.call.args)
 
 
 def _date_unbound(question: str, lits: Sequence[str]) -> list[Reason]:
@@ -1509,7 +1520,6 @@ def _rankings(trace: Trace) -> list[tuple[int, str, str, list[str]]]:
     out: list[tuple[int, str, str, list[str]]] = []
     if program is None:
         return out
-    steps = {s.number: s for s in trace.steps}
     by_number = {q.number: q for q in program.queries}
     for q in program.queries:
         func = q.call.func
@@ -1519,18 +1529,13 @@ def _rankings(trace: Trace) -> list[tuple[int, str, str, list[str]]]:
                         _relation_text(by_number.get(ref)), _texts(trace, ref)))
             continue
         for a in q.call.args:
-            word = a.value.text if isinstance(a.value, Bound) else (
-                a.value.value if isinstance(a.value, Text) else "")
-            word = word.strip().lower()
-            if a.cmp == "=" or word not in _SUPERLATIVES:
+            word = _superlative_of(a)
+            if word is None:
                 continue
             way = "max" if word in _SUPERLATIVE_MAX else "min"
-            step = steps.get(q.number)
-            rels = [i for m in (step.mappings if step else ()) if m.arg == "relation"
-                    for i in m.ids]
-            values = (trace.graph.labels(trace.graph.tails_of(trace.graph.facts_rel(rels[0])))
-                      if len(rels) == 1 else [])
-            out.append((q.number, way, _relation_text(q), list(values)))
+            rel = _read_relation(trace, q.number)
+            values = _relation_values(trace, rel) if rel is not None else []
+            out.append((q.number, way, _relation_text(q), values))
     return out
 
 
