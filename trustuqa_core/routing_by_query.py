@@ -137,9 +137,7 @@ def values_only_in(texts: Sequence[str], graph: GraphStore, source: str,
     ['Tokyo']
     """
     names = name_index(graph)
-    order = [s.name for s in graph.sources]
-    at = order.index(source)
-    away = {order.index(o) for o in others if o in order and o != source}
+    at, away = _positions(graph, source, others)
     return [t for t in dict.fromkeys(texts)
             if at in (held := names.get(normalize(t), frozenset())) and not held & away]
 
@@ -162,12 +160,19 @@ def named_relations_only_in(program: Program, question: str, graph: GraphStore, 
     """
     words = {stem(w) for w in normalize(question).split()}
     rels = _relation_names(graph)
-    order = [s.name for s in graph.sources]
-    at = order.index(source)
-    away = [order.index(o) for o in others if o in order and o != source]
+    at, away = _positions(graph, source, others)
     named = [r for r in dict.fromkeys(query_literals(program)[0])
              if r and all(stem(w) in words for w in r.split())]
     return [r for r in named if r in rels[at] and not any(r in rels[i] for i in away)]
+
+
+def _positions(graph: GraphStore, source: str,
+               others: Sequence[str]) -> tuple[int, frozenset[int]]:
+    """The position of ``source`` in ``graph`` and those of the loaded ``others`` (itself
+    left out)."""
+    order = [s.name for s in graph.sources]
+    return order.index(source), frozenset(order.index(o) for o in others
+                                          if o in order and o != source)
 
 
 def _relation_names(graph: GraphStore) -> tuple[frozenset[str], ...]:
