@@ -29,7 +29,7 @@ from .text import normalize
 __all__ = ["Mention", "find_mentions", "unbound_mentions", "is_bound", "expected_type",
            "answer_type", "type_consistent", "MentionKind", "AnswerType", "content_words",
            "unexplained_words", "is_filler", "CUES", "names_any", "bounds", "selection_cues",
-           "asks_for_one", "focus_word", "is_placeholder"]
+           "asks_for_one", "focus_word", "is_placeholder", "same_question_form"]
 
 MentionKind = Literal["entity", "number", "date"]
 AnswerType = Literal["number", "quantity", "time", "entity", "any"]
@@ -476,6 +476,22 @@ def focus_word(question: str) -> str | None:
             word = normalize(tokens[0])
             return word if word in content_words(word) else None
     return None
+
+
+def same_question_form(first: str, second: str) -> bool:
+    """Whether two questions ask for the same kind of answer: the same expected type
+    (:func:`expected_type`) and both or neither asking *who*. A demonstration of another form
+    answers another question, even when the rest of its words are alike.
+
+    >>> same_question_form("what films did Ann star in?", "which films did Bo direct?")
+    True
+    >>> same_question_form("what films did Ann star in?", "how many films did Bo star in?")
+    False
+    >>> same_question_form("what films did Ann star in?", "who wrote the films Bo starred in?")
+    False
+    """
+    return (expected_type(first) == expected_type(second)
+            and bool(_WH_ENTITY.search(first.lower())) == bool(_WH_ENTITY.search(second.lower())))
 
 
 _PLACEHOLDERS = word_set("placeholder_values")

@@ -38,11 +38,12 @@ import numpy as np
 
 from ..demos import Demo, DemoPool
 from ..errors import ParseError
-from ..mentions import find_mentions, unbound_mentions
+from ..mentions import find_mentions, same_question_form, unbound_mentions
 from ..numbers import parse_number
 from ..query.ast import Program, Text
 from ..query.parse import parse
 from ..query.render import render_program
+from ..store import GraphStore, LabelPool
 from ..text import normalize
 from .base import WriteRequest, Written
 from .chain import link_chain
@@ -211,12 +212,17 @@ class OfflineWriter:
                     demo, template = pool.demos[p], index.templates[p]
                     if not allowed[p] or p in same or template.slots != len(values):
                         continue
+                    if not same_question_form(demo.question, request.question):
+                        continue  # "how many films did X star in?" answers another question
                     bound = template.in_order(values)
                     if not self._fits(request, template, bound):
                         continue
+                    program = rebind(template, bound)
+                    if not _roles_fit(request.graph, request.mapper.entities, program):
+                        continue  # "who directed [Kismet]?" re-bound with a director
                     swaps = ", ".join(f"{a!r} -> {b!r}" for a, b in zip(template.literals,
                                                                        bound, strict=True))
-                    out.append((rebind(template, bound),
+                    out.append((program,
                                 f"re-bound demo {demo.question!r} ({demo.origin}), whose "
                                 f"template is similar ({sim:.2f}): {swaps}"))
                     if len(out) >= limit:
@@ -282,6 +288,45 @@ class OfflineWriter:
                             "time", "start_time", "end_time"):
                         return False
         return all(parse_number(v) is not None or entities.normalized(v) for v in values)
+
+
+def _roles_fit(graph: GraphStore, entities: LabelPool, program: Program) -> bool:
+    """Whether every value a lookup names has facts in the role the lookup gives it: a value
+    read as the head (tail) of relation R is the head (tail) of some R fact. A demo of a
+    similar template re-bound with a value of another kind (a director where the demo named
+    a film) fails this, even though the value is in the graph.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.mapping import Mapper
+    >>> from trustuqa_core.query import parse
+    >>> g = load_graph(kgs=[b"Kismet|directed_by|William Dieterle\\n"])
+    >>> lookup = "Query1: \\"get_information(relation='directed_by', head_entity='{}')\\""
+    >>> _roles_fit(g, Mapper(g).entities, parse(lookup.format("Kismet")))
+    True
+    >>> _roles_fit(g, Mapper(g).entities, parse(lookup.format("William Dieterle")))
+    False
+    """
+    for q in program.queries:
+        if q.call.func != "get_information":
+            continue
+        rel_arg = q.call.arg("relation")
+        if rel_arg is None or not isinstance(rel_arg.value, Text):
+            continue
+        rel = graph.relation(rel_arg.value.value)
+        if rel is None:
+            continue
+        for a in q.call.args:
+            if a.name not in ("head_entity", "tail_entity") or a.cmp != "=" \
+                    or not isinstance(a.value, Text) or a.value.value.startswith("output_of"):
+                continue
+            nodes = entities.normalized(a.value.value)
+            if not nodes:
+                continue  # a number or a text the mapper reads later: nothing to check here
+            facts = (graph.facts_head_rel if a.name == "head_entity"
+                     else lambda n, r: graph.facts_rel_tail(r, n))
+            if not any(len(facts(n, rel)) for n in nodes):
+                return False
+    return True
 
 
 _USER_POSITIONS: weakref.WeakKeyDictionary[DemoPool, list[int]] = weakref.WeakKeyDictionary()
