@@ -58,6 +58,7 @@ from .store import GraphStore, LabelPool
 from .text import normalize
 from .trace import Trace
 from .translate.table import ROW_NUMBER
+from .verdict_ambiguity import ambiguity_reasons
 from .verdict_calibration import Model, describe, features, model_for
 from .verdict_record import LABELS, Label, Reason, Verdict
 
@@ -184,6 +185,19 @@ REASON_CODES = {
                             "that number with a column that holds no years",
     "top_n_as_equal": "the question asks for the top N (every row up to N), and a condition "
                       "keeps only the rows equal to N",
+    # -- stop 17 (WikiSQL verdict): ambiguity by execution, verdict_ambiguity.py ------------
+    "answer_column_ambiguous": "another column of the table names more of the question than "
+                               "the one the answer is read from, and read from the same rows "
+                               "it gives another answer",
+    "condition_column_ambiguous": "a condition's value is also a cell of another column the "
+                                  "question names as well, and the condition put on that "
+                                  "column finds another answer",
+    "condition_value_narrower": "the question writes a longer cell of the condition's column "
+                                "(@ Memphis) than the value the condition holds (Memphis), "
+                                "and that cell finds another answer",
+    "step_unused": "a condition step of the query is used by no step the answer depends on: "
+                   "the answer ignores that condition",
+    # -- end of stop 17 ---------------------------------------------------------------------
     "vote_tie": "the samples' vote was a tie between different answers",
     "low_agreement": "too few of the samples agree on the answer",
     "recovered": "a runner-up binding was used because the first choice found nothing",
@@ -260,7 +274,10 @@ class Thresholds:
         "extreme_not_number", "placeholder_unasked", "date_unbound", "answer_unused_phrase",
         "focus_column_unused", "source_unsure", "extreme_from_bound", "ranked_backwards",
         "duration_as_date", "comparison_unread", "choice_not_among", "position_unread",
-        "count_of_target_value", "year_bound_elsewhere", "top_n_as_equal"})
+        "count_of_target_value", "year_bound_elsewhere", "top_n_as_equal",
+        # stop 17 (WikiSQL verdict): ambiguity by execution
+        "answer_column_ambiguous", "condition_column_ambiguous", "condition_value_narrower",
+        "step_unused"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
@@ -344,6 +361,8 @@ def judge(trace: Trace | None, question: str | None = None, *,
         reasons += _placeholder_unasked(trace, question or "")
     if question:
         reasons += _question_reasons(trace, question, mentions, answer, th)
+        # -- stop 17 (WikiSQL verdict): runner-up readings run over the same data ----------
+        reasons += ambiguity_reasons(trace, question)
     reasons += _vote_reasons(vote, th)
     if "whose template is similar" in note:
         reasons.append(Reason("similar_template", f"the query was made from a demonstration "
