@@ -55,7 +55,7 @@ from .query.ast import Arg, Bound, ListValue, Program, Query, Ref, Text, Value
 from .reasoning.cues import PAIR_WORDS, TIME_ASKED
 from .results import Scalar
 from .store import GraphStore, LabelPool
-from .text import normalize
+from .text import normalize, table_words
 from .trace import Trace
 from .translate.table import ROW_NUMBER
 from .verdict_ambiguity import ambiguity_reasons
@@ -826,7 +826,7 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
                           "question itself names", None, echoed[0]))
     out += _stop16_reasons(trace, question, answer)
-    if not type_consistent(question, answer):
+    if not type_consistent(question, answer) and not _head_names_target(trace, question):
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is not one", None, None))
@@ -834,6 +834,45 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", "the question asks who, and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is a date", None, None))
     return out
+
+
+#: "which rd took place ...", "what daft pick number ...": the head and the two words after it
+_WHICH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z][\w'#.-]*(?:\s+[a-z#][\w'#.-]*){0,2})",
+                         re.IGNORECASE)
+
+
+def _head_names_target(trace: Trace, question: str) -> bool:
+    """True when a "which / what <noun>" question, which asks for a thing rather than a
+    number, names with that noun the very column its answer is read from ("which Rd took
+    place at the Indianapolis 500?" read from ``Rd``, "what selection was ...?" from
+    ``Selection``): a number read from the column the question asks for is of the type
+    asked (stop 17: a precise reading of ``type_mismatch``, which held such answers back).
+    Left alone: who / whom / whose, and answers that are computed, not read.
+
+    >>> from trustuqa_core import load_graph, run_query
+    >>> g = load_graph(tables=[b"Rd,Race\\n1,Monaco\\n2,Indy\\n"])
+    >>> t = run_query("Query1: \\"get_information(relation='Race', tail_entity='Indy')\\"\\n"
+    ...               "Query2: \\"get_information(relation='Rd', "
+    ...               "head_entity='output_of_query1')\\"", g)
+    >>> _head_names_target(t, "Which Rd took place at the Indy?")
+    True
+    >>> _head_names_target(t, "Which driver won at the Indy?")
+    False
+    """
+    head = _WHICH_HEAD.match(question)
+    if head is None or trace.mapped is None or not trace.mapped.program.queries \
+            or trace.final is None or any(isinstance(e, Scalar) for e in trace.final.elems):
+        return False
+    read = trace.mapped.program.queries[-1].call
+    rel = read.arg("relation")
+    if read.func != "get_information" or read.arg("head_entity") is None or rel is None \
+            or not isinstance(rel.value, Bound) or len(rel.value.labels) != 1:
+        return False
+    tokens = set(table_words(rel.value.labels[0]))
+    return any(w in tokens or any(min(4, len(w), len(t)) >= 3
+                                  and w[:min(4, len(w), len(t))] == t[:min(4, len(w), len(t))]
+                                  for t in tokens)
+               for w in table_words(head[1]) if w not in _FUNCTION_WORDS)
 
 
 def _echo_read_elsewhere(trace: Trace, echoed: str) -> bool:

@@ -65,6 +65,15 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": 
 #: column words too common to tell columns apart
 _WEAK_WORDS = frozenset({"number", "of", "the", "a", "in", "for", "and", "or", "s", "no"})
 _PERCENT = re.compile(r"%")
+#: what a question asks for by its question word, and the column words of that kind: a
+#: question opening with "where" a place, "what / which day / date" a date
+_ASKS_KIND = (
+    (re.compile(r"^\s*where\b", re.IGNORECASE),  # not "the plaza where the toll is ..."
+     frozenset({"venue", "location", "site", "city", "ground", "stadium", "arena", "town",
+                "country"}), "a place"),
+    (re.compile(r"\b(?:what|which)\s+(?:day|date)\b", re.IGNORECASE),
+     frozenset({"date", "day", "dates"}), "a date"),
+)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
 
@@ -220,6 +229,12 @@ def _answer_column(trace: Trace, question: str, shape: _Shape, answer: Sequence[
         if len(words) > len(theirs) and theirs and mine and _named(theirs, said) == theirs \
                 and not _named(mine, said):
             rivals.append((len(theirs), rel))
+    kind = next(((words, what) for asks, words, what in _ASKS_KIND if asks.search(question)),
+                None)
+    if kind is not None and not own & kind[0]:
+        # "where did the home team score 10.9 (69)?" read from Home team, not from Venue
+        rivals += [(0, rel) for rel in _columns(graph, rows) if rel != shape.target
+                   and rel not in used and _words(names[rel]) & kind[0]]
     for _, rel in sorted(rivals, reverse=True)[:MAX_ALTERNATIVES]:
         other = _read(graph, sorted(rows), rel)
         if _differs(answer, other):
