@@ -65,6 +65,9 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": 
 #: column words too common to tell columns apart
 _WEAK_WORDS = frozenset({"number", "of", "the", "a", "in", "for", "and", "or", "s", "no"})
 _PERCENT = re.compile(r"%")
+#: "what week did ...", "which team ...": the noun asked for and the two words after it
+_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z][\w'#.-]*(?:\s+[a-z#][\w'#.-]*){0,2})",
+                   re.IGNORECASE)
 #: what a question asks for by its question word, and the column words of that kind: a
 #: question opening with "where" a place, "what / which day / date" a date
 _ASKS_KIND = (
@@ -229,6 +232,26 @@ def _answer_column(trace: Trace, question: str, shape: _Shape, answer: Sequence[
         if len(words) > len(theirs) and theirs and mine and _named(theirs, said) == theirs \
                 and not _named(mine, said):
             rivals.append((len(theirs), rel))
+    named_by_conditions = frozenset().union(
+        *(_words(names[c[0]]) | _words(" ".join(c[1].labels)) for q in shape.conditions
+          if (c := _condition(q)) is not None))
+    head = _HEAD.match(question)
+    asked = _said(head[1]) if head is not None else frozenset()
+    for rel in _columns(graph, rows):
+        if rel == shape.target or rel in used:
+            continue
+        words = _words(names[rel])
+        theirs = _extra(words, own)
+        if not _extra(own, words) and theirs and len(words) > len(theirs) and _extra(
+                _named(theirs, said), named_by_conditions):
+            # a longer sibling whose own words the question says and no condition (column or
+            # value) explains:
+            # "the vote % for seats of 9" read from Votes, not from Vote %
+            rivals.append((len(theirs), rel))
+        elif asked and _named(words, asked) and not _named(own, asked):
+            # the noun asked for names it, and names nothing of the answer's column: "what
+            # week did the member ... arrive?" read from Member, not Week Arrived
+            rivals.append((0, rel))
     kind = next(((words, what) for asks, words, what in _ASKS_KIND if asks.search(question)),
                 None)
     if kind is not None and not own & kind[0]:
