@@ -751,7 +751,9 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     ranked = _ranking_explains(trace) if _ranks(trace.program) else []
     loose = unexplained_words(question, lits + sources + (_TIME_WORDS if timed else []) + ranked,
                               funcs)
-    shown = [w for w in loose if not is_filler(w)]  # a count still reads every loose word
+    said = _said_by_form(question, funcs, lits)
+    shown = [w for w in loose if not is_filler(w) and w not in said]  # a count still reads
+    # every loose word
     if shown:
         out.append(Reason("unexplained_words", "no part of the query accounts for "
                           + ", ".join(repr(w) for w in shown), None, ", ".join(shown)))
@@ -833,6 +835,36 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     elif _WHO.match(question) and all(_CALENDAR.search(a) for a in answer):
         out.append(Reason("type_mismatch", "the question asks who, and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is a date", None, None))
+    return out
+
+
+#: words of a question's form that name nothing a query must read, each with the reading
+#: that accounts for it (stop 17, chosen on WikiSQL's tune half): "I want the D 40 ...",
+#: "what is the value of the item 'Lost' ...", "how many different outcomes ..." (a count),
+#: "... that won exactly 10" (an equality with that number)
+_WANT = re.compile(r"^\s*i\s+want\b", re.IGNORECASE)
+_GENERIC = frozenset({"value", "values", "item", "items"})
+_EXACTLY = re.compile(r"\bexactly\s+([-+−]?[\d.,]*\d)", re.IGNORECASE)
+_DIFFERENT = re.compile(r"\bhow\s+many\s+different\b", re.IGNORECASE)
+
+
+def _said_by_form(question: str, funcs: set[str], lits: Sequence[str]) -> set[str]:
+    """The question words its form accounts for (see ``_WANT`` ...), left out of
+    ``unexplained_words``.
+
+    >>> sorted(_said_by_form("How many different outcomes won exactly 10?", {"count"}, ["10"]))
+    ['different', 'exactly', 'item', 'items', 'value', 'values']
+    >>> sorted(_said_by_form("How many different outcomes won exactly 10?", set(), []))
+    ['item', 'items', 'value', 'values']
+    """
+    out = set(_GENERIC)
+    if _WANT.match(question):
+        out.add("want")
+    if _DIFFERENT.search(question) and "count" in funcs:
+        out.add("different")
+    held = {normalize(str(x)) for x in lits}
+    if any(normalize(m[1]) in held for m in _EXACTLY.finditer(question)):
+        out.add("exactly")
     return out
 
 
