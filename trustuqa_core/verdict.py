@@ -814,6 +814,8 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if cues and not funcs & _COMPARING:
         out.append(Reason("comparison_unbound", f"the question says {cues[0]!r} before a "
                           "number, and no step of the query compares with it", None, cues[0]))
+    elif cues:
+        out += _bound_as_equal(trace, question, cues)
     if len(distinct) > 1 and trace.graph.sources \
             and all(x.kind == "table" for x in trace.graph.sources):
         out.append(Reason("several_rows", f"the answer holds {len(distinct)} values "
@@ -836,6 +838,40 @@ def _question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", "the question asks who, and the answer "
                           f"({_clip(', '.join(answer[:3]), 60)}) is a date", None, None))
     return out
+
+
+def _bound_as_equal(trace: Trace, question: str, cues: Sequence[str]) -> list[Reason]:
+    """``comparison_unbound`` read per bound (stop 17): a query that compares somewhere can
+    still test another bounded number for equality ("game more than 6 and before october
+    28" as ``Game > 6`` and ``October = 28``). The bound's number held by an equality and
+    by no comparison of the query is unbound.
+
+    >>> from trustuqa_core import load_graph, run_query
+    >>> g = load_graph(tables=[b"Game,October,Score\\n7,28,6-2\\n8,20,2-1\\n"])
+    >>> t = run_query("Query1: \\"get_information(relation='Game', tail_entity>'6')\\"\\n"
+    ...               "Query2: \\"get_information(relation='October', tail_entity='28')\\"", g)
+    >>> [r.arg for r in _bound_as_equal(t, "game more than 6 and before october 28",
+    ...                                 ["more than", "before"])]
+    ['before']
+    """
+    program = trace.program
+    if program is None:
+        return []
+    equal: set[str] = set()
+    compared: set[str] = set()
+    for q in program.queries:
+        for a in q.call.args:
+            if isinstance(a.value, Text):
+                (equal if a.cmp == "=" else compared).add(normalize(a.value.value))
+    for cue in dict.fromkeys(cues):
+        pattern = rf"\b{re.escape(cue)}\s+(?:[a-z]+\s+){{0,2}}?[$£€]?([\d][\d.,]*\d|\d)"
+        for m in re.finditer(pattern, question, re.IGNORECASE):
+            number = normalize(m[1])
+            if number in equal and number not in compared:
+                return [Reason("comparison_unbound", f"the question says {cue!r} before "
+                               f"{m[1]}, and the query tests {m[1]} for equality instead of "
+                               "comparing with it", None, cue)]
+    return []
 
 
 #: words of a question's form that name nothing a query must read, each with the reading
