@@ -43,7 +43,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .mentions import content_words, is_placeholder
+from .lexicon import word_set
+from .mentions import is_placeholder
 from .query.ast import Bound, Query, Ref
 from .results import Scalar
 from .store import GraphStore
@@ -56,6 +57,8 @@ __all__ = ["MAX_ALTERNATIVES", "ambiguity_reasons", "named_words"]
 
 #: at most this many runner-up readings of each kind are run per answer
 MAX_ALTERNATIVES = 3
+#: aggregates over the column read: another column's cells give another result
+_AGGREGATES = frozenset({"max", "min", "sum", "mean", "average", "avg"})
 #: units a question spells out and a column abbreviates ("length in feet": Length ( ft ))
 _UNITS = {"feet": "ft", "foot": "ft", "metres": "m", "meters": "m", "metre": "m", "meter": "m",
           "kilometres": "km", "kilometers": "km", "miles": "mi", "mile": "mi", "pounds": "lb",
@@ -65,6 +68,14 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": 
 #: column words too common to tell columns apart
 _WEAK_WORDS = frozenset({"number", "of", "the", "a", "in", "for", "and", "or", "s", "no"})
 _PERCENT = re.compile(r"%")
+#: superlatives pick a row, they name no column
+_RANKING_WORDS = word_set("superlative_max") | word_set("superlative_min") | {"most", "least"}
+#: words of a question that name no column (its own form)
+_QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how",
+                             "is", "are", "was", "were", "be", "did", "does", "do", "has", "have",
+                             "had", "the", "a", "an", "of", "in", "on", "at", "to", "for",
+                             "with", "by", "and", "or", "that", "this", "it", "its", "their",
+                             "they", "there", "name", "tell", "me", "give"})
 #: "what week did ...", "which team ...": the noun asked for and the two words after it
 _HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z][\w'#.-]*(?:\s+[a-z#][\w'#.-]*){0,2})",
                    re.IGNORECASE)
@@ -89,6 +100,7 @@ class _Shape:
     target: int  # the relation id T
     rows_step: int  # K
     conditions: tuple[Query, ...]  # the condition steps the rows are the intersection of
+    aggregate: str | None = None  # max / min / sum / mean taken over the column read
 
 
 def named_words(question: str, column: str) -> frozenset[str]:
@@ -115,7 +127,8 @@ def _words(column: str) -> frozenset[str]:
 
 
 def _said(question: str) -> frozenset[str]:
-    asked = content_words(question)
+    asked = [w for w in table_words(question) if w not in _QUESTION_WORDS
+             and w not in _RANKING_WORDS]  # "the highest game" names no High assists
     said = set(asked) | {_UNITS[w] for w in asked if w in _UNITS} \
         | {_ORDINALS[w] for w in asked if w in _ORDINALS} | set(_NUMBER.findall(question))
     if _PERCENT.search(question):
@@ -152,6 +165,10 @@ def _shape(trace: Trace) -> _Shape | None:
         return None
     queries = {q.number: q for q in mapped.program.queries}
     read = mapped.program.queries[-1]
+    aggregate = None
+    if read.call.func in _AGGREGATES and len(read.call.refs()) == 1 \
+            and read.call.refs()[0] in queries:  # "the most vote %": max over the read
+        aggregate, read = read.call.func, queries[read.call.refs()[0]]
     rel, head = read.call.arg("relation"), read.call.arg("head_entity")
     if read.call.func != "get_information" or rel is None or head is None \
             or read.call.arg("tail_entity") is not None or not isinstance(rel.value, Bound) \
@@ -170,7 +187,7 @@ def _shape(trace: Trace) -> _Shape | None:
         conds = (rows_query,)
     if not all(_condition(q) is not None for q in conds):
         return None
-    return _Shape(read, rel.value.ids[0], k, conds)
+    return _Shape(read, rel.value.ids[0], k, conds, aggregate)
 
 
 def _condition(q: Query) -> tuple[int, Bound, str] | None:
@@ -386,6 +403,8 @@ def ambiguity_reasons(trace: Trace, question: str) -> list[Reason]:
     if not rows:
         return out
     used = {c[0] for q in shape.conditions if (c := _condition(q)) is not None}
+    if shape.aggregate is not None:  # compare the cells the aggregate is taken over
+        answer = _read(graph, sorted(rows), shape.target)
     out += _answer_column(trace, question, shape, answer, rows, used)
     out += _condition_columns(trace, question, shape, answer, used)
     out += _condition_values(trace, question, shape, answer)
