@@ -17,7 +17,8 @@ Only rows of the ``tune`` half are read for fitting (``--fit``); one model per w
 3. the threshold is the lowest estimate on a grid at which every tune file of that writer has
    ``verified`` precision >= ``--precision`` and wrong-and-verified <= ``--max-wrong`` (with a
    margin of 0.5 and 0.25 points, for the check half's sampling noise); when
-   none reaches that, the lowest at which no tune file does worse than its rules on either.
+   none reaches that, the lowest at which no tune file does worse than its rules on either
+   and none has more wrong-and-verified than ``--max-wrong`` (no margin).
 
 ``--report`` prints, per file and half, precision / coverage / wrong-and-verified before (the
 rules, as recorded) and after (the weights file and :data:`THRESHOLDS`); ``--halves`` says
@@ -208,8 +209,10 @@ def pick_threshold(tune: Sequence[Row], model: Model, precision: float,
     ``margin`` (points of precision above the target, half of it under the wrong-and-verified
     target: about 1.5 standard errors on a tune half of 2,000 answers); when no
     threshold does, the lowest at which no file does worse than its rules (precision at least
-    theirs, wrong-and-verified at most theirs): the most coverage that costs nothing; the
-    highest grid point when neither exists."""
+    theirs, wrong-and-verified at most theirs) and no file shows more wrong answers verified
+    than the target ``max_wrong`` allows (stop 17: a file whose rules miss that target must
+    meet it): the most coverage that costs nothing; the highest grid point when neither
+    exists."""
     by_file = [[r for r in tune if r["_file"] == f] for f in sorted({r["_file"] for r in tune})]
     rules = [before(part) for part in by_file]
 
@@ -224,7 +227,8 @@ def pick_threshold(tune: Sequence[Row], model: Model, precision: float,
             return t
     for t in GRID:
         figs = [figures(part, model, t) for part in by_file]
-        if all(meets(f, r["precision"], r["wrong"]) for f, r in zip(figs, rules, strict=True)):
+        if all(meets(f, r["precision"], min(r["wrong"], 100 * max_wrong))
+               for f, r in zip(figs, rules, strict=True)):
             return t
     return GRID[-1]
 

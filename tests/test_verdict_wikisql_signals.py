@@ -154,3 +154,18 @@ def test_comparison_unbound_reads_each_bound() -> None:
     assert "comparison_unbound" not in _codes(table, query,
                                               "Name the score for game more than 6 on "
                                               "october 28")
+
+
+def test_type_mismatch_which_noun_over_a_ranking_and_clock_times() -> None:
+    table = b"Game,Record\n12,4-3-5\n13,4-3-6\n14,4-3-6\n"
+    query = _query("get_information(relation='Record', tail_entity='4-3-6')",
+                   "get_information(relation='Game', head_entity='output_of_query1')",
+                   "max(set='output_of_query2')")
+    assert "type_mismatch" not in _codes(table, query,
+                                         "Which Game is the highest one that has a Record of "
+                                         "4-3-6?")
+    shows = b"Show Name,Time\nNews,8:30am-12:00pm\nSport,6:30am-7:00am\n"
+    assert "type_mismatch" not in _codes(shows, _read("Show Name", "News", "Time"),
+                                         "What Time has a Show Name of news?")
+    assert "type_mismatch" in _codes(shows, _read("Time", "8:30am-12:00pm", "Show Name"),
+                                     "When was the show on at 8:30am-12:00pm?")
