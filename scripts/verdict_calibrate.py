@@ -142,10 +142,13 @@ def logistic(x: np.ndarray, y: np.ndarray, l2: float, signs: Sequence[bool],
 
 
 def fit(rows: Sequence[Row], writer: str, *, l2: float, min_support: int, precision: float,
-        max_wrong: float, balance: bool = False, drop: Sequence[str] = ()) -> Model:
+        max_wrong: float, balance: bool = False, drop: Sequence[str] = (),
+        floors: dict[str, float] | None = None) -> Model:
     """One writer kind's model, fitted on the tune-half ``rows`` of that writer; with
     ``balance``, each input file weighs as much as any other in the fit; the numeric
-    features named in ``drop`` are left out."""
+    features named in ``drop`` are left out; ``floors`` (file stem -> precision, %) raise
+    the threshold until that file's tune precision is at least the floor (the precision of
+    the verdict the fit replaces: a refit must not lower it)."""
     tune = [r for r in rows if r["groups"].get("half") == "tune"
             and r.get("writer_kind", "offline") == writer]
     answers = [r for r in tune if answered(r)]
@@ -161,9 +164,15 @@ def fit(rows: Sequence[Row], writer: str, *, l2: float, min_support: int, precis
                if n.startswith("code:") or v != 0.0}
     model = Model(writer, round(bias, 4), weights, 0.5)
     threshold = pick_threshold(tune, model, precision, max_wrong)
+    for stem, floor in (floors or {}).items():
+        part = [r for r in tune if r["_file"] == stem]
+        if part:
+            threshold = next((t for t in GRID if t >= threshold
+                              and (figures(part, model, t)["precision"] or 0.0) >= floor),
+                             threshold)
     return Model(writer, model.bias, weights, threshold,
                  {"answers": len(free), "right": int(y.sum()), "l2": l2, "balance": balance,
-                  "dropped": list(drop),
+                  "dropped": list(drop), "floors": dict(floors or {}),
                   "min_support": min_support, "files": sorted({r["_file"] for r in tune}),
                   "points": {f"{t:.2f}": figures(tune, model, t) for t in GRID[::5]}})
 
@@ -278,6 +287,9 @@ def main() -> None:
                         help="numeric features to leave out")
     parser.add_argument("--caches", nargs="*", default=[], help="the bench run caches the "
                         "inputs re-judge (recorded in the provenance)")
+    parser.add_argument("--floor", nargs="*", default=[], metavar="STEM=PERCENT",
+                        help="raise the threshold until that input file's tune precision is "
+                        "at least PERCENT (the precision of the verdict being replaced)")
     parser.add_argument("--precision", type=float, default=0.97)
     parser.add_argument("--max-wrong", type=float, default=0.02)
     args = parser.parse_args()
@@ -288,7 +300,9 @@ def main() -> None:
         kinds = sorted({r.get("writer_kind", "offline") for r in tune if answered(r)})
         models = {k: fit(tune, k, l2=args.l2, min_support=args.min_support,
                          precision=args.precision, max_wrong=args.max_wrong,
-                         balance=args.balance, drop=args.drop) for k in kinds}
+                         balance=args.balance, drop=args.drop,
+                         floors={a.split("=")[0]: float(a.split("=")[1]) for a in args.floor})
+                  for k in kinds}
         for k, m in models.items():
             print(f"{k}: threshold {m.threshold:.2f}, bias {m.bias:+.3f}, "
                   f"{m.tune['answers']} tune answers")

@@ -291,8 +291,8 @@ class Thresholds:
         "recovered", "similar_template", "echoes_question", "many_for_one",
         "choice_unanswered", "placeholder_unasked", "extreme_not_number"})
     calibrated: bool = True
-    min_estimate: float = 0.84
-    min_estimate_llm: float = 0.85
+    min_estimate: float = 0.88
+    min_estimate_llm: float = 0.86
 
 
 THRESHOLDS = Thresholds()
