@@ -11,14 +11,21 @@ the graph's read API alone (no writer, at most :data:`MAX_ALTERNATIVES` readings
 per answer). An answer is flagged when a runner-up reading finds a non-empty answer that
 differs from it.
 
-Reasons (each a soft doubt weighed by the calibrated estimate, docs/RESULTS.md "Stop 17"):
+Reasons (the calibrated estimate weighs ``answer_column_ambiguous``, carried by enough tune
+answers to be fitted; the rarer three block on their own; all four only inform for LLM
+queries but ``condition_value_narrower``; docs/RESULTS.md "Stop 17"):
 
-* ``answer_column_ambiguous``: another column of the same table that no condition uses is
-  named by more words of the question than the column the answer is read from, and reading
-  it from the same rows gives another answer;
+* ``answer_column_ambiguous``: another column of the same table that no condition uses fits
+  the question better than the column the answer is read from — a sibling whose own words
+  the question says while it says none of the answer column's own (*Away team score* for
+  "... score while away"), a longer sibling whose extra words the question says and no
+  condition explains (*Vote %* for *Votes*), the column the asked-for noun names when it
+  names nothing of the answer's ("what week ..."), a place column for a question opening
+  with "where", a date column for "what day / date" — and reading it from the same rows
+  gives another answer;
 * ``condition_column_ambiguous``: the value of an equality condition is also a cell of
-  another column, which the question names at least as well as the condition's own column,
-  and the condition put on that column finds another answer;
+  another column, nothing the question says prefers the condition's own column, and the
+  condition put on that column finds another answer;
 * ``condition_value_narrower``: the question writes a longer cell of the condition's column
   (``@ Memphis``) than the value the condition holds (``Memphis``), and that cell finds
   another answer;
@@ -84,9 +91,9 @@ _HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z][\w'#.-]*(?:\s+[a-z#][\w'#.-]*){
 _ASKS_KIND = (
     (re.compile(r"^\s*where\b", re.IGNORECASE),  # not "the plaza where the toll is ..."
      frozenset({"venue", "location", "site", "city", "ground", "stadium", "arena", "town",
-                "country"}), "a place"),
+                "country"})),
     (re.compile(r"\b(?:what|which)\s+(?:day|date)\b", re.IGNORECASE),
-     frozenset({"date", "day", "dates"}), "a date"),
+     frozenset({"date", "day", "dates"})),
 )
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
@@ -269,12 +276,11 @@ def _answer_column(trace: Trace, question: str, shape: _Shape, answer: Sequence[
             # the noun asked for names it, and names nothing of the answer's column: "what
             # week did the member ... arrive?" read from Member, not Week Arrived
             rivals.append((0, rel))
-    kind = next(((words, what) for asks, words, what in _ASKS_KIND if asks.search(question)),
-                None)
-    if kind is not None and not own & kind[0]:
+    kind = next((words for asks, words in _ASKS_KIND if asks.search(question)), None)
+    if kind is not None and not own & kind:
         # "where did the home team score 10.9 (69)?" read from Home team, not from Venue
         rivals += [(0, rel) for rel in _columns(graph, rows) if rel != shape.target
-                   and rel not in used and _words(names[rel]) & kind[0]]
+                   and rel not in used and _words(names[rel]) & kind]
     for _, rel in sorted(rivals, reverse=True)[:MAX_ALTERNATIVES]:
         other = _read(graph, sorted(rows), rel)
         if _differs(answer, other):
