@@ -17,7 +17,8 @@ Only rows of the ``tune`` half are read for fitting (``--fit``); one model per w
 3. the threshold is the lowest estimate on a grid at which every tune file of that writer has
    ``verified`` precision >= ``--precision`` and wrong-and-verified <= ``--max-wrong`` (with a
    margin of 0.5 and 0.25 points, for the check half's sampling noise); when
-   none reaches that, the lowest at which no tune file does worse than its rules on either.
+   none reaches that, the lowest at which no tune file does worse than its rules on either
+   and none has more wrong-and-verified than ``--max-wrong`` (no margin).
 
 ``--report`` prints, per file and half, precision / coverage / wrong-and-verified before (the
 rules, as recorded) and after (the weights file and :data:`THRESHOLDS`); ``--halves`` says
@@ -141,10 +142,13 @@ def logistic(x: np.ndarray, y: np.ndarray, l2: float, signs: Sequence[bool],
 
 
 def fit(rows: Sequence[Row], writer: str, *, l2: float, min_support: int, precision: float,
-        max_wrong: float, balance: bool = False, drop: Sequence[str] = ()) -> Model:
+        max_wrong: float, balance: bool = False, drop: Sequence[str] = (),
+        floors: dict[str, float] | None = None) -> Model:
     """One writer kind's model, fitted on the tune-half ``rows`` of that writer; with
     ``balance``, each input file weighs as much as any other in the fit; the numeric
-    features named in ``drop`` are left out."""
+    features named in ``drop`` are left out; ``floors`` (file stem -> precision, %) raise
+    the threshold until that file's tune precision is at least the floor (the precision of
+    the verdict the fit replaces: a refit must not lower it)."""
     tune = [r for r in rows if r["groups"].get("half") == "tune"
             and r.get("writer_kind", "offline") == writer]
     answers = [r for r in tune if answered(r)]
@@ -160,9 +164,15 @@ def fit(rows: Sequence[Row], writer: str, *, l2: float, min_support: int, precis
                if n.startswith("code:") or v != 0.0}
     model = Model(writer, round(bias, 4), weights, 0.5)
     threshold = pick_threshold(tune, model, precision, max_wrong)
+    for stem, floor in (floors or {}).items():
+        part = [r for r in tune if r["_file"] == stem]
+        if part:
+            threshold = next((t for t in GRID if t >= threshold
+                              and (figures(part, model, t)["precision"] or 0.0) >= floor),
+                             threshold)
     return Model(writer, model.bias, weights, threshold,
                  {"answers": len(free), "right": int(y.sum()), "l2": l2, "balance": balance,
-                  "dropped": list(drop),
+                  "dropped": list(drop), "floors": dict(floors or {}),
                   "min_support": min_support, "files": sorted({r["_file"] for r in tune}),
                   "points": {f"{t:.2f}": figures(tune, model, t) for t in GRID[::5]}})
 
@@ -208,8 +218,10 @@ def pick_threshold(tune: Sequence[Row], model: Model, precision: float,
     ``margin`` (points of precision above the target, half of it under the wrong-and-verified
     target: about 1.5 standard errors on a tune half of 2,000 answers); when no
     threshold does, the lowest at which no file does worse than its rules (precision at least
-    theirs, wrong-and-verified at most theirs): the most coverage that costs nothing; the
-    highest grid point when neither exists."""
+    theirs, wrong-and-verified at most theirs) and no file shows more wrong answers verified
+    than the target ``max_wrong`` allows (stop 17: a file whose rules miss that target must
+    meet it): the most coverage that costs nothing; the highest grid point when neither
+    exists."""
     by_file = [[r for r in tune if r["_file"] == f] for f in sorted({r["_file"] for r in tune})]
     rules = [before(part) for part in by_file]
 
@@ -224,7 +236,8 @@ def pick_threshold(tune: Sequence[Row], model: Model, precision: float,
             return t
     for t in GRID:
         figs = [figures(part, model, t) for part in by_file]
-        if all(meets(f, r["precision"], r["wrong"]) for f, r in zip(figs, rules, strict=True)):
+        if all(meets(f, r["precision"], min(r["wrong"], 100 * max_wrong))
+               for f, r in zip(figs, rules, strict=True)):
             return t
     return GRID[-1]
 
@@ -274,6 +287,9 @@ def main() -> None:
                         help="numeric features to leave out")
     parser.add_argument("--caches", nargs="*", default=[], help="the bench run caches the "
                         "inputs re-judge (recorded in the provenance)")
+    parser.add_argument("--floor", nargs="*", default=[], metavar="STEM=PERCENT",
+                        help="raise the threshold until that input file's tune precision is "
+                        "at least PERCENT (the precision of the verdict being replaced)")
     parser.add_argument("--precision", type=float, default=0.97)
     parser.add_argument("--max-wrong", type=float, default=0.02)
     args = parser.parse_args()
@@ -284,7 +300,9 @@ def main() -> None:
         kinds = sorted({r.get("writer_kind", "offline") for r in tune if answered(r)})
         models = {k: fit(tune, k, l2=args.l2, min_support=args.min_support,
                          precision=args.precision, max_wrong=args.max_wrong,
-                         balance=args.balance, drop=args.drop) for k in kinds}
+                         balance=args.balance, drop=args.drop,
+                         floors={a.split("=")[0]: float(a.split("=")[1]) for a in args.floor})
+                  for k in kinds}
         for k, m in models.items():
             print(f"{k}: threshold {m.threshold:.2f}, bias {m.bias:+.3f}, "
                   f"{m.tune['answers']} tune answers")

@@ -425,7 +425,10 @@ def test_an_explained_superlative_stays_verified(medals) -> None:  # noqa: ANN00
     t = run_query(q("get_information(relation='Gold', tail_entity>='highest')", target="Nation"), medals,
                   question="which nation won the highest gold?")
     assert t.answer == ["Italy"], t.answer
-    assert t.verdict.label == "verified", t.verdict
+    # the rules: one unexplained word ('won') passes them; the calibrated estimate (stop 17:
+    # threshold 0.88) holds that word back, which is not what this test is about
+    v = judge(t, t.question, thresholds=RULES)
+    assert v.label == "verified", v
     assert {"unexplained_cue", "many_for_one"}.isdisjoint(codes(t.verdict))
 
 
@@ -477,8 +480,10 @@ def test_placeholder_answer() -> None:
                     "get_information(relation='Week', head_entity='output_of_query1')"), g,
                   question="what week did Ann leave?")
     assert t.answer == ["n/a"] and "placeholder_answer" in codes(t.verdict)
-    # shown, not blocking: WikiSQL's tune half counts 'N/A' read from a cell as right
-    assert "placeholder_answer" not in t.verdict.blocking
+    # shown, not blocking by its rule: WikiSQL's tune half counts 'N/A' read from a cell as
+    # right (the calibrated estimate weighs it with the rest: stop 17's threshold 0.88 lists
+    # it under low_estimate here)
+    assert "placeholder_answer" not in judge(t, t.question, thresholds=RULES).blocking
 
 
 def test_target_sibling_away_team_read_from_away_team_score() -> None:
