@@ -52,7 +52,8 @@ from .text import normalize, stem, table_words
 from .trace import ALL_SOURCES, Routing
 from .translate.table import ROW_NUMBER
 
-__all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words", "name_index"]
+__all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words", "name_index",
+           "explaining_sources"]
 
 #: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
 #: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
@@ -179,6 +180,31 @@ def name_index(graph: GraphStore) -> Mapping[str, frozenset[int]]:
     """Normalised node label -> the positions of the sources holding such a node (row nodes
     and repeated header cells left out; built once per graph)."""
     return _index(graph).names
+
+
+def explaining_sources(words: Sequence[str], graph: GraphStore) -> dict[str, list[str]]:
+    """Per source, the ``words`` (of a question, normalised) it could account for: a word of
+    one of its relation / column names (stemmed, with the lexicon's synonyms), a word of one
+    of its node labels, or (a number, say) a whole node label. Sources accounting for none
+    are left out.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Days held\\nAnn,283\\n", b"Season,Rank\\n1993,1st\\n"])
+    >>> explaining_sources(["days", "held", "1st", "ann", "283"], g)
+    {'table1': ['days', 'held', 'ann', '283'], 'table2': ['1st']}
+    """
+    index = _index(graph)
+    n = len(graph.sources)
+    found: dict[int, list[str]] = {}
+    for w in dict.fromkeys(words):
+        if not w or w in _STOP:
+            continue
+        stems = {stem(w)} | _SYNONYMS.get(w, set())
+        where = {i for i in range(n) if stems & index.words[i]}
+        where |= index.tokens.get(w, frozenset()) | index.names.get(w, frozenset())
+        for i in sorted(where):
+            found.setdefault(i, []).append(w)
+    return {graph.sources[i].name: found[i] for i in sorted(found)}
 
 
 def _header_cells(graph: GraphStore, facts: np.ndarray, headers: set[str],
