@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from trustuqa_core import load_graph
 from trustuqa_core.answer import SECOND_LOOK, answer
+from trustuqa_core.evaluate.mixed import routing_summary
+from trustuqa_core.evaluate.outcome import Outcome
 from trustuqa_core.query import parse
 from trustuqa_core.routing import explaining_sources, route
 from trustuqa_core.routing_by_query import route_by_query
@@ -87,3 +89,14 @@ def test_tied_sources_answering_alike_route_to_one_a_true_tie_stays() -> None:
     assert sorted(a.answer) == ["10", "2", "20"]
     assert a.verdict is not None and "source_unsure" in a.verdict.codes
     assert not any("second look" in w for w in a.warnings)
+
+
+def test_routing_summary_counts_the_final_routing() -> None:
+    def o(i: int, final: bool) -> Outcome:
+        return Outcome(str(i), "mixed", "q", False, "wrong", [], [], 0.0,
+                       groups={"source": "wtq"},
+                       flags={"routed": False, "routed_kept": True, "routed_final": final})
+    s = routing_summary([o(1, True), o(2, False), o(3, True)])
+    assert s["all"]["final"] == 2 and s["source"]["wtq"]["final"] == 2
+    assert "final" not in routing_summary([Outcome("1", "mixed", "q", False, "wrong", [], [],
+                                                   0.0, flags={"routed": True})])["all"]

@@ -65,7 +65,7 @@ UNSURE_RATIO = 0.9
 WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
                                 "year_in_interval": 1.5, "when": 0.4, "demo": 0.5,
                                 "label_word": 0.5, "given_entity": 2.0, "anchor": 4.0,
-                                "central": 4.0}
+                                "central": 4.0, "number_span": 0.15}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
@@ -276,7 +276,8 @@ def route(question: str, graph: GraphStore,
         words = text.count(" ") + 1
         number = text.replace(" ", "").isdigit()
         idf = 1.0 + math.log(n / len(where))
-        points = (WEIGHTS["number"] if number else WEIGHTS["name_word"] * words) * idf
+        points = (WEIGHTS["name_word"] * words if not number else WEIGHTS["number"]
+                  if words == 1 else WEIGHTS["number_span"] * words) * idf
         for i in where:
             scores[i] += points
             evidence[i].append(f"'{text}' names a node of {names[i]} ({words} word"
