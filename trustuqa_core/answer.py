@@ -350,7 +350,9 @@ def _second_look(result: Answer, decision: RouteDecision, graph: GraphStore, map
     words = left if left is not None else content_words(result.question)
     scores = decision.scores
     fits = explaining_sources(words, graph)
-    ranked = sorted((s for s in fits if not (len(used) == 1 and s == used[0])),
+    ran = trace.routing.sources if trace is not None and trace.routing is not None else ()
+    alone = {x[0] for x in (used, ran, decision.sources) if len(x) == 1}  # answered alone
+    ranked = sorted((s for s in fits if s not in alone),
                     key=lambda s: (-len(fits[s]), -float(scores.get(s, 0.0)), s))
     best: list[tuple[Answer, str]] = []
     fewest = len(left) if left is not None else None
@@ -410,8 +412,7 @@ def _source_unsure(result: Answer, by_query: RouteDecision, asked: RouteDecision
     read = ", ".join(sorted(used)) or "the chosen source"
     kinds = {s.name: s.kind for s in graph.sources}
     close = [s for s in asked.sources if s not in used and len(used) == 1
-             and kinds.get(s) == kinds.get(next(iter(used)))
-             and by_query.alone.get(s) != final] if asked.unsure else []  # alike: no matter
+             and kinds.get(s) == kinds.get(next(iter(used)))] if asked.unsure else []
     if others:
         message = (f"the written query fits {', '.join(others)} as well as {read} and runs "
                    f"to another answer there; only the question's words chose {read}")

@@ -65,7 +65,7 @@ UNSURE_RATIO = 0.9
 WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
                                 "year_in_interval": 1.5, "when": 0.4, "demo": 0.5,
                                 "label_word": 0.5, "given_entity": 2.0, "anchor": 4.0,
-                                "central": 4.0, "number_span": 0.15}
+                                "central": 4.0, "number_span": 1.0}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")

@@ -19,9 +19,7 @@ UniOQA-style check, label-free: nothing here reads which source a question came 
 3. **execution** (only to break a tie in fit, at most ``max_runs`` sources): the query run
    over each tied source; those where it gives a non-empty answer without error are kept;
 4. what is still tied is decided by the question's routing score; an exact tie stays
-   *unsure* over the tied sources, unless each of them, run alone, gives the same answer:
-   then the first alone (read together they would merge into another answer, a count of
-   both tables' rows, say).
+   *unsure* over the tied sources.
 
 Every step is written as evidence lines (``the query's 3 arguments map exactly onto X; best
 other: 2 of 3``) into the decision, so the trace and ``--json`` show why.
@@ -275,14 +273,9 @@ def route_by_query(program: Program, graph: GraphStore, decision: RouteDecision,
         tied = answered or tied
     top = max(qscore[i] for i in tied)
     kept = [i for i in tied if qscore[i] >= top]
-    alike = len(kept) > 1 and all(fits[i].answered for i in kept) \
-        and len({fits[i].answer for i in kept}) == 1
     alone = {names[i]: fits[i].answer for i in tied if fits[i].answered}
-    made = _decision(decision, names, kept[:1] if alike else kept, fits, best)
-    if alike:  # which of them is meant is open, but each alone gives the same answer
-        made = replace(made, how=f"{made.how}; {len(kept)} sources fit as well and each "
-                                 f"alone runs to the same answer")
-    return replace(made, alone=alone if len(alone) > 1 else {})
+    return replace(_decision(decision, names, kept, fits, best),
+                   alone=alone if len(alone) > 1 else {})
 
 
 def _decision(decision: RouteDecision, names: Sequence[str], kept: list[int],
