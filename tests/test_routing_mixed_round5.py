@@ -54,6 +54,11 @@ def test_second_look_answers_over_the_table_naming_the_columns() -> None:
     assert a.trace.routing.how.startswith("a second look: table3 accounts for 'days', 'held'")
     assert any("a second look over table3" in w for w in a.warnings)
     assert a.routed_attempt is not None and a.routed_attempt.answer == ["4002"]
+    # only the words its query explains chose the reign table: the answer is to be checked
+    assert a.verdict is not None and a.verdict.label == "check"
+    assert "source_unsure" in a.verdict.blocking
+    unsure = next(r for r in a.verdict.reasons if r.code == "source_unsure")
+    assert "a second look answered over table3" in unsure.message
     assert 1 <= SECOND_LOOK <= 3
     # an answer whose query explains the question is left alone
     a = answer("how many days held by wrestler # 1?", g, writer="offline")

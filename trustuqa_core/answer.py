@@ -385,6 +385,23 @@ def _second_look(result: Answer, decision: RouteDecision, graph: GraphStore, map
     if again.trace is not None and again.trace.program is not None:
         by_query = route_by_query(again.trace.program, graph, chosen, question=again.question)
         again = _source_unsure(again, by_query, chosen, graph)
+    return _looked_elsewhere(again, decision, name)
+
+
+def _looked_elsewhere(again: Answer, asked: RouteDecision, name: str) -> Answer:
+    """``again`` (kept by the second look over ``name``) with the reason ``source_unsure``
+    when the question's words scored other sources above ``name``: only the words its query
+    explains chose it."""
+    own = float(asked.scores.get(name, 0.0))
+    above = [s for s in asked.sources if s != name and float(asked.scores.get(s, 0.0)) > own]
+    if again.verdict is None or again.trace is None or not above:
+        return again
+    shown = ", ".join(above[:3]) + (f" and {len(above) - 3} more" if len(above) > 3 else "")
+    reason = Reason("source_unsure", f"the question's words point to {shown}; a second look "
+                    f"answered over {name}, whose query leaves fewer of them unexplained: "
+                    f"check that {name} is the source meant", None, ", ".join(above))
+    again.verdict = with_reasons(again.verdict, [reason])
+    again.trace.judged = again.verdict
     return again
 
 
