@@ -37,9 +37,10 @@ from .llm.prompts import describe_schema, graph_kind
 from .llm.settings import LLMSettings, load_settings, operator_config
 from .mapping.dense import Encoder, HashingEncoder, default_cache_dir
 from .mapping.mapper import Mapper
+from .mentions import content_words
 from .query import parse, render_program
 from .recovery import run_with_recovery
-from .routing import RouteDecision, route
+from .routing import RouteDecision, explaining_sources, route
 from .routing_by_query import named_relations_only_in, route_by_query, values_only_in
 from .store import GraphStore
 from .subgraph import restrict, source_indices
@@ -271,6 +272,7 @@ def answer(
                     result.timings[key] = result.timings.get(key, 0.0) + seconds
     if decision is not None:
         result = _by_query(result, decision, graph, mapper, over)
+        result = _second_look(result, decision, graph, mapper, over)
         result.routing = decision
     result.timings["total"] = time.perf_counter() - t0
     return result
@@ -306,6 +308,101 @@ def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper
     again.warnings[:0] = [*result.warnings, f"routed by the written query to "
                           f"{by_query.sources[0]}; answered again over it"]
     return _source_unsure(again, by_query, decision, graph)
+
+
+#: at most this many further sources are answered over, each alone, when the answer leaves
+#: words of the question unexplained or there is none (stop 17)
+SECOND_LOOK = 3
+
+
+def _left_over(result: Answer) -> list[str] | None:
+    """What ``result``'s query leaves of its question, read from the verdict's reasons: the
+    mentions it does not bind and the words it does not explain (None: no answer at all)."""
+    if not result.answer or result.verdict is None:
+        return None
+    out: list[str] = []
+    for r in result.verdict.reasons:
+        if r.code == "unbound_mention" and r.arg:
+            out += normalize(r.arg).split()
+        elif r.code == "unexplained_words" and r.arg:
+            out += r.arg.split(", ")
+    return list(dict.fromkeys(out))
+
+
+def _second_look(result: Answer, decision: RouteDecision, graph: GraphStore, mapper: Mapper,
+                 over: functools.partial[Answer]) -> Answer:
+    """With several sources loaded, when the answer leaves words the question names
+    unexplained (or there is none): the question is answered again over each of the
+    (at most :data:`SECOND_LOOK`) sources accounting for most of those words, alone; the
+    attempt whose query leaves strictly fewer words kept, when the attempts leaving the
+    fewest agree on the answer. Attempts that leave as many words and answer otherwise are a
+    tie the data cannot break: the first answer stands."""
+    if len(decision.all_sources) < 2 or decision.how.startswith("all sources: the question"):
+        return result  # one source loaded, or a chain across sources
+    left = _left_over(result)
+    if left == []:
+        return result
+    trace = result.trace
+    used = tuple(trace.routing.used) if trace is not None and trace.routing is not None else ()
+    kinds = {s.kind for s in graph.sources if s.name in used}
+    if len(kinds) > 1:
+        return result
+    words = left if left is not None else content_words(result.question)
+    scores = decision.scores
+    fits = explaining_sources(words, graph)
+    ran = trace.routing.sources if trace is not None and trace.routing is not None else ()
+    alone = {x[0] for x in (used, ran, decision.sources) if len(x) == 1}  # answered alone
+    ranked = sorted((s for s in fits if s not in alone),
+                    key=lambda s: (-len(fits[s]), -float(scores.get(s, 0.0)), s))
+    best: list[tuple[Answer, str]] = []
+    fewest = len(left) if left is not None else None
+    for name in ranked[:SECOND_LOOK]:
+        sub = restrict(graph, source_indices(graph, (name,)))
+        why = ", ".join(repr(w) for w in fits[name][:5])
+        routing = replace(decision, sources=(name,), unsure=False,
+                          how=f"a second look: {name} accounts for {why}, which the first "
+                              f"answer left unexplained")
+        again = over(sub, sub_mapper(sub, mapper), routing.routing(), ())
+        now = _left_over(again)
+        if now is None or (fewest is not None and len(now) > fewest):
+            continue
+        if fewest is None or len(now) < fewest:
+            best, fewest = [], len(now)
+        best.append((again, name))
+    if not best or (left is not None and fewest is not None and fewest >= len(left)):
+        return result
+    answers = {frozenset(normalize(a) for a in again.answer) for again, _ in best}
+    if len(answers) > 1:
+        return result  # a tie the data cannot break
+    again, name = best[0]
+    for key, seconds in result.timings.items():
+        if key != "total":
+            again.timings[key] = again.timings.get(key, 0.0) + seconds
+    again.routed_attempt = result.routed_attempt or result
+    again.warnings[:0] = [*result.warnings, f"a second look over {name}: its query leaves "
+                          f"fewer words of the question unexplained; answered over it"]
+    chosen = replace(decision, sources=(name,), unsure=False)
+    if again.trace is not None and again.trace.program is not None:
+        by_query = route_by_query(again.trace.program, graph, chosen, question=again.question)
+        again = _source_unsure(again, by_query, chosen, graph)
+    return _looked_elsewhere(again, decision, name)
+
+
+def _looked_elsewhere(again: Answer, asked: RouteDecision, name: str) -> Answer:
+    """``again`` (kept by the second look over ``name``) with the reason ``source_unsure``
+    when the question's words scored other sources above ``name``: only the words its query
+    explains chose it."""
+    own = float(asked.scores.get(name, 0.0))
+    above = [s for s in asked.sources if s != name and float(asked.scores.get(s, 0.0)) > own]
+    if again.verdict is None or again.trace is None or not above:
+        return again
+    shown = ", ".join(above[:3]) + (f" and {len(above) - 3} more" if len(above) > 3 else "")
+    reason = Reason("source_unsure", f"the question's words point to {shown}; a second look "
+                    f"answered over {name}, whose query leaves fewer of them unexplained: "
+                    f"check that {name} is the source meant", None, ", ".join(above))
+    again.verdict = with_reasons(again.verdict, [reason])
+    again.trace.judged = again.verdict
+    return again
 
 
 def _source_unsure(result: Answer, by_query: RouteDecision, asked: RouteDecision,

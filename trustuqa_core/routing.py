@@ -52,7 +52,8 @@ from .text import normalize, stem, table_words
 from .trace import ALL_SOURCES, Routing
 from .translate.table import ROW_NUMBER
 
-__all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words", "name_index"]
+__all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words", "name_index",
+           "explaining_sources"]
 
 #: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
 #: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
@@ -64,7 +65,7 @@ UNSURE_RATIO = 0.9
 WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
                                 "year_in_interval": 1.5, "when": 0.4, "demo": 0.5,
                                 "label_word": 0.5, "given_entity": 2.0, "anchor": 4.0,
-                                "central": 4.0}
+                                "central": 4.0, "number_span": 1.0}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
@@ -181,6 +182,31 @@ def name_index(graph: GraphStore) -> Mapping[str, frozenset[int]]:
     return _index(graph).names
 
 
+def explaining_sources(words: Sequence[str], graph: GraphStore) -> dict[str, list[str]]:
+    """Per source, the ``words`` (of a question, normalised) it could account for: a word of
+    one of its relation / column names (stemmed, with the lexicon's synonyms), a word of one
+    of its node labels, or (a number, say) a whole node label. Sources accounting for none
+    are left out.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Days held\\nAnn,283\\n", b"Season,Rank\\n1993,1st\\n"])
+    >>> explaining_sources(["days", "held", "1st", "ann", "283"], g)
+    {'table1': ['days', 'held', 'ann', '283'], 'table2': ['1st']}
+    """
+    index = _index(graph)
+    n = len(graph.sources)
+    found: dict[int, list[str]] = {}
+    for w in dict.fromkeys(words):
+        if not w or w in _STOP:
+            continue
+        stems = {stem(w)} | _SYNONYMS.get(w, set())
+        where = {i for i in range(n) if stems & index.words[i]}
+        where |= index.tokens.get(w, frozenset()) | index.names.get(w, frozenset())
+        for i in sorted(where):
+            found.setdefault(i, []).append(w)
+    return {graph.sources[i].name: found[i] for i in sorted(found)}
+
+
 def _header_cells(graph: GraphStore, facts: np.ndarray, headers: set[str],
                   labels: Mapping[int, str]) -> set[int]:
     """Cells found only in repeated header rows of a table (rows at least half of whose cells
@@ -250,7 +276,8 @@ def route(question: str, graph: GraphStore,
         words = text.count(" ") + 1
         number = text.replace(" ", "").isdigit()
         idf = 1.0 + math.log(n / len(where))
-        points = (WEIGHTS["number"] if number else WEIGHTS["name_word"] * words) * idf
+        points = (WEIGHTS["name_word"] * words if not number else WEIGHTS["number"]
+                  if words == 1 else WEIGHTS["number_span"] * words) * idf
         for i in where:
             scores[i] += points
             evidence[i].append(f"'{text}' names a node of {names[i]} ({words} word"

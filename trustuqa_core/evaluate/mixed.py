@@ -20,8 +20,9 @@ Settings (``--setting``):
 Every setting also records the routing decision over the mixed graph (``flags.routed``: the
 decision is exactly the question's own source(s); ``flags.routed_kept``: they are among the
 routed ones; in *mix-unknown* also ``flags.routed_final``: the sources the winning query
-finally ran over, after routing by the written query, are exactly its own);
-``routing_accuracy`` and per-source accuracy (``groups.source``) are in the summary. Demo
+finally ran over, after routing by the written query and the second look, are exactly its
+own); ``routing_accuracy`` (with ``final``, the count of ``routed_final``, in *mix-unknown*
+answer runs) and per-source accuracy (``groups.source``) are in the summary. Demo
 hygiene is each benchmark's own (``benchmark_pool``: questions of the scored split are
 excluded, WikiSQL dev halves answer each other).
 """
@@ -156,13 +157,18 @@ product_route = route_decision
 
 
 def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
-    """Routing accuracy overall and per source (benchmark), from the outcomes' flags."""
+    """Routing accuracy overall and per source (benchmark), from the outcomes' flags
+    (``final``: how many the winning query finally ran over exactly, where recorded)."""
     def part(items: Sequence[Outcome]) -> dict[str, Any]:
         n = len(items)
         exact = sum(1 for o in items if o.flags.get("routed"))
         kept = sum(1 for o in items if o.flags.get("routed_kept"))
-        return {"n": n, "exact": exact, "kept": kept,
-                "accuracy": exact / n if n else None, "kept_rate": kept / n if n else None}
+        out: dict[str, Any] = {"n": n, "exact": exact, "kept": kept,
+                               "accuracy": exact / n if n else None,
+                               "kept_rate": kept / n if n else None}
+        if any("routed_final" in o.flags for o in items):  # mix-unknown answer runs
+            out["final"] = sum(1 for o in items if o.flags.get("routed_final"))
+        return out
     by = {b: part([o for o in outcomes if o.groups.get("source") == b])
           for b in sorted({o.groups.get("source", "") for o in outcomes})}
     return {"all": part(list(outcomes)), "source": by}
@@ -254,7 +260,8 @@ class MixedEvaluation:
                          "routed_kept": set(own) <= set(decision.sources)}
         final = getattr(getattr(self._local.answered, "trace", None), "routing", None)
         if self.setting == "mix-unknown" and final is not None:
-            # the sources the winning query finally ran over (after routing by the query)
+            # the sources the winning query finally ran over (after routing by the query and
+            # the second look)
             outcome.flags["routed_final"] = set(final.sources) == set(own)
         return outcome
 
