@@ -331,14 +331,17 @@ def _left_over(result: Answer) -> list[str] | None:
 
 def _second_look(result: Answer, decision: RouteDecision, graph: GraphStore, mapper: Mapper,
                  over: functools.partial[Answer]) -> Answer:
-    """With several sources loaded, when the answer leaves words the question names
-    unexplained (or there is none): the question is answered again over each of the
+    """With several sources loaded and the offline writer (an LLM writer would pay a round
+    per look), when the answer leaves words the question names unexplained (or there is
+    none): the question is answered again over each of the
     (at most :data:`SECOND_LOOK`) sources accounting for most of those words, alone; the
     attempt whose query leaves strictly fewer words kept, when the attempts leaving the
     fewest agree on the answer. Attempts that leave as many words and answer otherwise are a
     tie the data cannot break: the first answer stands."""
     if len(decision.all_sources) < 2 or decision.how.startswith("all sources: the question"):
         return result  # one source loaded, or a chain across sources
+    if result.writer != "offline":
+        return result  # each look would cost an LLM round; source_unsure shows the doubt
     left = _left_over(result)
     if left == []:
         return result
