@@ -30,13 +30,13 @@ def test_a_query_that_re_routed_the_question_gets_its_own_caption() -> None:
     assert a.routing.unsure  # the question alone could not choose
     view = routing_view(a.trace, a.routing.to_dict())
     assert view is not None
-    assert view.line == "Asked of: table2 (chosen by the written query); facts read from: table2"
+    assert view.line == "Asked of: table2 — chosen by the written query; facts read from: table2"
     assert view.by_query is not None
     assert view.by_query.startswith("Routed by the written query: its arguments map exactly "
                                     "onto table2 (3 of its 3 arguments map exactly there; "
                                     "best other: 2 of 3")
     assert "so it was run there" in view.by_query
-    assert "The question's words alone pointed to table1, table2 (all loaded sources (unsure" \
+    assert "The question's words alone pointed to table1, table2 — all loaded sources: unsure" \
         in view.by_query
     assert view.query == ["table1: 2 of the query's 3 arguments map exactly onto table1",
                           "table2: 3 of the query's 3 arguments map exactly onto table2"]
@@ -48,7 +48,7 @@ def test_a_query_that_agrees_with_the_question_says_so() -> None:
     a = answer("who plays for the Blues?", g, writer=FixedWriter(QUERY))
     assert a.trace is not None
     view = routing_view(a.trace)
-    assert view is not None and view.line.startswith("Asked of: table2 (routed to table2")
+    assert view is not None and view.line.startswith("Asked of: table2 — routed to table2")
     assert view.by_query == ("The written query agrees: 3 of the query's 3 arguments map "
                              "exactly onto table2.")
     assert "table2: 'blues' names a node of table2 (1 word)" in view.question
@@ -87,7 +87,7 @@ def test_the_ask_page_shows_the_re_routing_apart_from_the_question_evidence(
     assert not at.exception, at.exception
     assert at.session_state["tq_run"].answer == ["Bob"]
     captions = [c.value.replace("\\", "") for c in at.caption]
-    assert any(c.startswith("Asked of: blues.csv (chosen by the written query)")
+    assert any(c.startswith("Asked of: blues.csv — chosen by the written query")
                for c in captions), captions
     routed = [c for c in captions if "Routed by the written query" in c]
     assert len(routed) == 1

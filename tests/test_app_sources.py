@@ -63,7 +63,7 @@ def test_the_ask_page_says_which_source_a_question_was_asked_of(tmp_path) -> Non
     assert got.answer == ["Frank Herbert"] and got.trace is not None
     view = routing_view(got.trace)
     assert view is not None
-    assert view.line.startswith("Asked of: books.ttl (") and "facts read from: books.ttl" in view.line
+    assert view.line.startswith("Asked of: books.ttl — ") and "facts read from: books.ttl" in view.line
     assert any(e.startswith("books.ttl: ") for e in view.question)
 
 

@@ -332,13 +332,17 @@ def routing_text(routing: object) -> str:
 
     >>> routing_text({"sources": ["a.csv", "b.csv"], "how": "all loaded sources",
     ...                "used": ["b.csv"]})
-    'a.csv, b.csv (all loaded sources); facts read from: b.csv'
+    'a.csv, b.csv — all loaded sources; facts read from: b.csv'
+    >>> routing_text({"sources": ["a.csv"], "how": "routed to a.csv (score 0.80, next 0.20)"})
+    'a.csv — routed to a.csv (score 0.80, next 0.20); facts read from: (none)'
     """
     if not isinstance(routing, Mapping):
         return "n/a"
     sources = ", ".join(map(str, routing.get("sources", []))) or "(none)"
     used = ", ".join(map(str, routing.get("used", []))) or "(none)"
-    return f"{sources} ({routing.get('how', '')}); facts read from: {used}"
+    how = routing.get("how", "")
+    return f"{sources} — {how}; facts read from: {used}" if how else \
+        f"{sources}; facts read from: {used}"
 
 
 # ------------------------------------------------------------------------------ loading

@@ -97,7 +97,7 @@ class RouteDecision:
 
     def fallback(self, reason: str) -> Routing:
         """All sources, after the routed attempt failed (the decision's scores kept)."""
-        return Routing(self.all_sources, f"{ALL_SOURCES} ({reason})", (), dict(self.scores),
+        return Routing(self.all_sources, f"{ALL_SOURCES}: {reason}", (), dict(self.scores),
                        dict(self.evidence))
 
     def to_dict(self) -> dict[str, object]:
@@ -388,7 +388,7 @@ def _decide(names: tuple[str, ...], scores: list[float],
     shown = {names[i]: tuple(evidence[i]) for i in range(len(names)) if evidence[i]}
     top = max(scores)
     if top <= 0:
-        return RouteDecision(names, f"{ALL_SOURCES} (no evidence for any source)", by_name,
+        return RouteDecision(names, f"{ALL_SOURCES}: no evidence for any source", by_name,
                              shown, True, names)
     close = tuple(names[i] for i in sorted(range(len(names)), key=lambda i: -scores[i])
                   if scores[i] >= UNSURE_RATIO * top)
@@ -398,5 +398,5 @@ def _decide(names: tuple[str, ...], scores: list[float],
         return RouteDecision(close, how, by_name, shown, False, names)
     how = f"unsure between {', '.join(close)} (scores within {UNSURE_RATIO:.0%} of {top:.2f})"
     if len(close) == len(names):
-        how = f"{ALL_SOURCES} ({how})"
+        how = f"{ALL_SOURCES}: {how}"
     return RouteDecision(close, how, by_name, shown, True, names)

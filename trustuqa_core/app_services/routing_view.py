@@ -19,11 +19,11 @@ re-routing as its own caption and each kind of evidence under its own heading.
 ...                 "onto table2")}))
 >>> v = routing_view(t, {"sources": ["table1", "table2"], "how": "unsure"})
 >>> v.line
-'Asked of: table2 (chosen by the written query); facts read from: table2'
+'Asked of: table2 — chosen by the written query; facts read from: table2'
 >>> print(v.by_query)  # doctest: +NORMALIZE_WHITESPACE
 Routed by the written query: its arguments map exactly onto table2 (1 of its 1 arguments map
 exactly there; no other), so it was run there. The question's words alone pointed to table1,
-table2 (unsure).
+table2 — unsure.
 >>> v.question
 ['table1: demo similarity 0.5', 'table2: demo similarity 0.5']
 >>> v.query
@@ -78,8 +78,8 @@ def routing_view(trace: Trace, question_routing: Mapping[str, Any] | None = None
                 + (f" ({what})" if what else "") + ", so it was run there.")
         if question_routing is not None:
             before = ", ".join(map(str, question_routing.get("sources", []))) or "(none)"
-            text += (f" The question's words alone pointed to {before} "
-                     f"({question_routing.get('how', '')}).")
+            text += (f" The question's words alone pointed to {before} — "
+                     f"{question_routing.get('how', '')}.")
         return RoutingView(line, text, question, query)
     line = f"Asked of: {routing_text(r.to_dict())}"
     agreed = [item.removeprefix(QUERY_EVIDENCE) for src in r.sources
