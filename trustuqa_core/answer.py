@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .demos import KINDS_FOR, DemoPool, Retrieved, UserDemoStore, initial_demos
-from .errors import ParseError
+from .errors import ParseError, UsageError
 from .llm.cache import ResponseCache
 from .llm.client import LLMClient, LLMError, LLMNotConfigured, llm_budget
 from .llm.fallback import FallbackCall, LLMFallback
@@ -223,6 +223,7 @@ def answer(
     schema_examples: bool | None = None,
     route_sources: bool = True,
     entities: Sequence[str] = (),
+    sources: Sequence[str] | None = None,
 ) -> Answer:
     """Answer ``question`` over ``graph`` (see the module docstring).
 
@@ -245,9 +246,15 @@ def answer(
             that attempt gives no answer (``Answer.routing`` and the trace say which ran).
         entities: entity texts or ids known to be in the question (a benchmark's topic
             entity): evidence for routing.
+        sources: names of loaded sources to answer over, the others left out as if not
+            loaded (routing then weighs only these); a name that is not loaded raises
+            :class:`~trustuqa_core.errors.UsageError` listing the loaded ones. The CLI's
+            ``ask --over`` and the app's "Ask over" control.
     """
     t0 = time.perf_counter()
     mapper = mapper or Mapper(graph, None)
+    if sources:
+        graph, mapper = over_sources(graph, mapper, sources)
     chosen, client = resolve_writer(writer, settings, client)
     pool = demos if demos is not None else default_pool(encoder or mapper.encoder)
     over = functools.partial(
@@ -498,6 +505,31 @@ def _demo_similarity(pool: DemoPool, question: str, graph: GraphStore,
 
 _SUB_MAPPERS: OrderedDict[tuple[int, int], Mapper] = OrderedDict()  # a few recent sub-graphs
 _SUB_LOCK = threading.Lock()
+
+
+def over_sources(graph: GraphStore, mapper: Mapper | None,
+                 sources: Sequence[str]) -> tuple[GraphStore, Mapper | None]:
+    """``graph`` cut down to the loaded sources named in ``sources`` (in load order), with a
+    mapper over that part configured like ``mapper`` (None stays None); all of it when every
+    loaded source is named. A name that is not loaded is a
+    :class:`~trustuqa_core.errors.UsageError` listing the loaded ones.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"A\\n1\\n", b"B\\n2\\n"])
+    >>> [s.name for s in over_sources(g, None, ["table2"])[0].sources]
+    ['table2']
+    >>> over_sources(g, None, ["gone.csv"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.errors.UsageError: no loaded source named 'gone.csv'; loaded: ...
+    """
+    try:
+        sub = restrict(graph, source_indices(graph, sources))
+    except ValueError as err:
+        raise UsageError(str(err)) from err
+    if mapper is None or sub is graph:
+        return sub, mapper
+    return sub, sub_mapper(sub, mapper)
 
 
 def sub_mapper(sub: GraphStore, like: Mapper) -> Mapper:

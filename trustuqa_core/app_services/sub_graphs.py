@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..answer import sub_mapper
+from ..answer import over_sources
 from ..errors import UsageError
 from ..mapping.mapper import Mapper
 from ..store import GraphStore
-from ..subgraph import restrict, source_indices
 
 __all__ = ["chosen_sources", "restricted", "missing_sources"]
 
@@ -66,7 +65,4 @@ def restricted(graph: GraphStore, mapper: Mapper | None,
         raise UsageError(f"the source(s) you chose to ask over are not loaded now: "
                          f"{', '.join(gone)} (load them on the Data page, or ask over all "
                          f"loaded sources)")
-    sub = restrict(graph, source_indices(graph, sources))
-    if mapper is None or sub is graph:
-        return sub, mapper
-    return sub, sub_mapper(sub, mapper)
+    return over_sources(graph, mapper, sources)

@@ -12,11 +12,11 @@ import json
 import sys
 
 from ..answer import answer, resolve_writer
+from ..answer import over_sources as answer_over_sources
 from ..errors import TrustUQAError, UsageError
 from ..mapping import Mapper, default_encoder
 from ..mapping.dense import Encoder, HashingEncoder
 from ..store import GraphStore
-from ..subgraph import restrict, source_indices
 from ..unioqa import UniOQAAnswer, unioqa_answer
 from ..verdict import judge, render_verdict
 from .common import graph_from_args
@@ -47,8 +47,8 @@ def over_sources(graph: GraphStore, names: list[str]) -> GraphStore:
     if not names:
         return graph
     try:
-        return restrict(graph, source_indices(graph, names))
-    except ValueError as err:
+        return answer_over_sources(graph, None, names)[0]
+    except UsageError as err:
         raise UsageError(f"--over: {err}") from err
 
 
