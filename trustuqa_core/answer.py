@@ -254,8 +254,8 @@ def answer(
     t0 = time.perf_counter()
     mapper = mapper or Mapper(graph, None)
     if sources:
-        graph, sub = over_sources(graph, mapper, sources)
-        mapper = sub if sub is not None else Mapper(graph, None)
+        graph, over_mapper = over_sources(graph, mapper, sources)
+        mapper = over_mapper if over_mapper is not None else Mapper(graph, None)
     chosen, client = resolve_writer(writer, settings, client)
     pool = demos if demos is not None else default_pool(encoder or mapper.encoder)
     over = functools.partial(
