@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from ..query.ast import CMPS, Arg, Call, Cmp, Program
 from ..query.build import arg, call, get_information, program, ref
+from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
 from .tables import TablePlan
 
@@ -29,7 +30,8 @@ __all__ = ["plan_program"]
 def plan_program(plan: TablePlan) -> Program | None:
     """The query program of a plan (None without a selected column)."""
     if plan.computed is not None:
-        target, computed = computed_steps(plan.computed)
+        target, computed = (count_choice_steps if plan.computed.kind in COUNT_KINDS
+                            else computed_steps)(plan.computed)
         return program(target, computed)
     if plan.select is None:
         return None

@@ -30,6 +30,7 @@ from ..numbers import parse_month_day, parse_number
 from ..reasoning.cues import RANK_RELATION, RANK_WORDS, TIME_ASKED
 from ..store import GraphStore
 from ..text import stem
+from .choices import link_count_choice
 from .computed import Computed, column_kind, link_computed, year_column
 from .linking import (
     STOP,
@@ -590,6 +591,19 @@ def _rule_computed(s: LinkState) -> bool:
     return True
 
 
+def _rule_count_choice(s: LinkState) -> bool:
+    """Two values of one column offered with *or* and *more* / *fewer* but no column to
+    compare (*are there more players from Sweden or Canada?*): the option filling more (fewer)
+    rows, counted (:mod:`.choices`)."""
+    if s.computed is not None or s.ranking is not None or s.neighbour:
+        return False
+    s.computed = link_count_choice(s.q, s.conds, s.mentions, s.table)
+    if s.computed is None:
+        return False
+    s.agg, s.exclude = "", None
+    return True
+
+
 def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
     name = apply.__name__.removeprefix("_rule_")
     return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
@@ -600,7 +614,7 @@ LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
     _rule_conditions, _rule_partial_values, _rule_negation, _rule_aggregate, _rule_select,
     _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
     _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
-    _rule_computed))
+    _rule_computed, _rule_count_choice))
 
 
 def link_rules() -> list[tuple[str, str]]:

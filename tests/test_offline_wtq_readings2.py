@@ -1,0 +1,54 @@
+"""Offline writer readings found on WTQ train's tune-half tables (docs/RESULTS.md, section 4,
+"Stop 17"), each on a small table made here:
+
+* a choice between two values of one column with *more* / *fewer* and no column to compare
+  counts each value's rows (*are there more players from Sweden or Canada?*); *did A win
+  more or less than B?* answers *more* / *less*; equal counts answer both options;
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trustuqa_core import load_graph
+from trustuqa_core.answer import answer
+
+PLAYERS = (b"Name,Nationality,Club,Season\n"
+           b"Ann Lee,Sweden,Reds,2010\nBo Ray,Canada,Reds,2011\nCy Day,Sweden,Blues,2011\n"
+           b"Di Fox,Sweden,Reds,2011\nEd Ng,Canada,Blues,2011\nFy Ho,Canada,Blues,2011\n"
+           b"Gu Li,Norway,Reds,2011\n")
+RACES = (b"Year,Race,Winner\n"
+         b"2001,Spring Cup,Australia II\n2002,Spring Cup,Liberty\n2003,Spring Cup,Australia II\n"
+         b"2004,Autumn Cup,Australia II\n2005,Autumn Cup,Courageous\n"
+         b"2006,Autumn Cup,Liberty\n2007,Spring Cup,Courageous\n")
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    (PLAYERS, "are there more players from sweden or canada?", ["Canada", "Sweden"]),
+    (PLAYERS, "which club had more players, reds or blues?", ["Reds"]),
+    (PLAYERS, "which nationality had fewer players, norway or sweden?", ["Norway"]),
+    (PLAYERS, "were there more swedes or canadians in 2011?", ["Canada"]),
+    (RACES, "did australia ii win more or less races than liberty?", ["more"]),
+    (RACES, "who won more races, liberty or courageous?", ["Courageous", "Liberty"]),  # a tie
+    (RACES, "who won fewer races, australia ii or courageous?", ["Courageous"]),
+])
+def test_count_choice(table: bytes, question: str, expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[table]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+def test_count_choice_states_both_counts() -> None:
+    """The trace shows each option's rows counted and the counts compared."""
+    a = answer("which club had more players, reds or blues?", load_graph(tables=[PLAYERS]),
+               writer="offline")
+    assert a.trace is not None
+    text = a.trace.query_text
+    assert text.count("count(") == 2 and "compare(" in text, text
+
+
+def test_count_choice_not_over_a_named_column() -> None:
+    """A number column named (*points*) is compared, not the rows counted."""
+    table = b"Name,Points\nAnn,10\nBo,3\nAnn,1\n"
+    a = answer("who scored more points, ann or bo?", load_graph(tables=[table]),
+               writer="offline")
+    assert a.trace is None or "count(" not in a.trace.query_text
