@@ -52,3 +52,27 @@ def test_count_choice_not_over_a_named_column() -> None:
     a = answer("who scored more points, ann or bo?", load_graph(tables=[table]),
                writer="offline")
     assert a.trace is None or "count(" not in a.trace.query_text
+
+
+SKIERS = (b"Rank,Name,Nation,Points\n"
+          b"1,Ann Lee,Norway,100\n2,Bo Ray,Poland,80\n3,Cy Day,Norway,60\n"
+          b"4,Di Fox,Poland,90\n")
+PLACES = (b"Year,Competition,Position\n"
+          b"2001,Cup,10th\n2002,Games,5th\n2003,Open,7th\n")
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    (SKIERS, "who is at the top of the list?", ["Ann Lee"]),
+    (SKIERS, "which nation is listed on top?", ["Norway"]),
+    (SKIERS, "who was the top finisher from poland?", ["Bo Ray"]),
+    (PLACES, "what competition is at the top of the table?", ["Cup"]),
+])
+def test_top_is_the_first_row(table: bytes, question: str, expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[table]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+def test_top_over_a_number_column_is_its_largest() -> None:
+    """*the top points* reads the Points column's largest value, not the first row."""
+    a = answer("what were the top points?", load_graph(tables=[SKIERS]), writer="offline")
+    assert a.answer == ["100"] or "row_number" not in (a.trace.query_text if a.trace else "")

@@ -47,6 +47,7 @@ from .linking import (
     read_table,
     tokens,
 )
+from .order import ordinal_column, top_is_first_row
 
 __all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "SELECT_RULES",
            "link_rules",
@@ -545,8 +546,16 @@ def _rule_neighbour(s: LinkState) -> bool:
 
 
 def _rule_row_order(s: LinkState) -> bool:
-    """A free-standing first / last with nothing else to rank by: the table's row order."""
-    if s.ranking is not None or s.neighbour or s.agg or s.select is None:
+    """A free-standing first / last with nothing else to rank by: the table's row order; so is
+    *top* (*who is at the top of the list?*) when the column asked for is text (:mod:`.order`)."""
+    if s.ranking is not None or s.neighbour or s.select is None:
+        return False
+    named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
+    if s.agg == "max" and not column_kind(s.table, s.select) and not _rank_like(s.select) \
+            and not ordinal_column(s.table, s.select) and top_is_first_row(s.q, s.covered | named):
+        s.agg, s.ranking = "min", ("extreme", "row_number")
+        return True
+    if s.agg:
         return False
     order = _order_word(s.q, s.covered)
     if not order:
