@@ -76,3 +76,32 @@ def test_top_over_a_number_column_is_its_largest() -> None:
     """*the top points* reads the Points column's largest value, not the first row."""
     a = answer("what were the top points?", load_graph(tables=[SKIERS]), writer="offline")
     assert a.answer == ["100"] or "row_number" not in (a.trace.query_text if a.trace else "")
+
+
+FILMS = (b"Year,Title,Role\n"
+         b"2005,Alpha,Lead\n2007,Beta,Lead\n2007,Gamma,Cameo\n2007,Delta,Lead\n"
+         b"2009,Eps,Cameo\n2009,Zeta,Lead\n")
+SCHEDULE = (b"Game,Date,Opponent,Result\n"
+            b"1,October 3,Reds,W\n2,October 10,Cubs,L\n3,November 1,Mets,W\n"
+            b"4,November 8,Reds,W\n5,November 15,Jays,L\n6,December 2,Cubs,W\n")
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    (FILMS, "which year had the most films released?", ["2007"]),
+    (FILMS, "which year had the least films?", ["2005"]),
+    (FILMS, "in what year did she have the most lead roles?", ["2007"]),
+    (SCHEDULE, "which month had the most games?", ["November"]),
+    (SCHEDULE, "what month were the most games played?", ["November"]),
+])
+def test_most_frequent_year_or_month(table: bytes, question: str,
+                                     expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[table]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+def test_month_count_is_a_step() -> None:
+    """The months are read from the dates and counted in steps the user sees."""
+    a = answer("which month had the most games?", load_graph(tables=[SCHEDULE]),
+               writer="offline")
+    assert a.trace is not None
+    assert "extract_month(" in a.trace.query_text and "most_frequent(" in a.trace.query_text

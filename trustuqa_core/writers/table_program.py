@@ -22,6 +22,7 @@ from ..query.ast import CMPS, Arg, Call, Cmp, Program
 from ..query.build import arg, call, get_information, program, ref
 from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
+from .frequency import frequent_month_steps
 from .tables import TablePlan
 
 __all__ = ["plan_program"]
@@ -30,8 +31,10 @@ __all__ = ["plan_program"]
 def plan_program(plan: TablePlan) -> Program | None:
     """The query program of a plan (None without a selected column)."""
     if plan.computed is not None:
-        target, computed = (count_choice_steps if plan.computed.kind in COUNT_KINDS
-                            else computed_steps)(plan.computed)
+        kind = plan.computed.kind
+        write = count_choice_steps if kind in COUNT_KINDS else frequent_month_steps \
+            if kind == "frequent_month" else computed_steps
+        target, computed = write(plan.computed)
         return program(target, computed)
     if plan.select is None:
         return None

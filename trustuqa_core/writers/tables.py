@@ -32,6 +32,7 @@ from ..store import GraphStore
 from ..text import stem
 from .choices import link_count_choice
 from .computed import Computed, column_kind, link_computed, year_column
+from .frequency import link_frequent_month
 from .linking import (
     STOP,
     Cond,
@@ -613,6 +614,18 @@ def _rule_count_choice(s: LinkState) -> bool:
     return True
 
 
+def _rule_frequent_month(s: LinkState) -> bool:
+    """*Which month had the most games?* with no column of months: the month of the date
+    column found in the most rows (:mod:`.frequency`)."""
+    if s.computed is not None:
+        return False
+    s.computed = link_frequent_month(s.q, s.conds, s.table)
+    if s.computed is None:
+        return False
+    s.agg, s.ranking, s.exclude, s.neighbour = "", None, None, ""
+    return True
+
+
 def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
     name = apply.__name__.removeprefix("_rule_")
     return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
@@ -623,7 +636,7 @@ LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
     _rule_conditions, _rule_partial_values, _rule_negation, _rule_aggregate, _rule_select,
     _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
     _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
-    _rule_computed, _rule_count_choice))
+    _rule_computed, _rule_count_choice, _rule_frequent_month))
 
 
 def link_rules() -> list[tuple[str, str]]:
@@ -924,8 +937,9 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
                 and (at is None or m[2] <= at[1] or m[1] >= at[2])]  # not inside its name
     if compared:
         return "extreme", max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
-    if _FREQUENCY_WORDS & set(q) and not table.numeric.get(select):
-        return "frequent", select
+    if _FREQUENCY_WORDS & set(q) and (not table.numeric.get(select) or (
+            table.repeated.get(select) and at is not None and at[1] == _focus(q))):
+        return "frequent", select  # "which year had the most films?": years repeat
     return None
 
 
