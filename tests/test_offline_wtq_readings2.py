@@ -105,3 +105,37 @@ def test_month_count_is_a_step() -> None:
                writer="offline")
     assert a.trace is not None
     assert "extract_month(" in a.trace.query_text and "most_frequent(" in a.trace.query_text
+
+
+SONGS = (b"#,Title,Length\n1,Intro,1:05\n2,Felonies,4:41\n3,Outro,2:10\n")
+TOWNS = (b"Township,FIPS,Population\nAlta,01500,221\nEmma,21025,4181\nGarden,25300,294\n")
+TABLE = (b"Place,Team,Played,W,D,L,Points\n"
+         b"1,Reds,10,7,2,1,23\n2,Blues,10,5,4,1,19\n3,Greens,10,2,1,7,7\n")
+MEDAL_TABLE = (b"Rank,Nation,Gold,Silver,Bronze,Total\n"
+               b"1,Japan,5,2,0,7\n2,China,4,3,2,9\n3,North Korea,0,1,0,1\n")
+BRIDGES = (b"Bridge name,Location,Length\n"
+           b"Old Youngs Bay Bridge,Astoria,\"1,766\"\nEllsworth Street Bridge,Albany,1090\n")
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    (SONGS, "what song is the shortest?", ["Intro"]),
+    (SONGS, "which is the longest song?", ["Felonies"]),
+    (TOWNS, "which township has the most residents?", ["Emma"]),
+    (TABLE, "which team had the most wins?", ["Reds"]),
+    (TABLE, "which team had the most losses?", ["Greens"]),
+    (MEDAL_TABLE, "which country won the least medals?", ["North Korea"]),
+    (MEDAL_TABLE, "which country won the most gold medals?", ["Japan"]),
+    (BRIDGES, "which bridge is longer, old youngs bay bridge or ellsworth street bridge?",
+     ["Old Youngs Bay Bridge"]),
+])
+def test_property_words_name_a_column(table: bytes, question: str,
+                                      expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[table]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+def test_a_column_of_years_measures_nothing() -> None:
+    """*the most wins* does not rank by a ``Year(s) won`` column of years."""
+    table = b"Player,Year(s) won,Total\nAnn,1967,150\nBo,1922,160\n"
+    a = answer("who had the most wins?", load_graph(tables=[table]), writer="offline")
+    assert a.trace is None or "Year(s) won" not in a.trace.query_text

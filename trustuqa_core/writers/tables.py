@@ -49,6 +49,7 @@ from .linking import (
     tokens,
 )
 from .order import ordinal_column, top_is_first_row
+from .properties import property_mentions
 
 __all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "SELECT_RULES",
            "link_rules",
@@ -133,7 +134,8 @@ class LinkState:
     @classmethod
     def start(cls, question: str, table: Table) -> LinkState:
         q = tokens(question)
-        return cls(question, q, table, header_mentions(q, table.columns))
+        mentions = header_mentions(q, table.columns)
+        return cls(question, q, table, mentions | property_mentions(q, table, mentions))
 
 
 @dataclass(frozen=True)
@@ -491,6 +493,9 @@ def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
     if q[0] == "who":
         return True
     focus = _focus(q)
+    if 0 <= focus < len(q) - 1 and q[focus] in _SUPERLATIVES and q[focus - 1] == "the" \
+            and q[focus + 1] not in _SUPERLATIVE_FILLERS:
+        focus += 1  # "which is the longest song?": the noun after the superlative
     if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered \
             or q[focus] in _PRONOUNS:  # "what was her lowest score?" asks her score
         return False
@@ -797,7 +802,7 @@ def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
     if named is None:
         return None
     words = set(q)
-    compared = [c for c, m in mentions.items() if c not in counts and table.numeric.get(c)
+    compared = [c for c, m in mentions.items() if c not in counts and column_kind(table, c)
                 and m[0] >= 0.5]
     best = max(compared, key=lambda c: (mentions[c][0], -mentions[c][1])) if compared else None
     by_rank = _rank_choice(q, table, set(counts), best)
