@@ -139,3 +139,18 @@ def test_a_column_of_years_measures_nothing() -> None:
     table = b"Player,Year(s) won,Total\nAnn,1967,150\nBo,1922,160\n"
     a = answer("who had the most wins?", load_graph(tables=[table]), writer="offline")
     assert a.trace is None or "Year(s) won" not in a.trace.query_text
+
+
+GAMES_RELEASED = (b"Title,Release,Platform\n"
+                  b"Lego Racers,1999,PC\nLego Island,1997,PC\nLego Chess,1998,PC\n")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("what was the first game released?", ["Lego Island"]),
+    ("what was the last game released?", ["Lego Racers"]),
+    ("what is the first game listed?", ["Lego Racers"]),
+    ("what year was the first game released?", ["1997"]),
+])
+def test_first_and_last_by_a_year_column(question: str, expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[GAMES_RELEASED]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error

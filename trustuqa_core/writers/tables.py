@@ -474,14 +474,21 @@ def _rule_row_of_extreme(s: LinkState) -> bool:
         return False
     if not _asks_row(s.q, s.mentions, s.covered):
         return False
-    used = {c.column for c in s.conds} | {sel}
+    name = _name_column(s, sel)
+    if name is None:
+        return False
+    s.ranking, s.select = ("extreme", sel), name
+    return True
+
+
+def _name_column(s: LinkState, ranked: str) -> str | None:
+    """The column naming the rows a question asks for: a column of people for *who*, else
+    the first column of text no condition uses (not ``ranked``)."""
+    used = {c.column for c in s.conds} | {ranked}
     text = [c for c in s.table.columns if c not in used and not s.table.numeric.get(c)
             and c not in s.table.durations]
     people = [c for c in text if _hinted(c, _WH_HINTS["who"])] if s.q[0] == "who" else []
-    if not (people or text):
-        return False
-    s.ranking, s.select = ("extreme", sel), (people or text)[0]
-    return True
+    return (people or text)[0] if people or text else None
 
 
 def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
@@ -552,8 +559,10 @@ def _rule_neighbour(s: LinkState) -> bool:
 
 
 def _rule_row_order(s: LinkState) -> bool:
-    """A free-standing first / last with nothing else to rank by: the table's row order; so is
-    *top* (*who is at the top of the list?*) when the column asked for is text (:mod:`.order`)."""
+    """A free-standing first / last with nothing else to rank by: the table's row order (by the
+    column of years the question reads when it asks for a row: *what was the first game
+    released?*); so is *top* (*who is at the top of the list?*) when the column asked for is
+    text (:mod:`.order`)."""
     if s.ranking is not None or s.neighbour or s.select is None:
         return False
     named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
@@ -567,7 +576,21 @@ def _rule_row_order(s: LinkState) -> bool:
     if not order:
         return False
     s.agg, s.ranking = order, ("extreme", "row_number")
+    focus = _focus(s.q)
+    if not _years(s.table.ranges.get(s.select)) or _LISTED & set(s.q):
+        return True
+    if 0 <= focus < len(s.q) and s.q[focus] in _TIME_NOUNS:
+        s.ranking = None  # "what year was the first game released?": the earliest year
+    elif _asks_row(s.q, s.mentions, s.covered) and (name := _name_column(s, s.select)):
+        # "what was the first game released?": by the year column the question reads
+        s.ranking, s.select = ("extreme", s.select), name
     return True
+
+
+#: words saying the order asked is the table's (*the first single listed*)
+_LISTED = frozenset({"listed", "list", "table", "chart", "shown"})
+#: question words asking for a time, not a row (*what year was the last school founded?*)
+_TIME_NOUNS = frozenset({"year", "years", "date", "season", "day", "month", "time"})
 
 
 def _rule_summary_row(s: LinkState) -> bool:
