@@ -4,6 +4,23 @@
 * a choice between two values of one column with *more* / *fewer* and no column to compare
   counts each value's rows (*are there more players from Sweden or Canada?*); *did A win
   more or less than B?* answers *more* / *less*; equal counts answer both options;
+* *top* with nothing to rank by, asking for a text column (*who is at the top of the list?*,
+  *who was the top finisher from Poland?*), is the first row, as *first* is; over a number
+  column it stays the largest value;
+* *which year had the most films?* asks for the year found in the most rows (a column of
+  numbers whose values repeat, named where the question word points), and *which month had
+  the most games?* with no column of months reads the month of the date column;
+* a word naming a column by what it measures (*the shortest song* -> ``Length``, *the most
+  residents* -> ``Population``, *the most wins* -> ``W``, *the least medals* -> ``Total``, *which
+  bridge is longer, A or B?* -> ``Length``) ranks or compares by that column;
+* *first* / *last* asking for a row whose year column the question reads (*what was the
+  first game released?*) ranks by that year, not by the row order (which *the first game
+  listed* keeps), and reads the rows' names; *what year was the first game released?* is the
+  earliest year;
+* *who / which / what ... after / before X* whose column read was only guessed answers with the
+  neighbour row's value in X's own column (*who came next after Venezuela?* -> the next
+  nation), and a row holding X again is left out of the neighbours (*the next opening act
+  after X* is another act).
 """
 
 from __future__ import annotations
@@ -153,4 +170,23 @@ GAMES_RELEASED = (b"Title,Release,Platform\n"
 ])
 def test_first_and_last_by_a_year_column(question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(tables=[GAMES_RELEASED]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+NATIONS = (b"Rank,Nation,Gold,Total\n"
+           b"1,Brazil,5,9\n2,Venezuela,3,8\n3,Colombia,2,7\n4,Chile,0,2\n")
+TOUR = (b"Date,City,Opening act\n"
+        b"August 10,Miami,Cadillac Tramps\nAugust 12,Tampa,Cadillac Tramps\n"
+        b"August 14,Atlanta,Doughboys\nAugust 16,Boston,Big Star\n")
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    (NATIONS, "who came next after venezuela?", ["Colombia"]),
+    (NATIONS, "which nation is listed before colombia?", ["Venezuela"]),
+    (NATIONS, "who is listed next after rank number 2?", ["Colombia"]),
+    (TOUR, "who was the next opening act after the cadillac tramps?", ["Doughboys"]),
+])
+def test_neighbour_in_the_named_column(table: bytes, question: str,
+                                       expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[table]), writer="offline")
     assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error

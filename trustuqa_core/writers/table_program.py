@@ -78,7 +78,12 @@ def plan_program(plan: TablePlan) -> Program | None:
         base = len(steps)
     if plan.neighbour and steps:
         which = "next" if plan.neighbour == "next_row" else "previous"
-        steps.append((f"Take the {which} row", call(plan.neighbour, set=ref(len(steps)))))
+        named = len(steps)
+        steps.append((f"Take the {which} row", call(plan.neighbour, set=ref(named))))
+        if plan.select in {c.column for c in plan.conds if not c.negated}:
+            # the next act after X is another act: a row holding X again is not the answer
+            steps.append((f"Leave out the rows of output_of_query{named} themselves",
+                          call("set_difference", set1=ref(len(steps)), set2=ref(named))))
     sel, rows = plan.select, len(steps)
     if plan.ranking is not None:
         return program(sel, steps + _ranking_steps(plan, rows))

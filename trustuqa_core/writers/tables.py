@@ -550,12 +550,20 @@ def _rule_neighbour(s: LinkState) -> bool:
     if neighbour:
         asked = [c.column for c in s.conds if _asks_for(s.q, c.column, s.mentions)]
         anchor = asked[0] if asked else s.conds[0].column
-        if _asks_for(s.q, anchor, s.mentions) or s.select is None:
-            s.select = anchor  # the neighbour's value in the named row's column
+        if _asks_for(s.q, anchor, s.mentions) or s.select is None or (
+                s.mentions.get(s.select, (0.0,))[0] < 0.5 and s.q[0] in _ASKS_NAME
+                and not column_kind(s.table, anchor)):
+            # the neighbour's value in the named row's column (also when the column read
+            # was only guessed: "who came next after venezuela?" names another nation)
+            s.select = anchor
         elif cue not in ("next", "previous"):
             neighbour = ""  # "after" a named row, asking another column: that row's value
     s.neighbour = neighbour
     return bool(neighbour)
+
+
+#: question words asking for a name: a neighbour's answer is the named row's kind
+_ASKS_NAME = frozenset({"who", "which", "what", "whom"})
 
 
 def _rule_row_order(s: LinkState) -> bool:
