@@ -16,7 +16,8 @@
 * *first* / *last* asking for a row whose year column the question reads (*what was the
   first game released?*) ranks by that year, not by the row order (which *the first game
   listed* keeps), and reads the rows' names; *what year was the first game released?* is the
-  earliest year;
+  earliest year; a verb that dates rows (*released*, *founded*) ranks by the table's year
+  column even when the noun names the column read (*the first film released*);
 * *who / which / what ... after / before X* whose column read was only guessed answers with the
   neighbour row's value in X's own column (*who came next after Venezuela?* -> the next
   nation), and a row holding X again is left out of the neighbours (*the next opening act
@@ -170,6 +171,19 @@ GAMES_RELEASED = (b"Title,Release,Platform\n"
 ])
 def test_first_and_last_by_a_year_column(question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(tables=[GAMES_RELEASED]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+COMEDIES = b"Rank,Film,Year\n1,Some Like It Hot,1959\n2,Tootsie,1982\n3,Duck Soup,1933\n"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("what was the first film released?", ["Duck Soup"]),
+    ("what was the last film released?", ["Tootsie"]),
+    ("what is the first film listed?", ["Some Like It Hot"]),
+])
+def test_a_dating_verb_ranks_by_the_year_column(question: str, expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[COMEDIES]), writer="offline")
     assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
 
 

@@ -585,7 +585,12 @@ def _rule_row_order(s: LinkState) -> bool:
         return False
     s.agg, s.ranking = order, ("extreme", "row_number")
     focus = _focus(s.q)
-    if not _years(s.table.ranges.get(s.select)) or _LISTED & set(s.q):
+    if _LISTED & set(s.q):
+        return True
+    if not _years(s.table.ranges.get(s.select)):
+        years = year_column(s.table, {c.column for c in s.conds} | {s.select}, s.mentions)
+        if _TIME_VERBS & set(s.q) and years is not None:
+            s.ranking = ("extreme", years)  # "the first film released": by its year
         return True
     if 0 <= focus < len(s.q) and s.q[focus] in _TIME_NOUNS:
         s.ranking = None  # "what year was the first game released?": the earliest year
@@ -597,6 +602,10 @@ def _rule_row_order(s: LinkState) -> bool:
 
 #: words saying the order asked is the table's (*the first single listed*)
 _LISTED = frozenset({"listed", "list", "table", "chart", "shown"})
+#: verbs dating a row (*the first film released*): first / last by the year column
+_TIME_VERBS = frozenset({"released", "founded", "established", "built", "aired", "published",
+                         "completed", "opened", "formed", "created", "constructed",
+                         "launched", "introduced", "premiered", "debuted", "issued"})
 #: question words asking for a time, not a row (*what year was the last school founded?*)
 _TIME_NOUNS = frozenset({"year", "years", "date", "season", "day", "month", "time"})
 
