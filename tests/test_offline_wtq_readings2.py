@@ -17,7 +17,8 @@
   first game released?*) ranks by that year, not by the row order (which *the first game
   listed* keeps), and reads the rows' names; *what year was the first game released?* is the
   earliest year; a verb that dates rows (*released*, *founded*) ranks by the table's year
-  column even when the noun names the column read (*the first film released*);
+  column even when the noun names the column read (*the first film released*); *which came
+  first, A or B?* chooses by the rows' year column, else by the table's order;
 * *who / which / what ... after / before X* whose column read was only guessed answers with the
   neighbour row's value in X's own column (*who came next after Venezuela?* -> the next
   nation), and a row holding X again is left out of the neighbours (*the next opening act
@@ -202,5 +203,15 @@ TOUR = (b"Date,City,Opening act\n"
 ])
 def test_neighbour_in_the_named_column(table: bytes, question: str,
                                        expected: list[str]) -> None:
+    a = answer(question, load_graph(tables=[table]), writer="offline")
+    assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error
+
+
+@pytest.mark.parametrize(("table", "question", "expected"), [
+    (COMEDIES, "which came first, tootsie or duck soup?", ["Duck Soup"]),
+    (COMEDIES, "which was released last: duck soup or some like it hot?", ["Some Like It Hot"]),
+    (NATIONS, "who is listed first, colombia or venezuela?", ["Venezuela"]),
+])
+def test_first_or_last_of_two_named(table: bytes, question: str, expected: list[str]) -> None:
     a = answer(question, load_graph(tables=[table]), writer="offline")
     assert sorted(a.answer) == expected, a.trace.query_text if a.trace else a.error

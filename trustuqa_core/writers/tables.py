@@ -853,11 +853,14 @@ def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
                                 >= mentions[best][0]):
         return named, *by_time
     agg = "max" if words & _MORE else "min" if words & _LESS else ""
-    if not agg:
+    order = "" if agg else "min" if _FIRST in words else "max" if _LAST in words else ""
+    if not (agg or order):
         return None
-    if best is not None:
+    if best is not None and not order:
         return named, agg, best
-    if words & _TIME_CHOICE:
+    if order:  # "which came first, A or B?": by their year, else by the table's order
+        agg = order
+    if order or words & _TIME_CHOICE:
         years = [c for c in table.columns if c not in counts and _years(table.ranges.get(c))]
         return named, agg, years[0] if years else "row_number"
     return None
