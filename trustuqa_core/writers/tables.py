@@ -552,7 +552,7 @@ def _rule_neighbour(s: LinkState) -> bool:
         anchor = asked[0] if asked else s.conds[0].column
         if _asks_for(s.q, anchor, s.mentions) or s.select is None or (
                 s.mentions.get(s.select, (0.0,))[0] < 0.5 and s.q[0] in _ASKS_NAME
-                and not column_kind(s.table, anchor)):
+                and not column_kind(s.table, anchor) and not _possessive(s.q, s.conds)):
             # the neighbour's value in the named row's column (also when the column read
             # was only guessed: "who came next after venezuela?" names another nation)
             s.select = anchor
@@ -560,6 +560,18 @@ def _rule_neighbour(s: LinkState) -> bool:
             neighbour = ""  # "after" a named row, asking another column: that row's value
     s.neighbour = neighbour
     return bool(neighbour)
+
+
+def _possessive(q: list[str], conds: list[Cond]) -> bool:
+    """A named value followed by *'s* (*who was Catherine Long's previous representative?*):
+    the question asks for a relation of that row (its predecessor in some role), which the
+    row before it need not hold.
+
+    >>> _possessive(tokens("who was ann long's previous representative?"),
+    ...             [Cond("Name", "=", "Ann Long", (2, 4))])
+    True
+    """
+    return any(c.span[1] < len(q) and q[c.span[1]] == "s" for c in conds)
 
 
 #: question words asking for a name: a neighbour's answer is the named row's kind
