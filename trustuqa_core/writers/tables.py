@@ -134,8 +134,7 @@ class LinkState:
     @classmethod
     def start(cls, question: str, table: Table) -> LinkState:
         q = tokens(question)
-        mentions = header_mentions(q, table.columns)
-        return cls(question, q, table, mentions | property_mentions(q, table, mentions))
+        return cls(question, q, table, header_mentions(q, table.columns))
 
 
 @dataclass(frozen=True)
@@ -154,6 +153,15 @@ def _rule_conditions(s: LinkState) -> bool:
     s.covered = {i for c in s.conds for i in range(*c.span)}
     s.covered |= {i for m in s.mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
     return bool(s.conds)
+
+
+def _rule_property_words(s: LinkState) -> bool:
+    """Words naming a column by what it measures (*the shortest song* -> ``Length``, *the
+    most residents* -> ``Population``) mention it partly (:mod:`.properties`); added after the
+    conditions, so they steer what is ranked or compared, not which column a number bounds."""
+    found = property_mentions(s.q, s.table, s.mentions)
+    s.mentions = {**s.mentions, **found}
+    return bool(found)
 
 
 def _rule_partial_values(s: LinkState) -> bool:
@@ -501,8 +509,11 @@ def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
         return True
     focus = _focus(q)
     if 0 <= focus < len(q) - 1 and q[focus] in _SUPERLATIVES and q[focus - 1] == "the" \
-            and q[focus + 1] not in _SUPERLATIVE_FILLERS:
-        focus += 1  # "which is the longest song?": the noun after the superlative
+            and q[focus + 1] not in _SUPERLATIVE_FILLERS | _VALUE_NOUNS \
+            and (q[0] == "which" or focus + 2 == len(q)):
+        # "which is the longest song?", "what is the longest song?": the noun after the
+        # superlative (not "what is the least value for week?" nor a longer "what" question)
+        focus += 1
     if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered \
             or q[focus] in _PRONOUNS:  # "what was her lowest score?" asks her score
         return False
@@ -511,6 +522,9 @@ def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
 
 
 _PRONOUNS = frozenset({"her", "his", "their", "its", "my", "our", "your", "the"})
+#: nouns after a superlative that ask for a value, not a row (*the least value for week*)
+_VALUE_NOUNS = frozenset({"value", "values", "entry", "number", "amount", "figure", "year",
+                          "years", "date", "score", "total", "current", "recent"})
 _AGG_WORDS = frozenset(w for cue, _ in _AGG_CUES for w in cue.split())
 
 
@@ -690,7 +704,8 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
-    _rule_conditions, _rule_partial_values, _rule_negation, _rule_aggregate, _rule_select,
+    _rule_conditions, _rule_property_words, _rule_partial_values, _rule_negation,
+    _rule_aggregate, _rule_select,
     _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
     _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
     _rule_computed, _rule_count_choice, _rule_frequent_month))
@@ -701,7 +716,7 @@ def link_rules() -> list[tuple[str, str]]:
     choosing the selected column follow ``select`` as ``select/<name>``.
 
     >>> [name for name, _ in link_rules()][:6]
-    ['conditions', 'partial_values', 'negation', 'aggregate', 'select', 'select/named_at_focus']
+    ['conditions', 'property_words', 'partial_values', 'negation', 'aggregate', 'select']
     """
     out = []
     for r in LINK_RULES:
