@@ -61,6 +61,8 @@ class Computed:
     why: str = ""
     #: for ``column_choice``, the two answers as the question names them (``Run 1``)
     options: tuple[str, str] = ("", "")
+    #: conditions every counted row meets besides its option (``count_choice``: *in 2013*)
+    filters: tuple[Cond, ...] = ()
 
 
 def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[float, int, int]],

@@ -104,6 +104,8 @@ class Table:
     sizes: dict[str, int] = field(default_factory=dict)
     #: word -> (column, cell) of the cells of two words or more holding it
     words: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: column -> the cells found in two rows or more (rows can be counted per value)
+    repeated: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def read_table(graph: GraphStore, index: int) -> Table:
@@ -114,11 +116,15 @@ def read_table(graph: GraphStore, index: int) -> Table:
     longest = 1
     durations: set[str] = set()
     sizes: dict[str, int] = {}
+    repeated: dict[str, frozenset[str]] = {}
     for col in source.columns:
         rel = graph.relation(col)
         if rel is None:
             continue
-        labels = [graph.label(t) for t in graph.relation_tails(rel)]
+        tails, counts = graph.tail_counts(rel)
+        labels = [graph.label(t) for t in tails]
+        repeated[col] = frozenset(label for label, n in zip(labels, counts, strict=True)
+                                  if n >= 2)
         sizes[col] = len(set(labels))
         numeric[col] = bool(labels) and sum(parse_number(x) is not None for x in labels) >= (
             0.5 * len(labels))
@@ -138,7 +144,7 @@ def read_table(graph: GraphStore, index: int) -> Table:
             for word in set(key):
                 words.setdefault(word, []).extend(options)
     return Table(source.name, list(source.columns), cells, numeric, longest, ranges,
-                 frozenset(durations), sizes, words)
+                 frozenset(durations), sizes, words, repeated)
 
 
 def _same(a: str, b: str) -> bool:

@@ -20,7 +20,9 @@ from collections.abc import Sequence
 
 from ..query.ast import CMPS, Arg, Call, Cmp, Program
 from ..query.build import arg, call, get_information, program, ref
+from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
+from .frequency import frequent_month_steps
 from .tables import TablePlan
 
 __all__ = ["plan_program"]
@@ -29,7 +31,10 @@ __all__ = ["plan_program"]
 def plan_program(plan: TablePlan) -> Program | None:
     """The query program of a plan (None without a selected column)."""
     if plan.computed is not None:
-        target, computed = computed_steps(plan.computed)
+        kind = plan.computed.kind
+        write = count_choice_steps if kind in COUNT_KINDS else frequent_month_steps \
+            if kind == "frequent_month" else computed_steps
+        target, computed = write(plan.computed)
         return program(target, computed)
     if plan.select is None:
         return None
@@ -73,7 +78,12 @@ def plan_program(plan: TablePlan) -> Program | None:
         base = len(steps)
     if plan.neighbour and steps:
         which = "next" if plan.neighbour == "next_row" else "previous"
-        steps.append((f"Take the {which} row", call(plan.neighbour, set=ref(len(steps)))))
+        named = len(steps)
+        steps.append((f"Take the {which} row", call(plan.neighbour, set=ref(named))))
+        if plan.select in {c.column for c in plan.conds if not c.negated}:
+            # the next act after X is another act: a row holding X again is not the answer
+            steps.append((f"Leave out the rows of output_of_query{named} themselves",
+                          call("set_difference", set1=ref(len(steps)), set2=ref(named))))
     sel, rows = plan.select, len(steps)
     if plan.ranking is not None:
         return program(sel, steps + _ranking_steps(plan, rows))

@@ -30,7 +30,9 @@ from ..numbers import parse_month_day, parse_number
 from ..reasoning.cues import RANK_RELATION, RANK_WORDS, TIME_ASKED
 from ..store import GraphStore
 from ..text import stem
+from .choices import link_count_choice
 from .computed import Computed, column_kind, link_computed, year_column
+from .frequency import link_frequent_month
 from .linking import (
     STOP,
     Cond,
@@ -46,6 +48,8 @@ from .linking import (
     read_table,
     tokens,
 )
+from .order import ordinal_column, top_is_first_row
+from .properties import property_mentions
 
 __all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "SELECT_RULES",
            "link_rules",
@@ -149,6 +153,15 @@ def _rule_conditions(s: LinkState) -> bool:
     s.covered = {i for c in s.conds for i in range(*c.span)}
     s.covered |= {i for m in s.mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
     return bool(s.conds)
+
+
+def _rule_property_words(s: LinkState) -> bool:
+    """Words naming a column by what it measures (*the shortest song* -> ``Length``, *the
+    most residents* -> ``Population``) mention it partly (:mod:`.properties`); added after the
+    conditions, so they steer what is ranked or compared, not which column a number bounds."""
+    found = property_mentions(s.q, s.table, s.mentions)
+    s.mentions = {**s.mentions, **found}
+    return bool(found)
 
 
 def _rule_partial_values(s: LinkState) -> bool:
@@ -469,14 +482,21 @@ def _rule_row_of_extreme(s: LinkState) -> bool:
         return False
     if not _asks_row(s.q, s.mentions, s.covered):
         return False
-    used = {c.column for c in s.conds} | {sel}
+    name = _name_column(s, sel)
+    if name is None:
+        return False
+    s.ranking, s.select = ("extreme", sel), name
+    return True
+
+
+def _name_column(s: LinkState, ranked: str) -> str | None:
+    """The column naming the rows a question asks for: a column of people for *who*, else
+    the first column of text no condition uses (not ``ranked``)."""
+    used = {c.column for c in s.conds} | {ranked}
     text = [c for c in s.table.columns if c not in used and not s.table.numeric.get(c)
             and c not in s.table.durations]
     people = [c for c in text if _hinted(c, _WH_HINTS["who"])] if s.q[0] == "who" else []
-    if not (people or text):
-        return False
-    s.ranking, s.select = ("extreme", sel), (people or text)[0]
-    return True
+    return (people or text)[0] if people or text else None
 
 
 def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
@@ -488,6 +508,12 @@ def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
     if q[0] == "who":
         return True
     focus = _focus(q)
+    if 0 <= focus < len(q) - 1 and q[focus] in _SUPERLATIVES and q[focus - 1] == "the" \
+            and q[focus + 1] not in _SUPERLATIVE_FILLERS | _VALUE_NOUNS \
+            and (q[0] == "which" or focus + 2 == len(q)):
+        # "which is the longest song?", "what is the longest song?": the noun after the
+        # superlative (not "what is the least value for week?" nor a longer "what" question)
+        focus += 1
     if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered \
             or q[focus] in _PRONOUNS:  # "what was her lowest score?" asks her score
         return False
@@ -496,6 +522,9 @@ def _asks_row(q: list[str], mentions: dict[str, tuple[float, int, int]],
 
 
 _PRONOUNS = frozenset({"her", "his", "their", "its", "my", "our", "your", "the"})
+#: nouns after a superlative that ask for a value, not a row (*the least value for week*)
+_VALUE_NOUNS = frozenset({"value", "values", "entry", "number", "amount", "figure", "year",
+                          "years", "date", "score", "total", "current", "recent"})
 _AGG_WORDS = frozenset(w for cue, _ in _AGG_CUES for w in cue.split())
 
 
@@ -535,23 +564,76 @@ def _rule_neighbour(s: LinkState) -> bool:
     if neighbour:
         asked = [c.column for c in s.conds if _asks_for(s.q, c.column, s.mentions)]
         anchor = asked[0] if asked else s.conds[0].column
-        if _asks_for(s.q, anchor, s.mentions) or s.select is None:
-            s.select = anchor  # the neighbour's value in the named row's column
+        if _asks_for(s.q, anchor, s.mentions) or s.select is None or (
+                s.mentions.get(s.select, (0.0,))[0] < 0.5 and s.q[0] in _ASKS_NAME
+                and not column_kind(s.table, anchor) and not _possessive(s.q, s.conds)):
+            # the neighbour's value in the named row's column (also when the column read
+            # was only guessed: "who came next after venezuela?" names another nation)
+            s.select = anchor
         elif cue not in ("next", "previous"):
             neighbour = ""  # "after" a named row, asking another column: that row's value
     s.neighbour = neighbour
     return bool(neighbour)
 
 
+def _possessive(q: list[str], conds: list[Cond]) -> bool:
+    """A named value followed by *'s* (*who was Catherine Long's previous representative?*):
+    the question asks for a relation of that row (its predecessor in some role), which the
+    row before it need not hold.
+
+    >>> _possessive(tokens("who was ann long's previous representative?"),
+    ...             [Cond("Name", "=", "Ann Long", (2, 4))])
+    True
+    """
+    return any(c.span[1] < len(q) and q[c.span[1]] == "s" for c in conds)
+
+
+#: question words asking for a name: a neighbour's answer is the named row's kind
+_ASKS_NAME = frozenset({"who", "which", "what", "whom"})
+
+
 def _rule_row_order(s: LinkState) -> bool:
-    """A free-standing first / last with nothing else to rank by: the table's row order."""
-    if s.ranking is not None or s.neighbour or s.agg or s.select is None:
+    """A free-standing first / last with nothing else to rank by: the table's row order (by the
+    column of years the question reads when it asks for a row: *what was the first game
+    released?*); so is *top* (*who is at the top of the list?*) when the column asked for is
+    text (:mod:`.order`)."""
+    if s.ranking is not None or s.neighbour or s.select is None:
+        return False
+    named = {i for m in s.mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
+    if s.agg == "max" and not column_kind(s.table, s.select) and not _rank_like(s.select) \
+            and not ordinal_column(s.table, s.select) and top_is_first_row(s.q, s.covered | named):
+        s.agg, s.ranking = "min", ("extreme", "row_number")
+        return True
+    if s.agg:
         return False
     order = _order_word(s.q, s.covered)
     if not order:
         return False
     s.agg, s.ranking = order, ("extreme", "row_number")
+    focus = _focus(s.q)
+    if _LISTED & set(s.q):
+        return True
+    if not _years(s.table.ranges.get(s.select)):
+        years = year_column(s.table, {c.column for c in s.conds} | {s.select}, s.mentions)
+        if _TIME_VERBS & set(s.q) and years is not None:
+            s.ranking = ("extreme", years)  # "the first film released": by its year
+        return True
+    if 0 <= focus < len(s.q) and s.q[focus] in _TIME_NOUNS:
+        s.ranking = None  # "what year was the first game released?": the earliest year
+    elif _asks_row(s.q, s.mentions, s.covered) and (name := _name_column(s, s.select)):
+        # "what was the first game released?": by the year column the question reads
+        s.ranking, s.select = ("extreme", s.select), name
     return True
+
+
+#: words saying the order asked is the table's (*the first single listed*)
+_LISTED = frozenset({"listed", "list", "table", "chart", "shown"})
+#: verbs dating a row (*the first film released*): first / last by the year column
+_TIME_VERBS = frozenset({"released", "founded", "established", "built", "aired", "published",
+                         "completed", "opened", "formed", "created", "constructed",
+                         "launched", "introduced", "premiered", "debuted", "issued"})
+#: question words asking for a time, not a row (*what year was the last school founded?*)
+_TIME_NOUNS = frozenset({"year", "years", "date", "season", "day", "month", "time"})
 
 
 def _rule_summary_row(s: LinkState) -> bool:
@@ -590,6 +672,31 @@ def _rule_computed(s: LinkState) -> bool:
     return True
 
 
+def _rule_count_choice(s: LinkState) -> bool:
+    """Two values of one column offered with *or* and *more* / *fewer* but no column to
+    compare (*are there more players from Sweden or Canada?*): the option filling more (fewer)
+    rows, counted (:mod:`.choices`)."""
+    if s.computed is not None or s.ranking is not None or s.neighbour:
+        return False
+    s.computed = link_count_choice(s.q, s.conds, s.mentions, s.table)
+    if s.computed is None:
+        return False
+    s.agg, s.exclude = "", None
+    return True
+
+
+def _rule_frequent_month(s: LinkState) -> bool:
+    """*Which month had the most games?* with no column of months: the month of the date
+    column found in the most rows (:mod:`.frequency`)."""
+    if s.computed is not None:
+        return False
+    s.computed = link_frequent_month(s.q, s.conds, s.table)
+    if s.computed is None:
+        return False
+    s.agg, s.ranking, s.exclude, s.neighbour = "", None, None, ""
+    return True
+
+
 def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
     name = apply.__name__.removeprefix("_rule_")
     return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
@@ -597,10 +704,11 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
-    _rule_conditions, _rule_partial_values, _rule_negation, _rule_aggregate, _rule_select,
+    _rule_conditions, _rule_property_words, _rule_partial_values, _rule_negation,
+    _rule_aggregate, _rule_select,
     _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
     _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
-    _rule_computed))
+    _rule_computed, _rule_count_choice, _rule_frequent_month))
 
 
 def link_rules() -> list[tuple[str, str]]:
@@ -608,7 +716,7 @@ def link_rules() -> list[tuple[str, str]]:
     choosing the selected column follow ``select`` as ``select/<name>``.
 
     >>> [name for name, _ in link_rules()][:6]
-    ['conditions', 'partial_values', 'negation', 'aggregate', 'select', 'select/named_at_focus']
+    ['conditions', 'property_words', 'partial_values', 'negation', 'aggregate', 'select']
     """
     out = []
     for r in LINK_RULES:
@@ -761,7 +869,7 @@ def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
     if named is None:
         return None
     words = set(q)
-    compared = [c for c, m in mentions.items() if c not in counts and table.numeric.get(c)
+    compared = [c for c, m in mentions.items() if c not in counts and column_kind(table, c)
                 and m[0] >= 0.5]
     best = max(compared, key=lambda c: (mentions[c][0], -mentions[c][1])) if compared else None
     by_rank = _rank_choice(q, table, set(counts), best)
@@ -772,11 +880,14 @@ def _choice(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: li
                                 >= mentions[best][0]):
         return named, *by_time
     agg = "max" if words & _MORE else "min" if words & _LESS else ""
-    if not agg:
+    order = "" if agg else "min" if _FIRST in words else "max" if _LAST in words else ""
+    if not (agg or order):
         return None
-    if best is not None:
+    if best is not None and not order:
         return named, agg, best
-    if words & _TIME_CHOICE:
+    if order:  # "which came first, A or B?": by their year, else by the table's order
+        agg = order
+    if order or words & _TIME_CHOICE:
         years = [c for c in table.columns if c not in counts and _years(table.ranges.get(c))]
         return named, agg, years[0] if years else "row_number"
     return None
@@ -901,8 +1012,9 @@ def _ranking(q: list[str], mentions: dict[str, tuple[float, int, int]], conds: l
                 and (at is None or m[2] <= at[1] or m[1] >= at[2])]  # not inside its name
     if compared:
         return "extreme", max(compared, key=lambda c: (mentions[c][0], -mentions[c][1]))
-    if _FREQUENCY_WORDS & set(q) and not table.numeric.get(select):
-        return "frequent", select
+    if _FREQUENCY_WORDS & set(q) and (not table.numeric.get(select) or (
+            table.repeated.get(select) and at is not None and at[1] == _focus(q))):
+        return "frequent", select  # "which year had the most films?": years repeat
     return None
 
 
