@@ -306,6 +306,17 @@ def _with_value(graph: GraphStore, rel: int, value: int) -> set[int]:
             if graph.is_row(int(h))}
 
 
+def _answer_if(graph: GraphStore, rel: int, value: int, others: set[int] | None,
+               target: int) -> list[str]:
+    """The cells of ``target`` in the rows whose ``rel`` is ``value`` (and that meet the
+    query's other conditions, ``others``; None: there are none): the answer of the reading
+    with that condition instead."""
+    rows = _with_value(graph, rel, value)
+    if others is not None:
+        rows &= others
+    return _read(graph, sorted(rows), target)
+
+
 def _condition_columns(trace: Trace, question: str, shape: _Shape, answer: Sequence[str],
                        used: set[int]) -> list[Reason]:
     graph = trace.graph
@@ -330,10 +341,7 @@ def _condition_columns(trace: Trace, question: str, shape: _Shape, answer: Seque
             if not _named(_extra(own, words), said):
                 rivals.append((len(_named(words, said)), other_rel))
         for _, other_rel in sorted(rivals, reverse=True)[:MAX_ALTERNATIVES]:
-            rows = _with_value(graph, other_rel, node)
-            if others is not None:
-                rows &= others
-            other = _read(graph, sorted(rows), shape.target)
+            other = _answer_if(graph, other_rel, node, others, shape.target)
             if _differs(answer, other):
                 return [Reason("condition_column_ambiguous", f"{value.labels[0]!r} is also a "
                                f"{names[other_rel]!r}, which the question names as well as "
@@ -362,10 +370,7 @@ def _condition_values(trace: Trace, question: str, shape: _Shape,
         named.sort(key=lambda it: -len(it[1]))
         others = _condition_rows(trace, shape, q)
         for i, _ in named[:MAX_ALTERNATIVES]:
-            rows = _with_value(graph, rel, i)
-            if others is not None:
-                rows &= others
-            other = _read(graph, sorted(rows), shape.target)
+            other = _answer_if(graph, rel, i, others, shape.target)
             if _differs(answer, other):
                 return [Reason("condition_value_narrower", f"the question says "
                                f"{graph.label(i)!r}, a cell of {graph.relation_names[rel]!r}; "
