@@ -113,7 +113,7 @@ def test_export_carries_the_fields_and_a_rerun_keeps_them(graph) -> None:
     assert rec["writer"] == "llm:some-model" and rec["routing"]["used"] == ["table1"]
     md = to_markdown(rec)
     assert "**Writer:** the LLM \\(some-model\\)" in md
-    assert "table1, table2 \\(all loaded sources\\); facts read from: table1" in md
+    assert "table1, table2 — all loaded sources; facts read from: table1" in md
     back = load_record(to_json(rec))
     again = rerun_record(back, graph)
     assert again.answer == back["answer"] == ["table1 row 1"]
