@@ -40,6 +40,10 @@ TITLES = {
     "recovered": "A runner-up mapping was used",
     "single_query": "One query only",
     "llm_inferred": "LLM-inferred step",
+    "answer_column_ambiguous": "Another column answers otherwise",
+    "condition_column_ambiguous": "Another column holds the value too",
+    "condition_value_narrower": "The question names a longer cell",
+    "step_unused": "A condition the answer ignores",
 }
 
 
