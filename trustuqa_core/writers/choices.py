@@ -122,8 +122,8 @@ def _inside(mention: tuple[float, int, int], options: tuple[Cond, ...]) -> bool:
 
 
 def count_choice_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
-    """(target type, steps): each option's rows (meeting the filters) counted, the counts
-    compared, the option chosen by ``if_then_else``."""
+    """(target type, steps): each option's rows (meeting the filters) counted and the counts
+    compared by ``compare``, which answers the chosen option (both options on a tie)."""
     steps: list[tuple[str, Call]] = []
     shared: list[int] = []
     for f in c.filters:
