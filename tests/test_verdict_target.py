@@ -1,4 +1,4 @@
-"""A target type that shapes nothing is no reason (verdict.evidence._target_used).
+"""A target type that shapes nothing is no reason (verdict.reading.target_used).
 
 The target type reads the final *rows* in a column. When the answer is KG entities it is
 never applied, so a weak mapping of it ('person' -> nothing in a movie KG) must not keep a
@@ -40,3 +40,16 @@ def test_a_weak_target_type_on_rows_still_counts() -> None:
     failed = run_query(_program(call, "athlete"), graph, question="which skier is from Austria?")
     assert failed.target_step is None and failed.answer == ["table1 row 2"]
     assert "weak_mapping" in [r.code for r in failed.verdict.reasons]
+
+
+def test_an_unused_target_type_does_not_claim_the_column_the_answer_came_from() -> None:
+    """'which films did Mel Brooks direct?': the answer is the heads of directed_by; the
+    target type 'film' maps (weakly) to starred_actors but projects nothing, so the reason
+    'the answer is read from starred_actors' would be false and must not be given."""
+    graph = load_graph(kgs=[MOVIES])
+    t = run_query(_program("get_information(relation='directed_by', tail_entity='Mel Brooks')",
+                           "starred_actors"), graph, question="which films did Mel Brooks direct?")
+    assert sorted(t.answer) == ["Blazing Saddles", "High Anxiety"] and t.target_step is None
+    assert t.target is not None and list(t.target.labels) == ["starred_actors"]
+    assert "target_unnamed" not in [r.code for r in t.verdict.reasons]
+    assert t.verdict.label == "verified"

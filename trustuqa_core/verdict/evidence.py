@@ -16,7 +16,6 @@ from ..mentions import (
     names_any,
 )
 from ..query.ast import Text
-from ..results import Scalar
 from ..store import GraphStore
 from ..text import normalize
 from ..trace import Trace
@@ -25,10 +24,9 @@ from .reading import (
     ASKS_COUNT,
     COUNTED,
     STRONG_METHODS,
-    chosen_literal,
     clip,
-    computed_yes_no,
     names_column,
+    target_used,
 )
 from .thresholds import Thresholds, VoteEvidence
 
@@ -179,22 +177,11 @@ def _counts_names(trace: Trace) -> bool:
     return bool(target.labels)
 
 
-def _target_used(trace: Trace) -> bool:
-    """False only when the answer is entities or cell values the target type never touched
-    (``who directed X?`` → ``Mel Brooks``): it reads rows in a column, so its mapping is then
-    no reason. Rows and computed numbers keep it (a count may be the wrong reading of "how
-    many points", which the target names)."""
-    final = trace.final
-    if computed_yes_no(trace) or chosen_literal(trace):
-        return False
-    if trace.target_step is not None or final is None or not final.elems:
-        return True
-    return any(isinstance(e, Scalar) or trace.graph.is_row(e) for e in final.elems)
 
 
 def mapping_reasons(trace: Trace, th: Thresholds) -> list[Reason]:
     mappings = list(trace.mapped.mappings) if trace.mapped is not None else []
-    if trace.target is not None and trace.target not in mappings and _target_used(trace):
+    if trace.target is not None and trace.target not in mappings and target_used(trace):
         mappings.append(trace.target)
     recovered = {r.key for r in trace.recovery}
     counted = _counts_names(trace) and ASKS_COUNT.search(trace.question or "") is not None

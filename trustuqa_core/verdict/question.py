@@ -41,6 +41,7 @@ from .reading import (
     computed_yes_no,
     literals,
     offers_choice,
+    target_used,
 )
 from .shape import shape_reasons, unused_columns
 from .thresholds import Thresholds
@@ -133,7 +134,7 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     asks_who = re.match(r"\s*(who|whom|whose)\b", question, re.IGNORECASE) is not None
     if (target is not None and target.role == "relation" and target.labels and not asks_who
             and "count" not in funcs and not computed_yes_no(trace)
-            and not chosen_literal(trace) and not timed
+            and not chosen_literal(trace) and not timed and _answer_read_from_target(trace)
             and not any(names_any(question, x) for x in target.labels)):
         out.append(Reason("target_unnamed", f"the answer is read from {target.labels[0]!r}, "
                           "and the question names no word of it", None, target.key))
@@ -179,6 +180,18 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", "the question asks who, and the answer "
                           f"({clip(', '.join(answer[:3]), 60)}) is a date", None, None))
     return out
+
+
+def _answer_read_from_target(trace: Trace) -> bool:
+    """The answer was read from the target type's column: the target projected the rows, or
+    the last step reads that very column (a writer naming its answer column twice). False
+    when the target shaped nothing and the last step read another relation ("which films did
+    Mel Brooks direct?" reads ``directed_by`` whatever ``{film}`` was mapped to)."""
+    target = trace.target
+    if target is None or not target.labels or target_used(trace) or not trace.steps:
+        return True
+    read = [label for m in trace.steps[-1].mappings if m.arg == "relation" for label in m.labels]
+    return not read or target.labels[0] in read
 
 
 def _bound_as_equal(trace: Trace, question: str, cues: Sequence[str]) -> list[Reason]:

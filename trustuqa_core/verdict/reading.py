@@ -164,3 +164,16 @@ def clip(text: str, width: int) -> str:
 
 FUNCTION_WORDS = word_set("function_words")
 YEAR_VALUE = re.compile(r"^\s*(1[5-9]\d\d|20[0-4]\d)\s*$")
+
+
+def target_used(trace: Trace) -> bool:
+    """False only when the answer is entities or cell values the target type never touched
+    (``who directed X?`` → ``Mel Brooks``): it reads rows in a column, so its mapping is then
+    no reason. Rows and computed numbers keep it (a count may be the wrong reading of "how
+    many points", which the target names)."""
+    final = trace.final
+    if computed_yes_no(trace) or chosen_literal(trace):
+        return False
+    if trace.target_step is not None or final is None or not final.elems:
+        return True
+    return any(isinstance(e, Scalar) or trace.graph.is_row(e) for e in final.elems)
