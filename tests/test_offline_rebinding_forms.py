@@ -16,7 +16,7 @@ import pytest
 
 from trustuqa_core import load_graph
 from trustuqa_core.answer import answer
-from trustuqa_core.mapping import Mapper
+from trustuqa_core.mapping import Mapper, default_encoder
 from trustuqa_core.mentions import same_question_form
 from trustuqa_core.query import parse
 from trustuqa_core.writers.offline import _roles_fit
@@ -60,3 +60,27 @@ def test_roles_fit_reads_heads_and_tails() -> None:
     assert not _roles_fit(g, entities, parse(tail.format("Kismet")))
     # a value the graph does not hold is left to the mapper (nothing to check here)
     assert _roles_fit(g, entities, parse(tail.format("1999")))
+
+
+def test_a_similar_demo_reading_a_relation_the_question_does_not_name_does_not_vote(
+        movies) -> None:
+    """'who starred in Memento?' names starred_actors; 'who directed [Kismet]?' re-bound to
+    Memento reads directed_by, which no word of the question names: before, its answer
+    (Christopher Nolan) tied the vote with the cast."""
+    mapper = Mapper(movies, default_encoder())  # as `ask` and the app retrieve demos
+    a = answer("who starred in Memento?", movies, writer="offline", mapper=mapper,
+               encoder=mapper.encoder)
+    notes = [s.note for s in a.samples]
+    assert not any("who directed" in n for n in notes), notes
+    assert sorted(a.answer) == ["Guy Pearce", "Joe Pantoliano"]
+    assert a.verdict.label == "verified", [r.code for r in a.verdict.reasons]
+
+
+def test_a_named_relation_the_entity_lacks_is_still_asked_and_the_gap_is_said(movies) -> None:
+    """'what genre is Spaceballs?': the sample KG has no has_genre fact for Spaceballs. Before:
+    "no query could be written"; now the lookup runs and the answer says which step found
+    nothing."""
+    a = answer("what genre is Spaceballs?", movies, writer="offline")
+    assert a.answer == [] and a.verdict.label == "no answer"
+    assert "has_genre" in (a.error or "") and "Spaceballs" in (a.error or ""), a.error
+    assert "could not be written" not in (a.error or "")

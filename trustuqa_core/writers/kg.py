@@ -155,12 +155,30 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
         elif tails:
             out.append((_lookup(f"What has {rel_name} {tails[0]}", relation=rel_name,
                                 tail_entity=tails[0]), f"{why}; {tails[0]!r} as the tail"))
-    hops = _two_hops(rels, graph, mapper, named, question, skip)
-    found = hops or out  # a one-hop lookup would leave one of the two named relations unread
+    both = _two_conditions(rels, graph, mapper, named, question, skip)
+    hops = [] if both else _two_hops(rels, graph, mapper, named, question, skip)
+    found = both or hops or out  # one hop would leave a named relation (or entity) unread
+    if not found and rels and rels[0][0] >= 1.0 and nodes and not graph.is_temporal:
+        found = [_unfound_lookup(rels[0], graph.label(nodes[0]))]
     if _HOW_MANY.search(question) and not (graph.is_temporal and "when" in words):
         found = [(_counted(p), f"{why}; counted (the question asks how many)")
                  for p, why in found]
     return found
+
+
+def _unfound_lookup(rel: tuple[float, str], node: str) -> tuple[Program, str]:
+    """The lookup the question asks for when the named entity has no fact of the relation its
+    words name ("what genre is Spaceballs?" with no ``has_genre`` fact for it): written anyway,
+    so the empty step says what the data lacks instead of "no query could be written".
+
+    >>> p, why = _unfound_lookup((1.0, "has_genre"), "Spaceballs")
+    >>> p.last.call.args[1].value.value, why.split("; ")[1]
+    ('Spaceballs', "'Spaceballs' has no has_genre fact in the data")
+    """
+    score, rel_name = rel
+    return (_lookup(f"The {rel_name} of {node}", relation=rel_name, head_entity=node),
+            f"knowledge-graph linking: relation {rel_name!r} (question words score "
+            f"{score:.1f}); {node!r} has no {rel_name} fact in the data")
 
 
 _HOW_LONG = re.compile(r"\bhow long\b", re.IGNORECASE)
@@ -403,6 +421,49 @@ def _naming_words(question: str, rel_name: str) -> set[str]:
     """
     weight = _namer(rel_name)
     return {w for w in letter_words(question) if w not in _STOP and weight(w) > 0}
+
+
+def _two_conditions(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
+                    named: list[str], question: str,
+                    skip: frozenset[str] | set[str] = frozenset()) -> list[tuple[Program, str]]:
+    """"which films starring Gene Wilder were directed by Mel Brooks?": two named entities,
+    each next to the word of its own relation, and both on the same side of their facts; the
+    things asked for are those both facts share (``set_intersection``). ``[]`` unless exactly
+    one pairing of the two entities with the two relations fits.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(kgs=[b"A|starred_actors|Ann\\nA|directed_by|Bo\\nB|starred_actors|Ann\\n"
+    ...                     b"C|directed_by|Bo\\nC|starred_actors|Bo\\n"])
+    >>> q = "which films starring Ann were directed by Bo?"
+    >>> m = Mapper(g)
+    >>> p, why = _two_conditions(relation_scores(q, g), g, m, ["ann", "bo"], q)[0]
+    >>> [x.call.func for x in p.queries]
+    ['get_information', 'get_information', 'set_intersection']
+    >>> why.split(": ")[1]
+    "'Ann' (starred_actors) and 'Bo' (directed_by)"
+    """
+    strong = [name for score, name in rels[:2] if score >= 0.8]
+    people = list(dict.fromkeys(named))
+    if len(strong) != 2 or len(people) != 2 or _naming_words(question, strong[0]) - skip == \
+            _naming_words(question, strong[1]) - skip:
+        return []
+    fits = []
+    for (r1, r2) in ((strong[0], strong[1]), (strong[1], strong[0])):
+        one, two = _attached(graph, mapper, people[:1], r1), _attached(graph, mapper,
+                                                                        people[1:], r2)
+        if one is not None and two is not None and one[0] == two[0]:
+            fits.append(((r1, one), (r2, two)))  # both facts end in the same kind of node
+    if len(fits) == 2:  # the data allows both pairings: the words next to each name decide
+        fits = [f for f in fits if _nearer(question, f[0][1][1], f[0][0], f[1][0])
+                and _nearer(question, f[1][1][1], f[1][0], f[0][0])]
+    if len(fits) != 1:
+        return []
+    (r1, (side, a)), (r2, (_, b)) = fits[0]
+    return [(program(None, [
+        (f"What has {r1} {a}", call("get_information", arg("relation", r1), arg(side, _quote(a)))),
+        (f"What has {r2} {b}", call("get_information", arg("relation", r2), arg(side, _quote(b)))),
+        ("Keep what both have", call("set_intersection", arg("set1", ref(1)), arg("set2", ref(2)))),
+    ]), f"knowledge-graph linking, two conditions: {a!r} ({r1}) and {b!r} ({r2})")]
 
 
 def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,

@@ -48,7 +48,7 @@ from ..text import normalize
 from .base import WriteRequest, Written
 from .chain import link_chain
 from .confirmed import CONFIRMED_NOTE, confirmed_note, rebind_confirmed
-from .kg import link_kg, link_kg_joint
+from .kg import link_kg, link_kg_joint, relation_scores
 from .table_program import plan_program
 from .tables import link_table
 from .templates import (
@@ -243,7 +243,14 @@ class OfflineWriter:
                 return out  # the fact joining two named entities: a template reads less
         if "table" in kinds:
             return out  # across tables, a merely similar template misleads more than it helps
-        return out + self._similar_candidates(request)
+        similar = self._similar_candidates(request)
+        if out:  # "who starred in Memento?" is not "who directed [Kismet]?" re-bound, and a
+            # template naming one of the two entities a link binds answers less
+            named = {name for _, name in relation_scores(request.question, request.graph)}
+            bound = max(len(_entities(p)) for p, _ in out)
+            similar = [(p, why) for p, why in similar
+                       if _relations(p) <= named and len(_entities(p)) >= bound]
+        return out + similar
 
     def _exact_candidates(self, request: WriteRequest) -> list[tuple[Program, str]]:
         """Re-bound demos with the question's template, the program most of them write first.
@@ -288,6 +295,31 @@ class OfflineWriter:
                             "time", "start_time", "end_time"):
                         return False
         return all(parse_number(v) is not None or entities.normalized(v) for v in values)
+
+
+def _relations(program: Program) -> set[str]:
+    """The relation names a program's lookups read.
+
+    >>> from trustuqa_core.query import parse
+    >>> sorted(_relations(parse("Query1: \\"get_information(relation='directed_by', "
+    ...                         "head_entity='Kismet')\\"")))
+    ['directed_by']
+    """
+    return {a.value.value for q in program.queries if q.call.func == "get_information"
+            for a in q.call.args if a.name == "relation" and isinstance(a.value, Text)}
+
+
+def _entities(program: Program) -> set[str]:
+    """The values a program's lookups name as head or tail entities (not references).
+
+    >>> from trustuqa_core.query import parse
+    >>> sorted(_entities(parse("Query1: \\"get_information(relation='directed_by', "
+    ...                        "tail_entity='Bo')\\"")))
+    ['Bo']
+    """
+    return {a.value.value for q in program.queries if q.call.func == "get_information"
+            for a in q.call.args if a.name in ("head_entity", "tail_entity")
+            and isinstance(a.value, Text)}
 
 
 def _roles_fit(graph: GraphStore, entities: LabelPool, program: Program) -> bool:
