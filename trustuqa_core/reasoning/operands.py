@@ -244,14 +244,21 @@ def split_args(ctx: Context, op: Op) -> Args:
     return out
 
 
+#: the made-up names LLM replies give the two branches after a condition
+#: (``if(set1 > 'output_of_query3', set1='output_of_query1', set2='output_of_query2')``)
+_BRANCH_NAME = re.compile(r"^(?:set|value|val|result|output|option)_?[12]$")
+
+
 def _named_condition(op: Op, out: Args) -> None:
     """``if(set1 > 'output_of_query4', A, B)``: the first argument's name is the left operand
-    of the condition (the parser keeps it as a name with an operator) and the two unnamed
-    arguments after it are the branches."""
+    of the condition (the parser keeps it as a name with an operator) and the two arguments
+    after it are the branches: unnamed, or with made-up names (``set1=A, set2=B``; the
+    branches are read by position, whatever the digits say)."""
     if op.cmp == "=" or out.has_then or out.condition is not None or len(out.operands) != 3:
         return
     first, *rest = out.names
-    if first.startswith("arg") or not all(n.startswith("arg") for n in rest):
+    if first.startswith("arg") or not (all(n.startswith("arg") for n in rest)
+                                       or all(_BRANCH_NAME.match(n) for n in rest)):
         return
     right, then, otherwise = out.operands
     out.operands, out.names = [Text(first), right], [first, first]
