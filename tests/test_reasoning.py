@@ -254,3 +254,18 @@ def test_extreme_of_scores_reads_the_number_the_question_asks_for() -> None:
                      question="which away team scored the most goals?")
     assert away.answer == ["Hibernian"]
     assert any("its second number ('away')" in n for n in away.steps[1].notes)
+
+
+def test_last_or_first_as_a_lookup_literal_reads_table_order() -> None:
+    """``tail_entity>='last season'`` over seasons is the last row (noted); over a column of
+    plain numbers "last" is a ranking, so it stays with the comparison's fallback."""
+    g = _graph("Season,Population,Place\n2001/02,900,5th\n2002/03,700,3rd\n2003/04,800,2nd\n")
+    t = run_query("Query1: \"get_information(relation='Season', tail_entity>='last season')\"\n"
+                  "Query2: \"get_information(relation='Place', head_entity='output_of_query1')\"",
+                  g, Mapper(g), question="where did they place the last season?")
+    assert t.answer == ["2nd"]
+    assert "'last' over 'Season': the last row in table order with a value, row 3 ('2003/04')" \
+        in t.steps[0].notes
+    numbers = run_query("Query1: \"get_information(relation='Population', tail_entity>='last')\"",
+                        g, Mapper(g), question="which is the last season for population?")
+    assert not numbers.answer and numbers.steps[0].status != "ok"

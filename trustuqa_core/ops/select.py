@@ -636,6 +636,33 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
     return distinct_heads(g, g.heads_of(keep), keep)
 
 
+def op_select_row_end(ctx: Context, op: Op) -> Result:
+    """The row that comes last (``which='last'``) or first in table order among the rows with
+    a value of ``relation`` (``tail_entity>='last season'``), summary rows (a ``Total``
+    cell) left out, noted. Not for places or ranks (a column named Rank, Place, Pos, ...)
+    nor for a column of plain numbers, where "the last city for population" is the
+    smallest value, not the last row: those stay with the comparison (and its LLM
+    fallback) as before."""
+    g, rel, which = ctx.graph, relation_param(ctx, op.param("relation")), op.param("which")
+    name = rel_name(ctx, rel)
+    facts = g.facts_rel(rel)
+    plain = sum(parse_number(g.label(t)) is not None for t in g.tails_of(facts).tolist())
+    if RANK_RELATION.match(name) or plain * 2 > len(facts):
+        return op_select(ctx, Op("select", (("relation", op.param("relation")),
+                                            ("value", op.param("value"))), op.cmp))
+    heads = g.heads_of(facts).tolist()
+    placed = [(pos, f, h) for f, h in zip(facts.tolist(), heads, strict=True)
+              if g.is_row(h) and not is_summary_row(g, h)
+              and (pos := g.row_position(h)) is not None]
+    if not placed or len({p[0] for p, _, _ in placed}) != 1:
+        raise ctx.fail(f"{which!r} of {name!r} needs the rows of one table")
+    pos, fact, head = (max if which == "last" else min)(placed)
+    ctx.notes.append(f"{which!r} over {name!r}: the {which} row in table order with a value, "
+                     f"row {pos[1]} ({g.label(g.tail_of(fact))!r})")
+    return distinct_heads(g, np.asarray([head], dtype=np.int64),
+                          np.asarray([fact], dtype=np.int64))
+
+
 def _without_summary_rows(ctx: Context, rel: int, facts: np.ndarray, vals: np.ndarray
                           ) -> np.ndarray:
     """``vals`` with the values of summary rows (a row holding a cell ``Total``) left out
