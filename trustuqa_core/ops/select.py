@@ -343,6 +343,11 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         facts = np.unique(facts)  # heads and facts aligned (each head its own fact)
         return distinct_heads(g, g.heads_of(facts), facts)
     loose = _loose_thresholds(ctx, value)
+    if loose is not None and thresholds is not None and len(thresholds) == 1 \
+            and not _mostly_quantities(ctx, rel):
+        scored = _select_scores(ctx, rel, cmp, thresholds[0])  # '36–8 (N/A)': not a quantity
+        if scored is not None:
+            return scored
     if loose is not None:
         result = _select_cmp_loose(ctx, rel, cmp, loose, n_numeric)
         if result is not None:
@@ -414,6 +419,12 @@ _OPS = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equ
 def _mostly(part: int, whole: int) -> bool:
     """At least 90% of the values (the share the numeric comparison asks for, too)."""
     return whole > 0 and part >= 0.9 * whole
+
+
+def _mostly_quantities(ctx: Context, rel: int) -> bool:
+    """True when most values of ``rel`` read as quantities (numbers, dates, times, ...)."""
+    _, vals, _ = ctx.graph.quantity_index(rel)
+    return _mostly(int((~np.isnan(vals)).sum()), len(vals))
 
 
 def _select_scores(ctx: Context, rel: int, cmp: str, threshold: float) -> Result | None:
