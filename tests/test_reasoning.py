@@ -254,3 +254,47 @@ def test_extreme_of_scores_reads_the_number_the_question_asks_for() -> None:
                      question="which away team scored the most goals?")
     assert away.answer == ["Hibernian"]
     assert any("its second number ('away')" in n for n in away.steps[1].notes)
+
+
+def test_last_or_first_as_a_lookup_literal_reads_table_order() -> None:
+    """``tail_entity>='last season'`` over seasons is the last row (noted); over a column of
+    plain numbers "last" is a ranking, so it stays with the comparison's fallback."""
+    g = _graph("Season,Population,Place\n2001/02,900,5th\n2002/03,700,3rd\n2003/04,800,2nd\n")
+    t = run_query("Query1: \"get_information(relation='Season', tail_entity>='last season')\"\n"
+                  "Query2: \"get_information(relation='Place', head_entity='output_of_query1')\"",
+                  g, Mapper(g), question="where did they place the last season?")
+    assert t.answer == ["2nd"]
+    assert "'last' over 'Season': the last row in table order with a value, row 3 ('2003/04')" \
+        in t.steps[0].notes
+    numbers = run_query("Query1: \"get_information(relation='Population', tail_entity>='last')\"",
+                        g, Mapper(g), question="which is the last season for population?")
+    assert not numbers.answer and numbers.steps[0].status != "ok"
+
+
+def test_a_number_compared_with_records_that_mostly_read_as_no_quantity() -> None:
+    """Records with a note (``36–8 (N/A)``) are not quantities, and the one that reads as a
+    leading number must not decide the reading: the records are read as scores (noted)."""
+    g = _graph("School,Record\nArizona,36–8 (N/A)\nClemson,23 –6 (11–5 0 GB)\n"
+               "Penn State,15–4 (N/A)\nUtah,24–7 (8–2 0 GB)\n")
+    t = run_query("Query1: \"get_information(relation='Record', tail_entity<'20')\"",
+                  g, Mapper(g), question="which was the only team with less than 20 wins?")
+    assert t.steps[0].notes == ["values of 'Record' are scores, each read as its first number"]
+    assert t.answer == ["t.csv row 3"]
+
+
+def test_a_number_added_to_several_years_moves_each() -> None:
+    """``add(number=<2008, 2009>, value='1')`` is each year plus one (noted), each result
+    witnessed by its own cell; amounts that are not positions are still summed."""
+    g = _graph("Season,Runners-up,Gate\n2008,Rovers,100\n2009,Rovers,250\n2010,Owls,90\n")
+    t = run_query("Query1: \"get_information(relation='Runners-up', tail_entity='Rovers')\"\n"
+                  "Query2: \"get_information(relation='Season', head_entity='output_of_query1')\"\n"
+                  "Query3: \"Calculator(function='add', number='output_of_query2', value='1')\"",
+                  g, Mapper(g), question="which seasons came after a loss?")
+    assert t.answer == ["2009", "2010"]
+    assert "each plus 1: 2008 -> 2009, 2009 -> 2010" in t.steps[-1].notes[0]
+    assert all(t.steps[-1].output.witnesses)
+    gate = run_query("Query1: \"get_information(relation='Runners-up', tail_entity='Rovers')\"\n"
+                     "Query2: \"get_information(relation='Gate', head_entity='output_of_query1')\"\n"
+                     "Query3: \"Calculator(function='add', number='output_of_query2', value='1')\"",
+                     g, Mapper(g), question="what was the gate plus one?")
+    assert gate.answer == ["351"]

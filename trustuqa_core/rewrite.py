@@ -106,10 +106,41 @@ def _ranked_superlative(word: str) -> tuple[str, int] | None:
     return None
 
 
+# "last" / "first", alone or before words naming the column (``tail_entity>='last season'``
+# over Season): the last / first row in table order
+_ROW_END = re.compile(r"^(?:the\s+)?(last|first|final)\b\s*(.*)$")
+
+
+def _row_end(rel: Arg, word: str, cmp: str) -> str | None:
+    """``'last'`` / ``'first'`` when ``word`` compared with ``cmp`` asks for the last / first
+    row: the word alone or followed by words of the relation's name (``'last season'`` over
+    ``Season``), never with ``=`` (``tail_entity='First'`` is a value).
+
+    >>> arg = Arg("relation", Text("Season"))
+    >>> _row_end(arg, "last season", ">="), _row_end(arg, "last", ">"), _row_end(arg, "first", "=")
+    ('last', 'last', None)
+    >>> _row_end(arg, "last place", ">=") is None
+    True
+    """
+    m = _ROW_END.match(word)
+    if cmp == "=" or m is None:
+        return None
+    rest = set(re.findall(r"[a-z0-9]+", m.group(2)))
+    v = rel.value
+    named = " ".join([v.text, *v.labels]) if isinstance(v, Bound) else str(getattr(v, "value", ""))
+    if rest and not rest <= set(re.findall(r"[a-z0-9]+", named.lower())):
+        return None
+    return "last" if m.group(1) in ("last", "final") else "first"
+
+
 def _select(rel: Arg, val: Arg, out: str = "") -> Op:
     word = val.value.value.strip().lower() if isinstance(val.value, Text) else ""
     if word in ("most", "least"):
         return _op("select_frequent", ("relation", rel.value), ("which", word), out=out)
+    end = _row_end(rel, word, val.cmp)
+    if end is not None:
+        return _op("select_row_end", ("relation", rel.value), ("which", end),
+                   ("value", val.value), cmp=val.cmp, out=out)
     if val.cmp != "=" and word in MAX_WORDS | MIN_WORDS | _MIN_EXTRA:
         which = "max" if word in MAX_WORDS else "min"
         return _op("select_extreme", ("relation", rel.value), ("which", which), out=out)

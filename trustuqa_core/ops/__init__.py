@@ -27,6 +27,7 @@ from .select import (
     op_select,
     op_select_extreme,
     op_select_frequent,
+    op_select_row_end,
 )
 from .time import op_fact_times, op_select_at_time
 
@@ -47,6 +48,7 @@ GRAPH_OPS: dict[str, Callable[[Context, Op], Result]] = {
     "select": op_select,
     "select_frequent": op_select_frequent,
     "select_extreme": op_select_extreme,
+    "select_row_end": op_select_row_end,
     "filter_heads": op_filter_heads,
     "project": op_project,
     "values": op_values,

@@ -45,6 +45,9 @@ class Context:
     grouped: set[int] = field(default_factory=set)
     """Steps whose result is a grouping (``group_by``): its max/min is the largest/smallest
     group."""
+    placeholders: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Per comparison step, the made-up operand names (``set1``) it bound to earlier steps
+    (a conditional whose branch is the same name reads the same step)."""
     groupings: dict[int, Result] = field(default_factory=dict)
     """Per ``count(set, key=column)`` step (a number), the grouping it counted: the key
     column's value of each row; a max/min/most_frequent of that step reads the groups."""

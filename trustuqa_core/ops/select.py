@@ -343,6 +343,11 @@ def _select_cmp(ctx: Context, rel: int, cmp: str, value: object) -> Result:
         facts = np.unique(facts)  # heads and facts aligned (each head its own fact)
         return distinct_heads(g, g.heads_of(facts), facts)
     loose = _loose_thresholds(ctx, value)
+    if loose is not None and thresholds is not None and len(thresholds) == 1 \
+            and not _mostly_quantities(ctx, rel):
+        scored = _select_scores(ctx, rel, cmp, thresholds[0])  # '36–8 (N/A)': not a quantity
+        if scored is not None:
+            return scored
     if loose is not None:
         result = _select_cmp_loose(ctx, rel, cmp, loose, n_numeric)
         if result is not None:
@@ -414,6 +419,12 @@ _OPS = {">": np.greater, "<": np.less, ">=": np.greater_equal, "<=": np.less_equ
 def _mostly(part: int, whole: int) -> bool:
     """At least 90% of the values (the share the numeric comparison asks for, too)."""
     return whole > 0 and part >= 0.9 * whole
+
+
+def _mostly_quantities(ctx: Context, rel: int) -> bool:
+    """True when most values of ``rel`` read as quantities (numbers, dates, times, ...)."""
+    _, vals, _ = ctx.graph.quantity_index(rel)
+    return _mostly(int((~np.isnan(vals)).sum()), len(vals))
 
 
 def _select_scores(ctx: Context, rel: int, cmp: str, threshold: float) -> Result | None:
@@ -634,6 +645,33 @@ def op_select_extreme(ctx: Context, op: Op) -> Result:
         + (f" (read as {', '.join(sorted(kinds))})" if kinds != {"number"} else "")
     )
     return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def op_select_row_end(ctx: Context, op: Op) -> Result:
+    """The row that comes last (``which='last'``) or first in table order among the rows with
+    a value of ``relation`` (``tail_entity>='last season'``), summary rows (a ``Total``
+    cell) left out, noted. Not for places or ranks (a column named Rank, Place, Pos, ...)
+    nor for a column of plain numbers, where "the last city for population" is the
+    smallest value, not the last row: those stay with the comparison (and its LLM
+    fallback) as before."""
+    g, rel, which = ctx.graph, relation_param(ctx, op.param("relation")), op.param("which")
+    name = rel_name(ctx, rel)
+    facts = g.facts_rel(rel)
+    plain = sum(parse_number(g.label(t)) is not None for t in g.tails_of(facts).tolist())
+    if RANK_RELATION.match(name) or plain * 2 > len(facts):
+        return op_select(ctx, Op("select", (("relation", op.param("relation")),
+                                            ("value", op.param("value"))), op.cmp))
+    heads = g.heads_of(facts).tolist()
+    placed = [(pos, f, h) for f, h in zip(facts.tolist(), heads, strict=True)
+              if g.is_row(h) and not is_summary_row(g, h)
+              and (pos := g.row_position(h)) is not None]
+    if not placed or len({p[0] for p, _, _ in placed}) != 1:
+        raise ctx.fail(f"{which!r} of {name!r} needs the rows of one table")
+    pos, fact, head = (max if which == "last" else min)(placed)
+    ctx.notes.append(f"{which!r} over {name!r}: the {which} row in table order with a value, "
+                     f"row {pos[1]} ({g.label(g.tail_of(fact))!r})")
+    return distinct_heads(g, np.asarray([head], dtype=np.int64),
+                          np.asarray([fact], dtype=np.int64))
 
 
 def _without_summary_rows(ctx: Context, rel: int, facts: np.ndarray, vals: np.ndarray

@@ -33,6 +33,7 @@ from .operands import (
     operator_symbol,
     read_expression,
     read_number,
+    read_positions,
     split_args,
 )
 from .scores import SCORE
@@ -141,7 +142,12 @@ def _as_years(ctx: Context, a: Reading, b: Reading) -> tuple[float, float]:
 def _compute(ctx: Context, op: Op, symbol: str, what: str) -> Result:
     args = split_args(ctx, op)
     left, right = _operands(ctx, args, what)
-    a, b = read_number(ctx, left, what), read_number(ctx, right, what)
+    shifted = _shift_each(ctx, left, right, symbol, what)
+    if shifted is not None:
+        return shifted
+    subtraction = symbol in ("-", "|-|")
+    a = read_number(ctx, left, what, first_of_positions=subtraction)
+    b = read_number(ctx, right, what, first_of_positions=subtraction)
     x, y = _as_years(ctx, a, b)
     if symbol in ("/", "%") and y == 0:
         raise ctx.fail(f"{what}: division by zero ({operand_text(right)} is 0)")
@@ -180,6 +186,35 @@ def _compute(ctx: Context, op: Op, symbol: str, what: str) -> Result:
         ctx.notes.append(f"both values are in {unit.strip()!r}: the result keeps the unit")
     wits = merged_witnesses([operand_result(ctx, left), operand_result(ctx, right)])
     return Result((result,), (wits,))
+
+
+def _shift_each(ctx: Context, left: object, right: object, symbol: str, what: str
+                ) -> Result | None:
+    """A number literal added to or taken from several years, places or row numbers
+    (``add(number=<Season 2008, 2009>, value='1')``, "the year after each"): each value moved
+    on its own, one result per value witnessed by its own cell, noted; ``None`` for anything
+    else (the operands are then read as one number each)."""
+    if symbol not in ("+", "-") or not isinstance(right, Text):
+        return None
+    step = parse_quantity(right.value)
+    each = read_positions(ctx, left)
+    if step is None or step[1] != "number" or each is None \
+            or any(r.kind != "number" for r, _ in each):
+        return None
+    moved = [r.value + step[0] if symbol == "+" else r.value - step[0] for r, _ in each]
+    ctx.notes.append(
+        f"{what}: {operand_text(left)} holds {len(each)} years, places or row numbers; "
+        f"each {'plus' if symbol == '+' else 'minus'} {format_number(step[0])}: "
+        + ", ".join(f"{r.text} -> {format_number(m)}" for (r, _), m in zip(each[:4], moved,
+                                                                           strict=False))
+        + (", ..." if len(each) > 4 else "")
+    )
+    # a moved value the data writes as a node (the season ``2010``) is that node, so a later
+    # set operation meets the cells holding it
+    elems = [ctx.graph.entity(format_number(m)) for m in moved]
+    return Result(tuple(Scalar.number(m) if e is None else e for e, m in zip(elems, moved,
+                                                                            strict=True)),
+                  tuple(r.witnesses for r, _ in each))
 
 
 def _common_unit(a: Reading, b: Reading) -> str | None:

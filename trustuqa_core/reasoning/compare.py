@@ -21,7 +21,7 @@ from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Ref, Text
 from ..results import Elem, Result, Scalar
 from ..rewrite import Op
-from ..text import fold
+from ..text import fold, normalize
 from .cues import (
     AGE_WORDS,
     RANK_RELATION,
@@ -48,7 +48,7 @@ from .operands import (
     show,
     split_args,
 )
-from .placeholders import bind_compare_placeholders, bind_placeholders
+from .placeholders import bind_compare_placeholders, bind_placeholders, bound_branch
 from .scores import read_score
 
 __all__ = ["fn_compare", "fn_if_then_else", "fn_equals", "fn_contains", "holds"]
@@ -695,7 +695,9 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
         f"the condition is {'true' if truth else 'false'}: the answer is the "
         f"{'then' if truth else 'else'} value {operand_text(chosen)}"
     )
-    named = _named_branch(ctx, chosen, args.otherwise if truth else args.then)
+    chosen = bound_branch(ctx, chosen, args.condition)
+    unchosen = bound_branch(ctx, args.otherwise if truth else args.then, args.condition)
+    named = _named_branch(ctx, chosen, unchosen)
     return named if named is not None else _branch(ctx, chosen)
 
 
@@ -753,9 +755,9 @@ def _named_branch(ctx: Context, chosen: object, other: object) -> Result | None:
             or not _ASKS_WHICH.match(ctx.question or ""):
         return None
     mine, theirs = operand_name(ctx, chosen), operand_name(ctx, other)
-    question = _norm(ctx.question or "")
     if mine is None or theirs is None or _norm(mine) == _norm(theirs) \
-            or _norm(mine) not in question or _norm(theirs) not in question:
+            or not _in_question(mine, ctx.question or "") \
+            or not _in_question(theirs, ctx.question or ""):
         return None
     r = resolve_set(ctx, chosen)
     if not r or any(not _row(ctx, e) and quantity(ctx.graph, e) is None for e in r.elems):
@@ -763,6 +765,21 @@ def _named_branch(ctx: Context, chosen: object, other: object) -> Result | None:
     ctx.notes.append(f"the question asks which of {mine!r} and {theirs!r}: the branch's "
                      f"value {elem_text(ctx.graph, r.elems[0])!r} is about {mine!r}")
     return Result((Scalar(mine, mine),), (merged_witnesses([r]),))
+
+
+def _in_question(name: str, question: str) -> bool:
+    """True when the question writes ``name``, up to case, accents and punctuation
+    ("st. joseph" writes ``St Joseph``; "jaen" writes ``Jaén``).
+
+    >>> _in_question("St Joseph", "which was founded earlier, st. joseph or st james?")
+    True
+    >>> _in_question("Jaén", "almeria or jaen?"), _in_question("Cádiz", "almeria or jaen?")
+    (True, False)
+    """
+    if _norm(name) in _norm(question):
+        return True
+    wanted = normalize(name)
+    return bool(wanted) and f" {wanted} " in f" {normalize(question)} "
 
 
 _SPACE = re.compile(r"\s+")

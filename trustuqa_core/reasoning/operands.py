@@ -27,11 +27,12 @@ from ..errors import NotApplicableError
 from ..numbers import format_number, parse_quantity
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Bound, ListValue, Ref, Text
-from ..results import MAX_WITNESSES, Result, Scalar
+from ..results import MAX_WITNESSES, Elem, Result, Scalar
 from ..rewrite import Op
 from .scores import read_score
 
 __all__ = [
+    "read_positions",
     "Args",
     "Reading",
     "OPERATOR_WORDS",
@@ -244,14 +245,21 @@ def split_args(ctx: Context, op: Op) -> Args:
     return out
 
 
+#: the made-up names LLM replies give the two branches after a condition
+#: (``if(set1 > 'output_of_query3', set1='output_of_query1', set2='output_of_query2')``)
+_BRANCH_NAME = re.compile(r"^(?:set|value|val|result|output|option)_?[12]$")
+
+
 def _named_condition(op: Op, out: Args) -> None:
     """``if(set1 > 'output_of_query4', A, B)``: the first argument's name is the left operand
-    of the condition (the parser keeps it as a name with an operator) and the two unnamed
-    arguments after it are the branches."""
+    of the condition (the parser keeps it as a name with an operator) and the two arguments
+    after it are the branches: unnamed, or with made-up names (``set1=A, set2=B``; the
+    branches are read by position, whatever the digits say)."""
     if op.cmp == "=" or out.has_then or out.condition is not None or len(out.operands) != 3:
         return
     first, *rest = out.names
-    if first.startswith("arg") or not all(n.startswith("arg") for n in rest):
+    if first.startswith("arg") or not (all(n.startswith("arg") for n in rest)
+                                       or all(_BRANCH_NAME.match(n) for n in rest)):
         return
     right, then, otherwise = out.operands
     out.operands, out.names = [Text(first), right], [first, first]
@@ -362,13 +370,37 @@ def decimals(text: str) -> int:
     return len(m.group(1)) if m else 0
 
 
-def read_number(ctx: Context, value: object, what: str) -> Reading:
+#: columns whose values are points in time or places in an order: a sum of several of them
+#: means nothing (``1983 + 1998``), so a subtraction reads the first of them
+_POSITIONAL_RELATION = re.compile(
+    r"^(?:row_number|year|years|season|date|rank|pos|pos\.|position|place|no\.?)$|\byear\b",
+    re.IGNORECASE,
+)
+_POSITIONAL_KINDS = frozenset({"date", "ordinal", "time of day"})
+
+
+def _positional(relation: str, kinds: set[str], values: list[float]) -> bool:
+    """True when values read from ``relation`` are years, dates, places or row numbers.
+
+    >>> _positional("Year", {"number"}, [1983.0, 1998.0]), _positional("Sales", {"number"}, [5.0])
+    (True, False)
+    """
+    if kinds <= _POSITIONAL_KINDS:
+        return True
+    return kinds == {"number"} and bool(_POSITIONAL_RELATION.search(relation.strip())) \
+        and all(v == int(v) for v in values)
+
+
+def read_number(ctx: Context, value: object, what: str, first_of_positions: bool = False
+                ) -> Reading:
     """One number for an operand, noted in the step.
 
     Rows count (a set of rows reads as how many there are); one value reads as itself
     (numbers, dates, durations, ordinals, as :func:`~trustuqa_core.numbers.parse_quantity`);
-    several values are summed, with a note. Values that do not read as numbers hand the step
-    to the LLM fallback.
+    several values are summed, with a note. With ``first_of_positions`` (a subtraction),
+    several years, dates, places or row numbers read as the first of them in table order
+    instead, as their sum means nothing (noted). Values that do not read as numbers hand the
+    step to the LLM fallback.
     """
     g = ctx.graph
     r = operand_result(ctx, value)
@@ -405,6 +437,17 @@ def read_number(ctx: Context, value: object, what: str) -> Reading:
     if len(distinct) == 1:
         x, kind, text = readings[0]
         return Reading(x, kind, text, wits, decimals(text), relation)
+    if first_of_positions and _positional(relation, set(kinds), [x for x, _, _ in readings]):
+        order = sorted(range(len(readings)), key=lambda i: _row_of(ctx, r.witnesses[i]))
+        first = order[0]
+        x, kind, text = readings[first]
+        ctx.notes.append(
+            f"{shown} holds {len(readings)} values ("
+            + ", ".join(t for _, _, t in readings[:4]) + (", ..." if len(readings) > 4 else "")
+            + f") of {relation!r}, years, dates, places or row numbers, whose sum means "
+            f"nothing: {what} uses the first of them in table order, {text}"
+        )
+        return Reading(x, kind, text, r.witnesses[first], decimals(text), relation)
     total = math.fsum(x for x, _, _ in readings)
     ctx.notes.append(
         f"{shown} holds {len(readings)} values ("
@@ -414,6 +457,39 @@ def read_number(ctx: Context, value: object, what: str) -> Reading:
     )
     return Reading(total, kind, format_number(total), wits,
                    max(decimals(t) for _, _, t in readings), relation)
+
+
+def read_positions(ctx: Context, value: object) -> list[tuple[Reading, Elem]] | None:
+    """Each of several values of an operand read on its own, when they are years, dates,
+    places or row numbers (``2008``, ``2009`` of ``Season``), with the element each came
+    from; ``None`` for anything else (one value, rows, amounts, values that are no number)."""
+    g = ctx.graph
+    if not isinstance(value, Ref):
+        return None
+    r = operand_result(ctx, value)
+    if len(r.distinct()) < 2 or any(not isinstance(e, Scalar) and g.is_row(e) for e in r.elems):
+        return None
+    last = [w[-1] for w in r.witnesses if w]
+    relation = " ".join(g.fact_text(last[0])[1].split()) if last else ""
+    out = []
+    for e, w in zip(r.elems, r.witnesses, strict=True):
+        q = quantity(g, e)
+        if q is None:
+            return None
+        text = elem_text(g, e)
+        out.append((Reading(q[0], q[1], text, w, decimals(text), relation), e))
+    kinds = {reading.kind for reading, _ in out}
+    if not _positional(relation, kinds, [reading.value for reading, _ in out]):
+        return None
+    return out
+
+
+def _row_of(ctx: Context, witnesses: tuple[int, ...]) -> tuple[int, str, int]:
+    """Where a value was read: (0, source, row) of its last witness; last without one."""
+    if not witnesses:
+        return (1, "", 0)
+    p = ctx.graph.provenance(witnesses[-1])
+    return (0, p.source, p.number)
 
 
 def merged_witnesses(results: list[Result]) -> tuple[int, ...]:

@@ -30,6 +30,7 @@ from .operands import operand_name
 
 __all__ = [
     "is_placeholder",
+    "bound_branch",
     "bind_placeholders",
     "bind_compare_placeholders",
     "PLACEHOLDER",
@@ -74,6 +75,9 @@ def bind_placeholders(
     branches = {"1": then, "2": otherwise}
     used = {o.step for o in operands if isinstance(o, Ref)}
     used |= {b.step for b in (then, otherwise) if isinstance(b, Ref)}
+    restated = _restated(ctx, operands, branches, used)
+    if restated is not None:
+        return restated
     bound: list[object] = []
     for o in operands:
         m = PLACEHOLDER.match(o.value.strip()) if isinstance(o, Text) else None
@@ -85,6 +89,7 @@ def bind_placeholders(
         if step is None:
             return left, right
         used.add(step)
+        _remember(ctx, o.value, step)
         ctx.notes.append(
             f"{o.value!r} names no result: read as the value about the "
             f"{'then' if m.group(1) == '1' else 'else'} candidate {name!r}, "
@@ -92,6 +97,63 @@ def bind_placeholders(
         )
         bound.append(Ref(step))
     return bound[0], bound[1]
+
+
+def _restated(
+    ctx: Context, operands: list[object], branches: dict[str, object], used: set[int]
+) -> tuple[object, object] | None:
+    """``if(set1 > 'output_of_query3', A, B)`` where output_of_query3 is itself the value
+    about A (the *then* candidate named by the 1): the reply wrote the candidate's own value
+    beside its made-up name, so the condition compares the two candidates' values, then's
+    against else's: the placeholder's slot takes its own candidate's value and the written
+    operand's slot the other candidate's (noted). ``None`` when the shape differs or a value
+    cannot be found."""
+    named = [(i, o) for i, o in enumerate(operands)
+             if isinstance(o, Text) and PLACEHOLDER.match(o.value.strip())]
+    written = [o for o in operands if isinstance(o, Ref)]
+    if len(named) != 1 or len(written) != 1:
+        return None
+    (slot, placeholder), (ref,) = named[0], written
+    digit = PLACEHOLDER.match(placeholder.value.strip())
+    assert digit is not None and isinstance(placeholder, Text)
+    mine, theirs = digit.group(1), "2" if digit.group(1) == "1" else "1"
+    own_name = operand_name(ctx, branches[mine])
+    other_name = operand_name(ctx, branches[theirs])
+    if not own_name or not other_name or own_name.casefold() == other_name.casefold():
+        return None
+    if _value_step(ctx, own_name, used - {ref.step}) != ref.step:
+        return None
+    other = _value_step(ctx, other_name, used)
+    if other is None:
+        return None
+    ctx.notes.append(
+        f"{placeholder.value!r} names no result and output_of_query{ref.step} is already the "
+        f"value about its candidate {own_name!r}: read as comparing it with the value about "
+        f"{other_name!r}, output_of_query{other}"
+    )
+    out: list[object] = [Ref(other), Ref(other)]
+    out[slot] = ref
+    return out[0], out[1]
+
+
+def _remember(ctx: Context, name: str, step: int) -> None:
+    ctx.placeholders.setdefault(ctx.step, {})[name.strip().casefold()] = step
+
+
+def bound_branch(ctx: Context, branch: object, condition: object) -> object:
+    """A branch written as a made-up name the condition bound (``if set1 >
+    'output_of_query4' then set1 else output_of_query4``): the step that name was read as;
+    any other branch unchanged."""
+    if not isinstance(branch, Text) or LOOSE_PLACEHOLDER.match(branch.value.strip()) is None:
+        return branch
+    steps = [ctx.step] + ([condition.step] if isinstance(condition, Ref) else [])
+    for s in steps:
+        step = ctx.placeholders.get(s, {}).get(branch.value.strip().casefold())
+        if step is not None:
+            ctx.notes.append(f"the branch {branch.value!r} is the name the condition read as "
+                             f"output_of_query{step}")
+            return Ref(step)
+    return branch
 
 
 def _is_values(ctx: Context, step: int) -> bool:
@@ -138,6 +200,7 @@ def bind_compare_placeholders(ctx: Context, left: object, right: object) -> tupl
             continue
         step = picked.pop(0)
         name = o.value if isinstance(o, Text) else str(o)
+        _remember(ctx, name, step)
         ctx.notes.append(f"{name!r} names no result: read as the latest other value result, "
                          f"output_of_query{step}")
         bound.append(Ref(step))
