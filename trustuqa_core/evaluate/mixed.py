@@ -21,10 +21,12 @@ Every setting also records the routing decision over the mixed graph (``flags.ro
 decision is exactly the question's own source(s); ``flags.routed_kept``: they are among the
 routed ones; in *mix-unknown* also ``flags.routed_final``: the sources the winning query
 finally ran over, after routing by the written query and the second look, are exactly its
-own); ``routing_accuracy`` (with ``final``, the count of ``routed_final``, in *mix-unknown*
-answer runs) and per-source accuracy (``groups.source``) are in the summary. Demo
-hygiene is each benchmark's own (``benchmark_pool``: questions of the scored split are
-excluded, WikiSQL dev halves answer each other).
+own; ``flags.routed_final_or_decided``: the same where a query ran, the question's decision
+where none did); ``routing_accuracy`` (with ``final``, the count of ``routed_final``,
+``final_or_decided`` and ``no_query``, in *mix-unknown* answer runs) and per-source accuracy
+(``groups.source``) are in the summary. Demo hygiene is each benchmark's own
+(``benchmark_pool``: questions of the scored split are excluded, WikiSQL dev halves answer
+each other).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from .demo_pools import benchmark_pool
 from .outcome import Outcome, Unavailable
 
 __all__ = ["MIXED_BENCHMARKS", "SETTINGS", "MixedEvaluation", "mixed_examples", "source_name",
-           "routing_summary", "product_route"]
+           "routing_summary", "product_route", "final_flags"]
 
 MIXED_BENCHMARKS = ("wikisql", "wtq", "metaqa-1hop", "webqsp", "cronquestions")
 SETTINGS = ("mix-unknown", "mix-known", "unmix-unknown", "unmix-known")
@@ -156,9 +158,34 @@ def build_mixed_graph(examples: Sequence[Example]) -> GraphStore:
 product_route = route_decision
 
 
+def final_flags(answered: Any, own: Sequence[str], decision: RouteDecision) -> dict[str, bool]:
+    """The final-routing flags of one *mix-unknown* answer (``answered``: what ``answer()``
+    returned, None when it raised) for a question whose own sources are ``own``:
+
+    - ``routed_final`` (only when a query ran): the sources the winning query finally ran over
+      (after the fallback to all sources, routing by the query and the second look) are
+      exactly ``own``;
+    - ``routed_final_or_decided``: ``routed_final`` where a query ran; where none did (the
+      writer wrote nothing that executes, so there is no final routing), the decision made
+      before writing, ``decision`` (the question's routing), is exactly ``own``. A separate
+      count, not a redefinition of ``routed_final``.
+
+    >>> d = RouteDecision(("t1",), "routed to t1", all_sources=("t1", "t2"))
+    >>> final_flags(None, ("t1",), d)
+    {'routed_final_or_decided': True}
+    """
+    final = getattr(getattr(answered, "trace", None), "routing", None)
+    if final is None:
+        return {"routed_final_or_decided": set(decision.sources) == set(own)}
+    exact = set(final.sources) == set(own)
+    return {"routed_final": exact, "routed_final_or_decided": exact}
+
+
 def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     """Routing accuracy overall and per source (benchmark), from the outcomes' flags
-    (``final``: how many the winning query finally ran over exactly, where recorded)."""
+    (``final``: how many the winning query finally ran over exactly, where recorded;
+    ``final_or_decided``: the same, counting the question's decision where no query ran;
+    ``no_query``: how many had no query that ran)."""
     def part(items: Sequence[Outcome]) -> dict[str, Any]:
         n = len(items)
         exact = sum(1 for o in items if o.flags.get("routed"))
@@ -166,7 +193,13 @@ def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         out: dict[str, Any] = {"n": n, "exact": exact, "kept": kept,
                                "accuracy": exact / n if n else None,
                                "kept_rate": kept / n if n else None}
-        if any("routed_final" in o.flags for o in items):  # mix-unknown answer runs
+        if any("routed_final_or_decided" in o.flags for o in items):  # mix-unknown answers
+            out["final"] = sum(1 for o in items if o.flags.get("routed_final"))
+            out["final_or_decided"] = sum(1 for o in items
+                                          if o.flags.get("routed_final_or_decided"))
+            out["no_query"] = sum(1 for o in items if "routed_final_or_decided" in o.flags
+                                  and "routed_final" not in o.flags)
+        elif any("routed_final" in o.flags for o in items):  # runs recorded before
             out["final"] = sum(1 for o in items if o.flags.get("routed_final"))
         return out
     by = {b: part([o for o in outcomes if o.groups.get("source") == b])
@@ -258,11 +291,8 @@ class MixedEvaluation:
         outcome.groups = {**outcome.groups, "source": e.benchmark}
         outcome.flags = {**outcome.flags, "routed": set(decision.sources) == set(own),
                          "routed_kept": set(own) <= set(decision.sources)}
-        final = getattr(getattr(self._local.answered, "trace", None), "routing", None)
-        if self.setting == "mix-unknown" and final is not None:
-            # the sources the winning query finally ran over (after routing by the query and
-            # the second look)
-            outcome.flags["routed_final"] = set(final.sources) == set(own)
+        if self.setting == "mix-unknown":
+            outcome.flags.update(final_flags(self._local.answered, own, decision))
         return outcome
 
     def route(self, e: Example, graph: GraphStore) -> RouteDecision:
