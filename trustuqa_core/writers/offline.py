@@ -38,7 +38,12 @@ import numpy as np
 
 from ..demos import Demo, DemoPool
 from ..errors import ParseError
-from ..mentions import find_mentions, same_question_form, unbound_mentions
+from ..mentions import (
+    find_mentions,
+    same_question_form,
+    unbound_mentions,
+    unexplained_words,
+)
 from ..numbers import parse_number
 from ..query.ast import Program, Text
 from ..query.parse import parse
@@ -244,12 +249,20 @@ class OfflineWriter:
         if "table" in kinds:
             return out  # across tables, a merely similar template misleads more than it helps
         similar = self._similar_candidates(request)
-        if out:  # "who starred in Memento?" is not "who directed [Kismet]?" re-bound, and a
-            # template naming one of the two entities a link binds answers less
+        if out:
+            # a template naming one of the two entities a link binds answers less; and when a
+            # link accounts for every word of the question ("who starred in Memento?"), a
+            # template reading a relation no word names ("who directed [Kismet]?" re-bound)
+            # answers another question (while words stay unexplained, the templates' votes
+            # are the doubt the vote shows)
             named = {name for _, name in relation_scores(request.question, request.graph)}
             bound = max(len(_entities(p)) for p, _ in out)
-            similar = [(p, why) for p, why in similar
-                       if _relations(p) <= named and len(_entities(p)) >= bound]
+            explained = any(not unexplained_words(request.question,
+                                                  [*_relations(p), *_entities(p)],
+                                                  {q.call.func for q in p.queries})
+                            for p, _ in out)
+            similar = [(p, why) for p, why in similar if len(_entities(p)) >= bound
+                       and (not explained or _relations(p) <= named)]
         return out + similar
 
     def _exact_candidates(self, request: WriteRequest) -> list[tuple[Program, str]]:
