@@ -50,6 +50,7 @@ from .linking import (
 )
 from .order import ordinal_column, top_is_first_row
 from .properties import property_mentions
+from .streaks import link_streak
 
 __all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "SELECT_RULES",
            "link_rules",
@@ -436,6 +437,9 @@ def _rule_relative_superlative(s: LinkState) -> bool:
         s.select in s.mentions or s.select in s.table.durations) else None
     if column is None and ordered:  # "which driver had the fastest speed?"
         column = max(ordered, key=lambda c: (s.mentions[c][0], -s.mentions[c][1]))
+    if cue in _AGE and column is not None and _rank_like(column):
+        # "the oldest film in the ranking": an age is read from years or ages, not ranks
+        column = year_column(s.table, used, {}) or _age_column(s.table, used) or column
     if column is None and cue in _AGE:  # "which film is the oldest?", "who is the oldest?"
         column = year_column(s.table, used, {}) or _age_column(s.table, used)
     if column is None:
@@ -697,6 +701,16 @@ def _rule_frequent_month(s: LinkState) -> bool:
     return True
 
 
+def _rule_streak(s: LinkState) -> bool:
+    """*How many consecutive games ...*, *the longest winning streak*: the longest run of
+    rows next to each other, or of wins / losses in a column of results (:mod:`.streaks`)."""
+    found = link_streak(s.question, s.q, s.conds, s.table)
+    if found is None:
+        return False
+    s.computed, s.agg, s.ranking, s.exclude, s.neighbour = found, "", None, None, ""
+    return True
+
+
 def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
     name = apply.__name__.removeprefix("_rule_")
     return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
@@ -708,7 +722,7 @@ LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
     _rule_aggregate, _rule_select,
     _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
     _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
-    _rule_computed, _rule_count_choice, _rule_frequent_month))
+    _rule_computed, _rule_count_choice, _rule_frequent_month, _rule_streak))
 
 
 def link_rules() -> list[tuple[str, str]]:
