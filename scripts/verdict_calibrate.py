@@ -5,7 +5,7 @@ features and blocking codes::
 
     python scripts/verdict_rejudge.py --rules --benchmark wikisql CACHE.jsonl --out R/wsq.jsonl
     python scripts/verdict_calibrate.py --fit R/wsq.jsonl R/wtq.jsonl R/wtqtrain.jsonl \\
-        R/replay.jsonl --write trustuqa_core/verdict_weights.json
+        R/replay.jsonl --write trustuqa_core/verdict/weights.json
 
 Only rows of the ``tune`` half are read for fitting (``--fit``); one model per writer kind
 (``offline``, ``llm``: the ``writer_kind`` each row records). For each kind:
@@ -44,7 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 from trustuqa_core.verdict import THRESHOLDS  # noqa: E402
-from trustuqa_core.verdict_calibration import (  # noqa: E402
+from trustuqa_core.verdict.calibration import (  # noqa: E402
     NUMERIC,
     WEIGHTS_FILE,
     Model,
@@ -310,7 +310,7 @@ def main() -> None:
                 print(f"  {n:34s} {w:+.3f}")
         if args.write:
             data = {"about": "weights of the calibrated verdict (trustuqa_core/"
-                    "verdict_calibration.py), fitted by scripts/verdict_calibrate.py on tune "
+                    "verdict/calibration.py), fitted by scripts/verdict_calibrate.py on tune "
                     "halves only", "provenance": provenance(args.files, args.caches),
                     "models": {k: m.to_dict() for k, m in models.items()}}
             args.write.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -33,7 +33,7 @@ from trustuqa_core.evaluate.graphs import sources_graph  # noqa: E402
 from trustuqa_core.evaluate.selective import verdict_fields  # noqa: E402
 from trustuqa_core.recovery import run_with_recovery  # noqa: E402
 from trustuqa_core.verdict import THRESHOLDS, Thresholds, VoteEvidence, judge  # noqa: E402
-from trustuqa_core.verdict_calibration import features  # noqa: E402
+from trustuqa_core.verdict.calibration import features  # noqa: E402
 
 #: codes the trace cannot reproduce: they come from the vote or from how the query was made
 _CARRIED = ("single_query", "vote_tie", "low_agreement", "similar_template", "user_demo",

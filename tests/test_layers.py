@@ -37,7 +37,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "translate graph subgraph store engines duckstore",
     "mapping",
     "rewrite results ops reasoning functions fallback",
-    "trace execute mentions verdict verdict_ambiguity verdict_calibration recovery vote explain"
+    "trace execute mentions verdict recovery vote explain"
     " export cypher sparkengine routing routing_by_query",
     "llm",
     "demos",

@@ -31,7 +31,7 @@ def _data_files(package: str) -> list[str]:
 def test_every_data_file_of_the_core_is_declared_as_package_data() -> None:
     patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["trustuqa_core"]
     files = _data_files("trustuqa_core")
-    assert "verdict_weights.json" in files and "lexicon.txt" in files
+    assert "verdict/weights.json" in files and "lexicon.txt" in files
     missing = [f for f in files if not any(fnmatch.fnmatchcase(f, p) for p in patterns)]
     assert missing == [], f"not shipped by `pip install .`: {missing}"
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from trustuqa_core import load_graph, run_query
-from trustuqa_core import verdict as verdict_module
 from trustuqa_core.verdict import REASON_CODES, THRESHOLDS, judge
-from trustuqa_core.verdict_calibration import (
+from trustuqa_core.verdict import decide as verdict_module
+from trustuqa_core.verdict.calibration import (
     NUMERIC,
     WEIGHTS_FILE,
     Model,

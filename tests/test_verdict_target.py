@@ -1,4 +1,4 @@
-"""A target type that shapes nothing is no reason (verdict._target_used).
+"""A target type that shapes nothing is no reason (verdict.evidence._target_used).
 
 The target type reads the final *rows* in a column. When the answer is KG entities it is
 never applied, so a weak mapping of it ('person' -> nothing in a movie KG) must not keep a

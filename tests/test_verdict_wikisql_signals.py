@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from trustuqa_core import load_graph, run_query
 from trustuqa_core.verdict import REASON_CODES, THRESHOLDS, Thresholds, judge
-from trustuqa_core.verdict_ambiguity import MAX_ALTERNATIVES, ambiguity_reasons
+from trustuqa_core.verdict.ambiguity import MAX_ALTERNATIVES, ambiguity_reasons
 
 RULES = Thresholds(calibrated=False)
 

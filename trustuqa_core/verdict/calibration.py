@@ -5,7 +5,7 @@ or a count of one row) are weak one at a time: on the tune halves each is carrie
 answers as often as by wrong ones. Here they are combined, with a few cheap numbers read from
 the trace, by a logistic model whose weights were fitted on the **tune** halves of the
 benchmark caches (``scripts/verdict_calibrate.py``) and are stored, with their provenance, in
-``verdict_weights.json`` next to this module. One model per writer kind: the offline writer
+``weights.json`` next to this module. One model per writer kind: the offline writer
 and LLM-written queries make different mistakes.
 
 Every feature is computable at run time from the trace and its reasons alone (no label):
@@ -39,15 +39,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .mapping.mapper import Mapping
-from .trace import Trace
-from .verdict_record import Reason
+from ..mapping.mapper import Mapping
+from ..trace import Trace
+from ..verdict_record import Reason
 
 __all__ = ["Model", "NUMERIC", "PLAIN", "WEIGHTS_FILE", "features", "load_models",
            "model_for", "nonpositive", "describe", "describe_feature"]
 
 #: the package data file holding the fitted models
-WEIGHTS_FILE = Path(__file__).with_name("verdict_weights.json")
+WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 #: the numeric features besides the code indicators, with what each means in words
 NUMERIC: dict[str, str] = {
     "unexplained": "unexplained question words",

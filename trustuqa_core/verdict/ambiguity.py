@@ -50,15 +50,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .lexicon import word_set
-from .mentions import is_placeholder
-from .query.ast import Bound, Query, Ref
-from .results import Scalar
-from .store import GraphStore
-from .text import fold, normalize, table_words
-from .trace import Trace
-from .translate.table import ROW_NUMBER
-from .verdict_record import Reason
+from ..lexicon import word_set
+from ..mentions import is_placeholder
+from ..query.ast import Bound, Query, Ref
+from ..results import Scalar
+from ..store import GraphStore
+from ..text import fold, normalize, table_words
+from ..trace import Trace
+from ..translate.table import ROW_NUMBER
+from ..verdict_record import Reason
 
 __all__ = ["MAX_ALTERNATIVES", "ambiguity_reasons", "named_words"]
 
