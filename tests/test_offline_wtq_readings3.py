@@ -10,7 +10,10 @@
 * not a streak: a question asking which row had it (*which team had the most consecutive
   wins?*), or under a negation (*no wins*), or *are the years in consecutive order?*;
 * *the oldest film in the ranking* ranks by the table's year column, not by the rank the
-  word *ranking* names.
+  word *ranking* names;
+* a place the question bounds (*5th or better*, *at least 12th*, *below 10th*, *the top 3*)
+  is a comparison on the column of places, not the row holding that place nor the first rows
+  of a table in time order.
 """
 
 from __future__ import annotations
@@ -87,3 +90,25 @@ def test_bundled_sample_oldest_film() -> None:
                writer="offline")
     assert a.trace is not None and "relation='Year'" in a.trace.query_text
     assert a.answer == ["Duck Soup"]
+
+
+CAREER = (b"Year,Competition,Position\n2001,Cup,1st\n2002,Open,12th\n2003,Games,3rd\n"
+          b"2004,Cup,DNF\n2005,Open,5th\n2006,Games,20th\n2007,Cup,2nd\n")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("how many times did they place at least 12th?", ["5"]),
+    ("how many times did she finish 5th or better?", ["4"]),
+    ("how many times did she finish 3rd position or higher?", ["3"]),
+    ("how many times has this racer finished below 10th position?", ["2"]),
+    ("how many years did they place 12th or lower?", ["2"]),
+    ("how many times did she place in the top 3?", ["3"]),       # not the first 3 rows
+    ("what was the first year in which she placed lower than 2nd?", ["2002"]),
+])
+def test_places_bounded(question: str, expected: list[str]) -> None:
+    assert _ask(CAREER, question) == expected
+
+
+def test_one_place_stays_a_value() -> None:
+    """No bound around the place: the rows holding it."""
+    assert _ask(CAREER, "in which year did she finish 12th?") == ["2002"]

@@ -49,6 +49,7 @@ from .linking import (
     tokens,
 )
 from .order import ordinal_column, top_is_first_row
+from .places import place_bounds
 from .properties import property_mentions
 from .streaks import link_streak
 
@@ -701,6 +702,17 @@ def _rule_frequent_month(s: LinkState) -> bool:
     return True
 
 
+def _rule_place_bounds(s: LinkState) -> bool:
+    """*5th or better*, *at least 12th*, *below 10th*, *the top 10* bound a column of places
+    (``Position <= 5``), not one place or the first rows (:mod:`.places`)."""
+    found = place_bounds(s.q, s.conds, s.table)
+    if found is None:
+        return False
+    s.conds = found
+    s.covered |= {i for c in found for i in range(*c.span)}
+    return True
+
+
 def _rule_streak(s: LinkState) -> bool:
     """*How many consecutive games ...*, *the longest winning streak*: the longest run of
     rows next to each other, or of wins / losses in a column of results (:mod:`.streaks`)."""
@@ -719,6 +731,7 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
     _rule_conditions, _rule_property_words, _rule_partial_values, _rule_negation,
+    _rule_place_bounds,
     _rule_aggregate, _rule_select,
     _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
     _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
