@@ -112,3 +112,13 @@ def test_places_bounded(question: str, expected: list[str]) -> None:
 def test_one_place_stays_a_value() -> None:
     """No bound around the place: the rows holding it."""
     assert _ask(CAREER, "in which year did she finish 12th?") == ["2002"]
+
+
+RANKING = (b"Rank,Name,Nation,Run 1 rank\n,Ann,Italy,2\n,Bea,France,1\n,Cy,Italy,5\n"
+           b"4,Di,Italy,3\n5,Ed,Sweden,9\n6,Fy,Italy,4\n7,Gu,Norway,8\n8,Hu,Italy,6\n")
+
+
+def test_top_n_of_a_ranking_stays_the_first_rows() -> None:
+    """In a ranking the first N rows are its top N, the medallists whose Rank is blank
+    included: *finished in the top 4* is not ``Rank <= 4`` (nor another place column)."""
+    assert _ask(RANKING, "how many italians finished in the top 4?") == ["3"]

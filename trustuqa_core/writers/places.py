@@ -10,8 +10,9 @@ row holding that one place:
   *above / higher than / better than Nth* -> ``Position < N``;
 - *the top N* read as the rows holding place N (``Pos. = 10``) -> ``Pos. <= 10``; and *placed /
   finished in the top N* read as the first N rows of the table (``row_number <= N``) -> the
-  table's column of places ``<= N`` when it has one (a table of one athlete's results is in
-  time order, not in order of places).
+  table's column of places ``<= N`` when it has one that does not number a ranking (a table
+  of one athlete's results is in time order, not in order of places; in a ranking the first
+  N rows are its top N, blank places of medallists included).
 
 Only columns named as places (*Rank*, *Pos.*, *Position*, *Place*, *Finish*) whose cells are
 mostly places or whole numbers; the executor reads ``12th`` as 12 when it compares.
@@ -72,6 +73,26 @@ def place_columns(table: Table) -> list[str]:
             and sum(found[c]) >= 2 and sum(found[c]) >= 0.5 * len(found[c])]
 
 
+def _ranking(table: Table, column: str) -> bool:
+    """True when ``column`` numbers the rows of a ranking (nearly every place from its
+    smallest to its largest appears): the first N rows are then its top N, and a place left
+    blank (medallists shown by a medal, ``Rank`` empty) is still among them.
+
+    >>> cells = {(str(n),): [("Rank", str(n))] for n in range(4, 12)}
+    >>> _ranking(Table("t", ["Rank"], cells, {}, 1, {}), "Rank")
+    True
+    >>> cells = {(n, "th"): [("Pos", n + "th")] for n in ("4", "9", "12", "20", "31")}
+    >>> _ranking(Table("t", ["Pos"], cells, {}, 1, {}), "Pos")
+    False
+    """
+    places = {int(m.group(1)) for key, options in table.cells.items()
+              if any(col == column for col, _ in options)
+              and (m := re.match(r"^(\d+)", "".join(key))) and _PLACE.match("".join(key))}
+    if len(places) < 5:
+        return False
+    return len(places) >= 0.7 * (max(places) - min(places) + 1)
+
+
 def _place_name(column: str) -> bool:
     name = " ".join(tokens(column))
     return bool(RANK_RELATION.match(name)) or any(RANK_RELATION.match(t) for t in tokens(column))
@@ -102,9 +123,9 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
             if cmp is not None:
                 new = replace(c, cmp=cmp)
         elif c.column == "row_number" and c.cmp == "<=" and _PLACED & set(q):
-            free = [p for p in places if p not in used]
-            if free:  # "placed in the top 10": by the column of places, not the row order
-                new = replace(c, column=free[0])
+            first = places[0]  # the table's own places (not "Run 1 rank" after "Rank")
+            if first not in used and not _ranking(table, first):
+                new = replace(c, column=first)  # "placed in the top 10": by the places
         changed |= new != c
         out.append(new)
     free = [p for p in places if p not in used]
