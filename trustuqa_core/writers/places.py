@@ -120,7 +120,10 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
             pass
         elif c.column in places and c.cmp == "=" and _PLACE.match(c.value.replace(" ", "")):
             cmp = _bound(q, c.span)
-            if cmp is not None:
+            if cmp == "<=" and _ranking(table, c.column) and _top(q, c.span):
+                # "the top 4" of a ranking: its first 4 rows, blank places included
+                new = replace(c, column="row_number", cmp="<=", value=str(_number(c.value)))
+            elif cmp is not None:
                 new = replace(c, cmp=cmp)
         elif c.column == "row_number" and c.cmp == "<=" and _PLACED & set(q):
             first = places[0]  # the table's own places (not "Run 1 rank" after "Rank")
@@ -137,6 +140,18 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
                 out.append(Cond(free[0], cmp, q[i] + q[i + 1], (i, i + 2)))
                 changed = True
     return out if changed else None
+
+
+def _top(q: list[str], span: tuple[int, int]) -> bool:
+    """*top* right before the place at ``span`` (*the top 4*)."""
+    before = [w for w in q[max(0, span[0] - 2):span[0]] if w != "the"]
+    return bool(before) and before[-1] == "top"
+
+
+def _number(value: str) -> int:
+    """The whole number a place cell starts with (``12th`` -> 12)."""
+    m = re.match(r"\d+", value.replace(" ", ""))
+    return int(m.group(0)) if m else 0
 
 
 def _bound(q: list[str], span: tuple[int, int]) -> str | None:
