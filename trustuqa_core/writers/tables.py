@@ -743,7 +743,7 @@ def link_rules() -> list[tuple[str, str]]:
     choosing the selected column follow ``select`` as ``select/<name>``.
 
     >>> [name for name, _ in link_rules()][:6]
-    ['conditions', 'property_words', 'partial_values', 'negation', 'aggregate', 'select']
+    ['conditions', 'property_words', 'partial_values', 'negation', 'place_bounds', 'aggregate']
     """
     out = []
     for r in LINK_RULES:
