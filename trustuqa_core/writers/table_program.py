@@ -23,6 +23,7 @@ from ..query.build import arg, call, get_information, program, ref
 from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
 from .frequency import frequent_month_steps
+from .streaks import STREAK_KINDS, streak_steps
 from .tables import TablePlan
 
 __all__ = ["plan_program"]
@@ -33,7 +34,8 @@ def plan_program(plan: TablePlan) -> Program | None:
     if plan.computed is not None:
         kind = plan.computed.kind
         write = count_choice_steps if kind in COUNT_KINDS else frequent_month_steps \
-            if kind == "frequent_month" else computed_steps
+            if kind == "frequent_month" else streak_steps if kind in STREAK_KINDS \
+            else computed_steps
         target, computed = write(plan.computed)
         return program(target, computed)
     if plan.select is None:

@@ -49,7 +49,9 @@ from .linking import (
     tokens,
 )
 from .order import ordinal_column, top_is_first_row
+from .places import place_bounds
 from .properties import property_mentions
+from .streaks import link_streak
 
 __all__ = ["Cond", "TablePlan", "LinkState", "LinkRule", "LINK_RULES", "SELECT_RULES",
            "link_rules",
@@ -436,6 +438,9 @@ def _rule_relative_superlative(s: LinkState) -> bool:
         s.select in s.mentions or s.select in s.table.durations) else None
     if column is None and ordered:  # "which driver had the fastest speed?"
         column = max(ordered, key=lambda c: (s.mentions[c][0], -s.mentions[c][1]))
+    if cue in _AGE and column is not None and _rank_like(column):
+        # "the oldest film in the ranking": an age is read from years or ages, not ranks
+        column = year_column(s.table, used, {}) or _age_column(s.table, used) or column
     if column is None and cue in _AGE:  # "which film is the oldest?", "who is the oldest?"
         column = year_column(s.table, used, {}) or _age_column(s.table, used)
     if column is None:
@@ -697,6 +702,27 @@ def _rule_frequent_month(s: LinkState) -> bool:
     return True
 
 
+def _rule_place_bounds(s: LinkState) -> bool:
+    """*5th or better*, *at least 12th*, *below 10th*, *the top 10* bound a column of places
+    (``Position <= 5``), not one place or the first rows (:mod:`.places`)."""
+    found = place_bounds(s.q, s.conds, s.table)
+    if found is None:
+        return False
+    s.conds = found
+    s.covered |= {i for c in found for i in range(*c.span)}
+    return True
+
+
+def _rule_streak(s: LinkState) -> bool:
+    """*How many consecutive games ...*, *the longest winning streak*: the longest run of
+    rows next to each other, or of wins / losses in a column of results (:mod:`.streaks`)."""
+    found = link_streak(s.question, s.q, s.conds, s.table)
+    if found is None:
+        return False
+    s.computed, s.agg, s.ranking, s.exclude, s.neighbour = found, "", None, None, ""
+    return True
+
+
 def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
     name = apply.__name__.removeprefix("_rule_")
     return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
@@ -705,10 +731,11 @@ def _rule(apply: Callable[[LinkState], bool]) -> LinkRule:
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(_rule(f) for f in (
     _rule_conditions, _rule_property_words, _rule_partial_values, _rule_negation,
+    _rule_place_bounds,
     _rule_aggregate, _rule_select,
     _rule_count_reads_column, _rule_relative_superlative, _rule_ranking, _rule_row_of_extreme,
     _rule_choice, _rule_neighbour, _rule_row_order, _rule_summary_row, _rule_exists,
-    _rule_computed, _rule_count_choice, _rule_frequent_month))
+    _rule_computed, _rule_count_choice, _rule_frequent_month, _rule_streak))
 
 
 def link_rules() -> list[tuple[str, str]]:
@@ -716,7 +743,7 @@ def link_rules() -> list[tuple[str, str]]:
     choosing the selected column follow ``select`` as ``select/<name>``.
 
     >>> [name for name, _ in link_rules()][:6]
-    ['conditions', 'property_words', 'partial_values', 'negation', 'aggregate', 'select']
+    ['conditions', 'property_words', 'partial_values', 'negation', 'place_bounds', 'aggregate']
     """
     out = []
     for r in LINK_RULES:
