@@ -48,14 +48,3 @@ def test_cells_of_a_repeated_header_row_name_nothing() -> None:
     assert "'score' names a node of table2 (1 word)" in d.evidence["table2"]
     assert any("'w 3 1' names" in e or "'w 3-1' names" in e
                for e in route("who won w 3-1", g).evidence.get("table1", ()))
-
-
-def test_a_column_named_by_one_function_word_is_evidence() -> None:
-    """'film' is a function word (left out of relation words), but a column named just
-    'Film' is named by it: "what is the oldest film in the ranking?" goes to the table of
-    films, not to both tables with a Rank column (before: unsure, and min(Rank) = 1)."""
-    films = b"Rank,Film,Year\n1,Some Like It Hot,1959\n2,Duck Soup,1933\n"
-    skiers = b"Rank,Bib,Name,Nation\n1,7,Ann Lee,Austria\n2,3,Bo Park,France\n"
-    d = route("what is the oldest film in the ranking?", load_graph(tables=[skiers, films]))
-    assert d.sources == ("table2",), d.scores
-    assert any("'film' is a word of a relation of table2" in e for e in d.evidence["table2"])

@@ -114,7 +114,6 @@ class RouteDecision:
 class _Index:
     names: dict[str, frozenset[int]]  # normalised node label -> sources holding it
     words: tuple[frozenset[str], ...]  # per source: stems of its relation / column words
-    plain: tuple[frozenset[str], ...]  # per source: one-word names that are function words
     temporal: tuple[bool, ...]
     tokens: dict[str, frozenset[int]]  # word of a node label (3+ letters, no stop word) -> sources
     nodes: dict[str, tuple[int, ...]]  # normalised node label -> node ids (rows left out)
@@ -134,21 +133,6 @@ def source_words(names: Sequence[str]) -> frozenset[str]:
     return frozenset(stem(w) for n in names for w in table_words(n) if w not in _STOP)
 
 
-def plain_names(names: Sequence[str]) -> frozenset[str]:
-    """Stems of the relation / column names that are one function word (``Film``, ``Year``):
-    :func:`source_words` leaves them out, but a question saying the word names that column.
-
-    >>> sorted(plain_names(["Film", "Start year", "Year", "written_by"]))
-    ['film', 'year']
-    """
-    out = set()
-    for n in names:
-        ws = table_words(n)
-        if len(ws) == 1 and ws[0] in _STOP:
-            out.add(stem(ws[0]))
-    return frozenset(out)
-
-
 def _index(graph: GraphStore) -> _Index:
     with _LOCK:
         found = _INDEXES.get(graph)
@@ -158,7 +142,7 @@ def _index(graph: GraphStore) -> _Index:
     tokens: dict[str, set[int]] = {}
     labels: dict[int, str] = {}
     nodes_of: dict[str, set[int]] = {}
-    words, temporal, sizes, plain = [], [], [], []
+    words, temporal, sizes = [], [], []
     for i, info in enumerate(graph.sources):
         facts = graph.facts_of_source(i)
         nodes = np.unique(np.concatenate([graph.heads_of(facts), graph.tails_of(facts)]))
@@ -182,11 +166,9 @@ def _index(graph: GraphStore) -> _Index:
                     tokens.setdefault(word, set()).add(i)
         rels = {graph.relation_names[int(r)] for r in np.unique(graph.rels_of(facts)).tolist()}
         words.append(source_words(sorted(rels | set(info.columns))))
-        plain.append(plain_names(sorted(rels | set(info.columns))))
         sizes.append(len(facts))
         temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.intervals_of(facts)[0]).any()))
-    index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(plain),
-                   tuple(temporal),
+    index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal),
                    {k: frozenset(v) for k, v in tokens.items()},
                    {k: tuple(sorted(v)) for k, v in nodes_of.items()}, tuple(sizes))
     with _LOCK:
@@ -320,11 +302,9 @@ def route(question: str, graph: GraphStore,
         for i in where:
             scores[i] += points
             evidence[i].append(f"'{w}' is a word of a node of {names[i]}")
-    plain = [w for w in re.findall(r"[a-z]+", question.casefold()) if w in _STOP
-             and any(stem(w) in x for x in index.plain)]  # "film" names a column Film
-    for w in dict.fromkeys([*content, *plain]):
+    for w in dict.fromkeys(content):
         stems = {stem(w)} | _SYNONYMS.get(w, set())
-        holders = [i for i in range(n) if stems & (index.words[i] | index.plain[i])]
+        holders = [i for i in range(n) if stems & index.words[i]]
         for i in holders:
             scores[i] += WEIGHTS["relation_word"] * (1.0 + math.log(n / len(holders)))
             evidence[i].append(f"'{w}' is a word of a relation of {names[i]}")
