@@ -310,29 +310,26 @@ class OfflineWriter:
         return all(parse_number(v) is not None or entities.normalized(v) for v in values)
 
 
-def _relations(program: Program) -> set[str]:
-    """The relation names a program's lookups read.
+def _lookup_texts(program: Program, names: tuple[str, ...]) -> set[str]:
+    """The texts a program's lookups give the arguments ``names`` (references left out).
 
     >>> from trustuqa_core.query import parse
-    >>> sorted(_relations(parse("Query1: \\"get_information(relation='directed_by', "
-    ...                         "head_entity='Kismet')\\"")))
-    ['directed_by']
+    >>> p = parse("Query1: \\"get_information(relation='directed_by', tail_entity='Bo')\\"")
+    >>> _lookup_texts(p, ("relation",)), _lookup_texts(p, ("head_entity", "tail_entity"))
+    ({'directed_by'}, {'Bo'})
     """
     return {a.value.value for q in program.queries if q.call.func == "get_information"
-            for a in q.call.args if a.name == "relation" and isinstance(a.value, Text)}
+            for a in q.call.args if a.name in names and isinstance(a.value, Text)}
+
+
+def _relations(program: Program) -> set[str]:
+    """The relation names a program's lookups read."""
+    return _lookup_texts(program, ("relation",))
 
 
 def _entities(program: Program) -> set[str]:
-    """The values a program's lookups name as head or tail entities (not references).
-
-    >>> from trustuqa_core.query import parse
-    >>> sorted(_entities(parse("Query1: \\"get_information(relation='directed_by', "
-    ...                        "tail_entity='Bo')\\"")))
-    ['Bo']
-    """
-    return {a.value.value for q in program.queries if q.call.func == "get_information"
-            for a in q.call.args if a.name in ("head_entity", "tail_entity")
-            and isinstance(a.value, Text)}
+    """The values a program's lookups name as head or tail entities."""
+    return _lookup_texts(program, ("head_entity", "tail_entity"))
 
 
 def _roles_fit(graph: GraphStore, entities: LabelPool, program: Program) -> bool:
