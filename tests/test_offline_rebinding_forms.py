@@ -16,6 +16,7 @@ import pytest
 
 from trustuqa_core import load_graph
 from trustuqa_core.answer import answer
+from trustuqa_core.app_services.ask import written_run
 from trustuqa_core.mapping import Mapper, default_encoder
 from trustuqa_core.mentions import same_question_form
 from trustuqa_core.query import parse
@@ -84,3 +85,10 @@ def test_a_named_relation_the_entity_lacks_is_still_asked_and_the_gap_is_said(mo
     assert a.answer == [] and a.verdict.label == "no answer"
     assert "has_genre" in (a.error or "") and "Spaceballs" in (a.error or ""), a.error
     assert "could not be written" not in (a.error or "")
+
+
+def test_the_app_note_for_an_empty_run_reads_as_one_sentence(movies) -> None:
+    """The run's note embeds the 'no answer' message, which now ends a sentence of its own."""
+    run = written_run("what genre is Spaceballs?", movies, None, writer="offline",
+                      settings=None, demos=None, n=1, k=4, m=8, privacy=True)
+    assert "has_genre" in run.note and ".." not in run.note, run.note

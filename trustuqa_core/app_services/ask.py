@@ -137,7 +137,8 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
     run.warnings += list(a.warnings)  # e.g. a prompt longer than the model's context
     run.question_routing = a.routing.to_dict() if a.routing is not None else None
     if a.trace is None and trace.steps:
-        run.note = f"No sample yielded an answer: {a.error}. Shown: the first sample's run."
+        why = (a.error or "").rstrip(".")  # the error may end a sentence of its own
+        run.note = f"No sample yielded an answer: {why}. Shown: the first sample's run."
     elif a.trace is None:
         run.writer_error = a.error or "no query was written"
     elif a.tie:
