@@ -155,6 +155,12 @@ def _text_summary(p: dict[str, Any]) -> str:
                         for k, part in routing["source"].items())
         lines.append(f"routing: {routing['all']['exact']} / {routing['all']['n']} to exactly the "
                      f"question's source ({per})")
+        if "final" in routing["all"]:
+            after = ", ".join(f"{k} {part['final']} / {part['final_or_decided']}"
+                              for k, part in routing["source"].items())
+            lines.append(f"routing after answering: {routing['all']['final']} answered over "
+                         f"exactly the question's source; {routing['all']['final_or_decided']} "
+                         f"counting the decision where no query ran ({after})")
     for name, part in p.get("groups", {}).get("source", {}).items():
         lines.append(f"  {name}: {part['correct']} / {part['n']} correct")
     if p["interrupted"]:
