@@ -423,6 +423,24 @@ def _naming_words(question: str, rel_name: str) -> set[str]:
     return {w for w in letter_words(question) if w not in _STOP and weight(w) > 0}
 
 
+def _two_named(rels: list[tuple[float, str]], question: str,
+               skip: frozenset[str] | set[str] = frozenset()) -> tuple[str, str] | None:
+    """The two best relations when the question's words name both (score >= 0.8) and not with
+    the same words (one word naming both, "won": award received / winner, means one relation).
+
+    >>> _two_named([(1.0, "directed_by"), (1.0, "starred_actors")],
+    ...            "films starring A directed by B")
+    ('directed_by', 'starred_actors')
+    >>> _two_named([(1.0, "directed_by"), (0.5, "written_by")], "films directed by B") is None
+    True
+    """
+    strong = [name for score, name in rels[:2] if score >= 0.8]
+    if len(strong) != 2 or _naming_words(question, strong[0]) - skip == _naming_words(
+            question, strong[1]) - skip:
+        return None
+    return strong[0], strong[1]
+
+
 def _two_conditions(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
                     named: list[str], question: str,
                     skip: frozenset[str] | set[str] = frozenset()) -> list[tuple[Program, str]]:
@@ -442,13 +460,12 @@ def _two_conditions(rels: list[tuple[float, str]], graph: GraphStore, mapper: Ma
     >>> why.split(": ")[1]
     "'Ann' (starred_actors) and 'Bo' (directed_by)"
     """
-    strong = [name for score, name in rels[:2] if score >= 0.8]
+    pair = _two_named(rels, question, skip)
     people = list(dict.fromkeys(named))
-    if len(strong) != 2 or len(people) != 2 or _naming_words(question, strong[0]) - skip == \
-            _naming_words(question, strong[1]) - skip:
+    if pair is None or len(people) != 2:
         return []
     fits = []
-    for (r1, r2) in ((strong[0], strong[1]), (strong[1], strong[0])):
+    for (r1, r2) in (pair, pair[::-1]):
         one, two = _attached(graph, mapper, people[:1], r1), _attached(graph, mapper,
                                                                         people[1:], r2)
         if one is not None and two is not None and one[0] == two[0]:
@@ -474,13 +491,11 @@ def _two_hops(rels: list[tuple[float, str]], graph: GraphStore, mapper: Mapper,
     stands nearer the entity's name: "actors in films *directed* by Mel Brooks", where Mel
     Brooks also acts), the other is read from its results (both directions are written: the
     one the data lacks finds nothing and casts no vote)."""
-    strong = [name for score, name in rels[:2] if score >= 0.8]
-    if len(strong) == 2 and _naming_words(question, strong[0]) - skip == _naming_words(
-            question, strong[1]) - skip:
-        return []  # one word names both ("won": award received, winner): one relation is meant
+    pair = _two_named(rels, question, skip)
+    if pair is None:
+        return []
     out: list[tuple[Program, str]] = []
-    for first, second in ((strong[0], strong[1]), (strong[1], strong[0])) if len(
-            strong) == 2 else ():
+    for first, second in (pair, pair[::-1]):
         start = _attached(graph, mapper, named, first)
         if start is None:
             continue
