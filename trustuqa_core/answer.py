@@ -690,9 +690,8 @@ def _error(samples: Sequence[Sample], found: list[str],
         return f"the query writer failed: {writer_errors[-1]}"
     counts = Counter(s.status for s in samples)
     shown = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.most_common())
-    empty = next((s.trace.explain_empty() for s in samples
-                  if s.status == "empty" and s.trace is not None and s.trace.explain_empty()),
-                 None)
+    empty = next(filter(None, (s.trace.explain_empty() for s in samples
+                               if s.status == "empty" and s.trace is not None)), None)
     if empty and len(samples) == 1:  # the one query ran and found nothing: say where
         return f"no query yielded an answer ({shown}): {empty}"
     if empty:
