@@ -15,10 +15,10 @@ from ..mentions import (
     expected_type,
     names_any,
 )
-from ..query.ast import Text
+from ..query.ast import Query, Text
 from ..store import GraphStore
 from ..text import normalize
-from ..trace import Trace
+from ..trace import StepTrace, Trace
 from ..verdict_record import Reason, Verdict
 from .reading import (
     ASKS_COUNT,
@@ -82,40 +82,27 @@ def step_reasons(trace: Trace) -> list[Reason]:
 def _aggregates_of_one(trace: Trace) -> list[Reason]:
     """A ``sum``/``mean`` over a single value: the aggregate does nothing, so the question's
     "total" / "average" may well ask for something else (a count, a value of several rows)."""
-    if trace.program is None:
-        return []
-    steps = {s.number: s for s in trace.steps}
-    out = []
-    for q in trace.program.queries:
-        if q.call.func not in _SUMS:
-            continue
-        for ref in q.call.refs():
-            src = steps.get(ref)
-            if src is not None and src.output is not None and len(src.output) == 1:
-                out.append(Reason("aggregate_of_one", f"Query{q.number} computes "
-                                  f"{q.call.func} over one value: check whether the question "
-                                  "asks for a count or for more rows", q.number, None))
-    return out
+    return [Reason("aggregate_of_one", f"Query{q.number} computes {q.call.func} over one "
+                   "value: check whether the question asks for a count or for more rows",
+                   q.number, None)
+            for q, src in _aggregated_steps(trace, _SUMS)
+            if src.output is not None and len(src.output) == 1]
 
 
 def _id_aggregates(trace: Trace) -> list[Reason]:
+    return [Reason("id_aggregate", f"Query{q.number} computes {q.call.func} over "
+                   f"{m.labels[0]!r}, which looks like an identifier column", q.number, m.key)
+            for q, src in _aggregated_steps(trace, _AGGREGATES) for m in src.mappings
+            if m.role == "relation" and any(_id_like(x.strip()) for x in m.labels)]
+
+
+def _aggregated_steps(trace: Trace, funcs: set[str]) -> list[tuple[Query, StepTrace]]:
+    """(aggregate query, step it reads) for each query calling one of ``funcs``."""
     if trace.program is None:
         return []
     steps = {s.number: s for s in trace.steps}
-    out = []
-    for q in trace.program.queries:
-        if q.call.func not in _AGGREGATES:
-            continue
-        for ref in q.call.refs():
-            src = steps.get(ref)
-            if src is None:
-                continue
-            for m in src.mappings:
-                if m.role == "relation" and any(_id_like(x.strip()) for x in m.labels):
-                    out.append(Reason("id_aggregate", f"Query{q.number} computes {q.call.func} "
-                                      f"over {m.labels[0]!r}, which looks like an identifier "
-                                      "column", q.number, m.key))
-    return out
+    return [(q, steps[ref]) for q in trace.program.queries if q.call.func in funcs
+            for ref in q.call.refs() if ref in steps]
 
 
 def _id_like(column: str) -> bool:
