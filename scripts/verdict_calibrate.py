@@ -23,7 +23,11 @@ Only rows of the ``tune`` half are read for fitting (``--fit``); one model per w
 ``--report`` prints, per file and half, precision / coverage / wrong-and-verified before (the
 rules, as recorded) and after (the weights file and :data:`THRESHOLDS`); ``--halves`` says
 which halves (the check half is scored once, at the end). ``--frontier`` prints the tune
-frontier (threshold -> precision / coverage / wrong-and-verified) per file.
+frontier (threshold -> precision / coverage / wrong-and-verified) per file; with
+``--at-coverage 25,30,...`` it also prints, per tune file, the precision of ``verified`` at
+those coverages (the answers ranked by their estimate, cut where the coverage is first
+reached), and the highest precision at any coverage of at least 10%: two models' frontiers
+compare at equal coverage, whatever threshold each would pick.
 """
 
 from __future__ import annotations
@@ -79,7 +83,8 @@ def soft_codes(rows: Sequence[Row], min_support: int) -> frozenset[str]:
     keeps its rule (so rows it blocks drop out), until stable.
 
     >>> r = {"calib": {"code:a": 1.0}, "blocking": ["a"], "groups": {}}
-    >>> sorted(soft_codes([r] * 3, 3)), sorted(soft_codes([r] * 2, 3))
+    >>> e = {"calib": {}, "blocking": [], "groups": {}}
+    >>> sorted(soft_codes([r] * 3 + [e], 3)), sorted(soft_codes([r] * 2 + [e], 3))
     (['a'], [])
     """
     soft = {k[5:] for r in rows for k in r["calib"] if k.startswith("code:")} - THRESHOLDS.hard
@@ -242,6 +247,31 @@ def pick_threshold(tune: Sequence[Row], model: Model, precision: float,
     return GRID[-1]
 
 
+def precision_at(rows: Sequence[Row], model: Model | None, coverage: float) -> float | None:
+    """The precision of ``verified`` when the answers ``model`` may verify (no rule blocks
+    them) are taken in order of their estimate until ``coverage`` (%) of the right answers of
+    ``rows`` is reached; None when it is never reached.
+
+    >>> rows = [{"calib": {"code:a": x}, "blocking": ["a"] if x else [], "groups": {},
+    ...          "correct": ok} for x, ok in [(0, True), (0, True), (1, False), (1, True)]]
+    >>> m = Model("offline", 2.0, {"code:a": -3.0}, 0.5)
+    >>> precision_at(rows, m, 50), precision_at(rows, m, 100), precision_at(rows, None, 50)
+    (100.0, 75.0, None)
+    """
+    right = sum(r["correct"] for r in rows)
+    if model is None or not right:
+        return None
+    soft = model.soft_codes - THRESHOLDS.hard
+    free = [r for r in rows if answered(r) and not set(r["blocking"]) - soft]
+    ranked = sorted(free, key=lambda r: -model.estimate(r["calib"]))
+    ok = 0
+    for i, r in enumerate(ranked, 1):
+        ok += r["correct"]
+        if ok >= coverage / 100 * right:
+            return round(100 * ok / i, 2)
+    return None
+
+
 def provenance(paths: Sequence[Path], caches: Sequence[str] = ()) -> dict[str, Any]:
     """What the weights were fitted from: the code's commit, the inputs' hashes (and the
     ``bench run`` caches they re-judge), the date."""
@@ -276,6 +306,8 @@ def main() -> None:
     parser.add_argument("--write", type=Path, default=None, help="write the weights here")
     parser.add_argument("--report", action="store_true", help="before / after per half")
     parser.add_argument("--frontier", action="store_true", help="tune frontier per file")
+    parser.add_argument("--at-coverage", default="", metavar="C1,C2,...",
+                        help="with --frontier: precision at these coverages (%%) per file")
     parser.add_argument("--halves", default="tune", help="halves to report (tune,check)")
     parser.add_argument("--metric", default="", help="count this score as correct (MetaQA: "
                         "hits1_any)")
@@ -324,6 +356,13 @@ def main() -> None:
             print(f"  rules (before)  {_line(before(part))}")
             for t in GRID[::2]:
                 print(f"  {t:.2f}            {_line(figures(part, models.get(kind), t))}")
+            if args.at_coverage:
+                at = [float(c) for c in args.at_coverage.split(",")]
+                best = max((p for c in range(10, 101) if (p := precision_at(
+                    part, models.get(kind), c)) is not None), default=None)
+                print("  precision at coverage: " + ", ".join(
+                    f"{c:g}% -> {_pct(precision_at(part, models.get(kind), c))}" for c in at)
+                    + f"; best at >= 10%: {_pct(best)}")
     if args.report:
         for f in sorted({r["_file"] for r in rows}):
             for half in args.halves.split(","):
