@@ -70,6 +70,18 @@ def test_weights_load_for_both_writers_with_provenance() -> None:
     assert "low_estimate" in REASON_CODES
 
 
+def test_the_packaged_weights_name_only_features_the_code_computes() -> None:
+    # a weight on a feature that features() never returns (a candidate measured and not
+    # adopted, a renamed code) would silently weigh nothing
+    for m in load_models().values():
+        for name in m.weights:
+            if name.startswith("code:"):
+                assert name[5:] in REASON_CODES, name
+            else:
+                assert name in NUMERIC, name
+        assert all(m.weights[n] <= 0 for n in m.weights if nonpositive(n))
+
+
 def test_the_estimate_only_falls_with_more_doubt() -> None:
     for m in load_models().values():
         doubts = [n for n in m.weights if nonpositive(n)]
@@ -169,3 +181,16 @@ def test_the_fit_recovers_an_obvious_weight_from_tune_rows_only(tmp_path) -> Non
                         min_support=20, precision=0.9, max_wrong=0.05)
     assert only_tune == m  # the check half changes nothing
     assert m.estimate({"code:bad": 1.0}) < m.threshold <= m.estimate({"code:meh": 1.0})
+
+
+def test_precision_at_equal_coverage_ranks_by_the_estimate() -> None:
+    cal = _script()
+    rows = [_row(0, "tune", True, [], []), _row(1, "tune", True, [], []),
+            _row(2, "tune", False, ["a"], ["a"]), _row(3, "tune", True, ["a"], ["a"]),
+            _row(4, "tune", False, ["weak_mapping"], ["weak_mapping"])]  # hard: never verified
+    model = Model("offline", 2.0, {"code:a": -3.0}, 0.5)
+    assert cal.precision_at(rows, model, 60) == 100.0  # the two clean answers first
+    assert cal.precision_at(rows, model, 100) == 75.0  # then the doubtful pair
+    assert cal.precision_at(rows, None, 50) is None
+    weaker = Model("offline", 2.0, {"code:a": -0.1}, 0.5)  # a wrong answer still ranks last
+    assert cal.precision_at(rows, weaker, 100) == 75.0

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping as MappingType
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,8 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from ..mapping.mapper import Mapping
-from ..mentions import content_words, names_any, selection_cues
-from ..numbers import parse_number
 from ..trace import Trace
 from ..verdict_record import Reason
 
@@ -62,21 +59,6 @@ NUMERIC: dict[str, str] = {
     "answers": "several answer values",
     "no_condition": "no value condition in the query",
     "aggregate": "an aggregate (count, max, sum ...)",
-    # stop 19 candidates: read from the question and the table alone
-    "columns": "a table of many columns",
-    "rows": "a table of many rows",
-    "length": "a long question",
-    "named_columns": "question words naming columns",
-    "target_not_named": "an answer column no question word names",
-    "number_for_which": "a who / which question answered by numbers",
-    "cue": "an ordinal or superlative in the question",
-    "cue_unread": "an ordinal or superlative no ranking step reads",
-    "last_count": "a count",
-    "last_extreme": "a max, min or pick by order",
-    "last_arith": "arithmetic over values",
-    "last_compare": "a comparison or condition",
-    "last_neighbour": "a neighbouring row",
-    "last_set": "a set operation",
 }
 #: the soft codes in a few plain words, for the ``low_estimate`` message (others: the code)
 PLAIN: dict[str, str] = {
@@ -107,8 +89,7 @@ PLAIN: dict[str, str] = {
     "unexplained_neighbour": "before / after with no move to a neighbour",
 }
 #: features whose weight is kept at or below zero by the fit (each is a doubt)
-_DOUBTS = ("unexplained", "low_score", "low_margin", "target_low_score", "target_low_margin",
-           "target_not_named", "number_for_which", "cue_unread")
+_DOUBTS = ("unexplained", "low_score", "low_margin", "target_low_score", "target_low_margin")
 _STRONG = ("exact", "normalized", "numeric", "override", "time_key")
 _AGGREGATES = {"count", "sum", "mean", "average", "avg", "max", "min", "argmax", "argmin",
                "most_frequent", "least_frequent"}
@@ -157,67 +138,6 @@ def features(trace: Trace, reasons: Sequence[Reason], *, skip: str = "low_estima
         out["no_condition"] = 1.0
     if program is not None and any(q.call.func in _AGGREGATES for q in program.queries):
         out["aggregate"] = 1.0
-    out.update(_question_features(trace))
-    return out
-
-
-_KINDS = {"count": "last_count", "max": "last_extreme", "min": "last_extreme",
-          "argmax": "last_extreme", "argmin": "last_extreme", "first": "last_extreme",
-          "last": "last_extreme", "top_k": "last_extreme", "bottom_k": "last_extreme",
-          "most_frequent": "last_extreme", "least_frequent": "last_extreme",
-          "nth_largest": "last_extreme", "nth_smallest": "last_extreme", "sort": "last_extreme",
-          "sum": "last_arith", "mean": "last_arith", "add": "last_arith",
-          "subtract": "last_arith", "difference": "last_arith", "multiply": "last_arith",
-          "divide": "last_arith", "percentage": "last_arith", "calculate": "last_arith",
-          "duration": "last_arith", "year_difference": "last_arith",
-          "day_difference": "last_arith", "absolute": "last_arith",
-          "compare": "last_compare", "if_then_else": "last_compare", "exists": "last_compare",
-          "equals": "last_compare", "is_empty": "last_compare", "contains": "last_compare",
-          "next_row": "last_neighbour", "previous_row": "last_neighbour",
-          "set_union": "last_set", "set_intersection": "last_set",
-          "set_difference": "last_set", "set_negation": "last_set", "keep": "last_set"}
-_RANKING = {"max", "min", "argmax", "argmin", "first", "last", "top_k", "bottom_k",
-            "most_frequent", "least_frequent", "nth_largest", "nth_smallest", "sort",
-            "consecutive", "next_row", "previous_row"}
-_WHO_WHICH = re.compile(r"^\s*(?:who|whom|whose|which)\b", re.IGNORECASE)
-
-
-def _question_features(trace: Trace) -> dict[str, float]:
-    """Candidate features read from the question, the table and the query's shape."""
-    out: dict[str, float] = {}
-    question = trace.question or ""
-    tables = [s for s in trace.graph.sources if s.kind == "table"]
-    columns = [c for s in tables for c in s.columns]
-    if columns:
-        out["columns"] = round(math.log(len(columns)), 4)
-        out["rows"] = round(math.log(1 + sum(s.n_rows for s in tables)), 4)
-        named = sum(names_any(question, c) for c in columns)
-        if named:
-            out["named_columns"] = float(min(named, 5))
-    words = content_words(question)
-    if words:
-        out["length"] = round(math.log(len(words)), 4)
-    program = trace.program
-    funcs = {q.call.func for q in program.queries} if program is not None else set()
-    target = trace.target
-    if target is not None and target.role == "relation" and target.labels \
-            and not any(names_any(question, x) for x in target.labels):
-        out["target_not_named"] = 1.0
-    answer = trace.answer
-    if _WHO_WHICH.match(question) and answer and "count" not in funcs \
-            and all(parse_number(a) is not None for a in answer):
-        out["number_for_which"] = 1.0
-    cues = selection_cues(question)
-    if cues:
-        out["cue"] = 1.0
-        if not funcs & _RANKING and not any(
-                str(a.value).strip("'\"").lower() in ("most", "least")
-                for q in (program.queries if program is not None else ()) for a in q.call.args):
-            out["cue_unread"] = 1.0
-    if program is not None and program.queries:
-        kind = _KINDS.get(program.queries[-1].call.func)
-        if kind:
-            out[kind] = 1.0
     return out
 
 
