@@ -340,6 +340,10 @@ def main() -> None:
                   f"{m.tune['answers']} tune answers")
             for n, w in sorted(m.weights.items(), key=lambda t: t[1]):
                 print(f"  {n:34s} {w:+.3f}")
+            for f in sorted({r["_file"] for r in tune if answered(r)
+                             and r.get("writer_kind", "offline") == k}):
+                part = [r for r in tune if r["_file"] == f]
+                print(f"  at its threshold, {f} (tune): {_line(figures(part, m, m.threshold))}")
         if args.write:
             data = {"about": "weights of the calibrated verdict (trustuqa_core/"
                     "verdict/calibration.py), fitted by scripts/verdict_calibrate.py on tune "
