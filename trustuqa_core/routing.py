@@ -68,6 +68,8 @@ WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word"
                                 "central": 4.0, "number_span": 1.0}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
+#: function words that can still be a table's whole column name ("film", "team")
+_COLUMN_ONLY = word_set("column_nouns")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 _WHEN = re.compile(r"^\s*(when\b|in (what|which) year|what year)", re.IGNORECASE)
 
@@ -118,6 +120,8 @@ class _Index:
     tokens: dict[str, frozenset[int]]  # word of a node label (3+ letters, no stop word) -> sources
     nodes: dict[str, tuple[int, ...]]  # normalised node label -> node ids (rows left out)
     sizes: tuple[int, ...]  # facts per source
+    #: per source: stems of its one-word column names that are not relation words ("film")
+    heads: tuple[frozenset[str], ...] = ()
 
 
 _INDEXES: weakref.WeakKeyDictionary[GraphStore, _Index] = weakref.WeakKeyDictionary()
@@ -133,6 +137,22 @@ def source_words(names: Sequence[str]) -> frozenset[str]:
     return frozenset(stem(w) for n in names for w in table_words(n) if w not in _STOP)
 
 
+def column_heads(columns: Sequence[str]) -> frozenset[str]:
+    """Stems of the one-word column names that :func:`source_words` leaves out as function
+    words (``film``, ``team``): said in a question, they still point at the table with such a
+    column.
+
+    >>> sorted(column_heads(["Rank", "Film", "Year", "Name of the film"]))
+    ['film']
+    """
+    out = set()
+    for column in columns:
+        words = normalize(column).split()
+        if len(words) == 1 and words[0] in _COLUMN_ONLY:
+            out.add(stem(words[0]))
+    return frozenset(out)
+
+
 def _index(graph: GraphStore) -> _Index:
     with _LOCK:
         found = _INDEXES.get(graph)
@@ -142,7 +162,7 @@ def _index(graph: GraphStore) -> _Index:
     tokens: dict[str, set[int]] = {}
     labels: dict[int, str] = {}
     nodes_of: dict[str, set[int]] = {}
-    words, temporal, sizes = [], [], []
+    words, temporal, sizes, heads = [], [], [], []
     for i, info in enumerate(graph.sources):
         facts = graph.facts_of_source(i)
         nodes = np.unique(np.concatenate([graph.heads_of(facts), graph.tails_of(facts)]))
@@ -166,11 +186,13 @@ def _index(graph: GraphStore) -> _Index:
                     tokens.setdefault(word, set()).add(i)
         rels = {graph.relation_names[int(r)] for r in np.unique(graph.rels_of(facts)).tolist()}
         words.append(source_words(sorted(rels | set(info.columns))))
+        heads.append(column_heads(info.columns) if info.kind == "table" else frozenset())
         sizes.append(len(facts))
         temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.intervals_of(facts)[0]).any()))
     index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal),
                    {k: frozenset(v) for k, v in tokens.items()},
-                   {k: tuple(sorted(v)) for k, v in nodes_of.items()}, tuple(sizes))
+                   {k: tuple(sorted(v)) for k, v in nodes_of.items()}, tuple(sizes),
+                   tuple(heads))
     with _LOCK:
         _INDEXES[graph] = index
     return index
@@ -308,6 +330,11 @@ def route(question: str, graph: GraphStore,
         for i in holders:
             scores[i] += WEIGHTS["relation_word"] * (1.0 + math.log(n / len(holders)))
             evidence[i].append(f"'{w}' is a word of a relation of {names[i]}")
+    for w in dict.fromkeys(t for t in tokens if t in _COLUMN_ONLY):
+        holders = [i for i in range(n) if stem(w) in index.heads[i]]
+        for i in holders:
+            scores[i] += WEIGHTS["relation_word"] * (1.0 + math.log(n / len(holders)))
+            evidence[i].append(f"'{w}' is the name of a column of {names[i]}")
     years = [int(y) for y in _YEAR.findall(question)]
     when = bool(_WHEN.search(question))
     for i in range(n):
