@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..lexicon import words
-from .link_state import LinkState, spans
+from .link_state import LinkState
 from .linking import (
     Cond,
     Mentions,
@@ -34,6 +34,7 @@ from .linking import (
     find_comparisons,
     find_top_n,
     find_values,
+    spans,
 )
 from .places import place_bounds
 from .properties import property_mentions
@@ -46,7 +47,7 @@ def rule_conditions(s: LinkState) -> bool:
     """Cell values, comparisons (more than 12) and top N in the question become conditions."""
     s.conds = _conditions(s.q, s.question, s.table, s.mentions)
     s.covered = spans(s.conds)
-    s.covered |= {i for m in s.mentions.values() if m[0] >= 1.0 for i in range(m[1], m[2])}
+    s.covered |= s.named(1.0)
     return bool(s.conds)
 
 

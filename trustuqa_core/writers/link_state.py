@@ -14,13 +14,13 @@ function ``rule_<name>(state) -> bool`` made into a :class:`LinkRule` by :func:`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .computed import Computed
-from .linking import Cond, Mentions, Table, header_mentions, tokens
+from .linking import Cond, Mentions, Table, header_mentions, mention_positions, tokens
 
-__all__ = ["LinkState", "LinkRule", "link_rule", "spans"]
+__all__ = ["LinkState", "LinkRule", "link_rule"]
 
 
 @dataclass
@@ -54,8 +54,7 @@ class LinkState:
     def named(self, at_least: float = 0.0) -> set[int]:
         """Token positions of the column-name mentions scoring ``at_least`` (1.0: named in
         full, 0.5: named enough to rank or compare by)."""
-        return {i for m in self.mentions.values() if m[0] >= at_least
-                for i in range(m[1], m[2])}
+        return mention_positions(self.mentions, at_least)
 
     def _conditioned(self) -> set[str]:
         """Columns a condition uses (a negated one may still be asked for: *what other
@@ -101,12 +100,3 @@ def link_rule(apply: Callable[[LinkState], bool]) -> LinkRule:
     """
     name = apply.__name__.removeprefix("rule_")
     return LinkRule(name, " ".join((apply.__doc__ or "").split()), apply)
-
-
-def spans(conds: Iterable[Cond]) -> set[int]:
-    """The question-token positions the conditions were read from.
-
-    >>> sorted(spans([Cond("No.", "=", "21", (4, 5)), Cond("Year", ">", "1990", (7, 9))]))
-    [4, 7, 8]
-    """
-    return {i for c in conds for i in range(*c.span)}

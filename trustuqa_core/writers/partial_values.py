@@ -20,8 +20,8 @@ from ..numbers import parse_month_day
 from .aggregates import AGG_WORDS
 from .asking import focus_at
 from .conditions import cue_before
-from .link_state import LinkState, spans
-from .linking import STOP, Cond, Table, number_words, tokens
+from .link_state import LinkState
+from .linking import STOP, Cond, Table, number_words, spans, tokens
 
 __all__ = ["rule_partial_values"]
 
