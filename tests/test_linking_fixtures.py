@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from trustuqa_core import load_graph
 from trustuqa_core.execute import run_query
 from trustuqa_core.query import call, get_information, parse, program, ref, render_program
+from trustuqa_core.writers.asking import SELECT_RULES
 from trustuqa_core.writers.table_program import plan_program
-from trustuqa_core.writers.tables import LINK_RULES, SELECT_RULES, link_rules, link_table
+from trustuqa_core.writers.tables import LINK_RULES, link_rules, link_table
 
 FIXTURE = Path(__file__).parent / "fixtures" / "linking.txt"
 

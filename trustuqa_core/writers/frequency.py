@@ -16,9 +16,10 @@ Only *most*: a least frequent month would also have to count the months no row f
 
 from __future__ import annotations
 
-from ..query.ast import CMPS, Call, Cmp
+from ..query.ast import Call
 from ..query.build import call, get_information, ref
 from .computed import Computed
+from .cond_steps import condition_step
 from .linking import Cond, Table, tokens
 
 __all__ = ["link_frequent_month", "frequent_month_steps", "date_columns"]
@@ -75,10 +76,7 @@ def frequent_month_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     the most frequent month."""
     steps: list[tuple[str, Call]] = []
     for row in c.rows:
-        value = row.value.replace("\n", " ")
-        steps.append((f"Find the rows whose {row.column} {row.cmp} {value}",
-                      get_information(relation=row.column, tail_entity=value,
-                                      cmp=_cmp(row.cmp))))
+        steps.append(condition_step(row))
     if len(c.rows) > 1:
         steps.append(("Keep the rows found by every condition", call("set_intersection", **{
             f"set{k}": ref(k) for k in range(1, len(c.rows) + 1)})))
@@ -89,10 +87,3 @@ def frequent_month_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     steps.append(("Take the month of each", call("extract_month", set=ref(len(steps)))))
     steps.append(("The month found most often", call("most_frequent", set=ref(len(steps)))))
     return "month", steps
-
-
-def _cmp(text: str) -> Cmp:
-    """A condition's comparison as the query language's :data:`Cmp`."""
-    if text not in CMPS:
-        raise ValueError(f"unknown comparison {text!r}")
-    return text  # type: ignore[return-value]

@@ -1,8 +1,8 @@
 """Finding a table's parts in a question: column names, cell values, comparison cues.
 
-Used by :mod:`.tables` (schema linking). Everything works on lower-cased word tokens; column
-names may be mentioned partly, in another order, or with a verb form (``affiliated`` names
-``Affiliation``).
+Used by the table-linking rules (:mod:`.tables` runs them). Everything works on lower-cased
+word tokens; column names may be mentioned partly, in another order, or with a verb form
+(``affiliated`` names ``Affiliation``).
 
 >>> tokens("Owner(s) (2009), No. 1,000")
 ['owner', 's', '2009', 'number', '1,000']
@@ -10,7 +10,7 @@ names may be mentioned partly, in another order, or with a verb form (``affiliat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -21,7 +21,7 @@ from ..text import stem, table_words
 
 __all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
-           "Mentions", "find_top_n", "demonyms", "number_words"]
+           "Mentions", "find_top_n", "demonyms", "number_words", "spans", "mention_positions"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
@@ -85,6 +85,24 @@ class Cond:
     negated: bool = field(default=False, repr=False)
     #: one of the cells holding the question's word among others ("June" -> "June 3, 1990")
     part: bool = field(default=False, repr=False)
+
+
+def spans(conds: Iterable[Cond]) -> set[int]:
+    """The question-token positions the conditions were read from.
+
+    >>> sorted(spans([Cond("No.", "=", "21", (4, 5)), Cond("Year", ">", "1990", (7, 9))]))
+    [4, 7, 8]
+    """
+    return {i for c in conds for i in range(*c.span)}
+
+
+def mention_positions(mentions: Mentions, at_least: float = 0.0) -> set[int]:
+    """The question-token positions of the column-name mentions scoring ``at_least``.
+
+    >>> sorted(mention_positions({"Run 1": (1.02, 3, 5), "Total": (0.6, 7, 8)}, 1.0))
+    [3, 4]
+    """
+    return {i for m in mentions.values() if m[0] >= at_least for i in range(m[1], m[2])}
 
 
 

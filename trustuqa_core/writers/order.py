@@ -1,9 +1,13 @@
-"""Row-order readings of the offline linker that :mod:`.tables` asks about.
+"""Row-order readings of the offline linker: *first* / *last* / *top*, the next or previous row.
 
-*Who is at the top of the list?*, *which constituency is listed on top?*, *who was the top
-finisher from Poland?*: *top* with nothing to rank by (no number or time column named, and the
-column asked for is text, whose largest value means nothing) is the table's first row among
-the rows the question names, as *first* is.
+A free-standing *first* or *last* with nothing else to rank by is the table's row order
+(:func:`rule_row_order`; by the column of years when the question dates the rows: *the first
+film released*). *Who is at the top of the list?*, *which constituency is listed on top?*,
+*who was the top finisher from Poland?*: *top* with nothing to rank by (no number or time
+column named, and the column asked for is text, whose largest value means nothing) is the
+table's first row among the rows the question names, as *first* is. *The next single after X*
+and *the album listed before X* are the row after / before the one named
+(:func:`rule_neighbour`).
 
 >>> from trustuqa_core.writers.linking import tokens
 >>> top_is_first_row(tokens("who is at the top of the list?"), set())
@@ -16,9 +20,16 @@ from __future__ import annotations
 
 import re
 
-from .linking import Table, number_words
+from ..lexicon import word_set, words
+from ..numbers import parse_number
+from .asking import asks_for, focus_at, holds_years, rank_like
+from .computed import column_kind, year_column
+from .link_state import LinkState
+from .linking import Cond, Table, number_words
+from .superlatives import asks_row, name_column
 
-__all__ = ["top_is_first_row", "ordinal_column"]
+__all__ = ["top_is_first_row", "ordinal_column", "rule_row_order", "rule_neighbour", "FIRST",
+           "LAST"]
 
 #: words after *top* that make it a bound or a name rather than the first row
 _NOT_AFTER_TOP = frozenset({"speed", "ten", "three", "five", "scorer", "scorers", "half",
@@ -57,3 +68,137 @@ def ordinal_column(table: Table, column: str) -> bool:
     """
     labels = [label for options in table.cells.values() for c, label in options if c == column]
     return bool(labels) and sum(bool(_ORDINAL.match(x)) for x in labels) >= 0.5 * len(labels)
+
+
+def rule_row_order(s: LinkState) -> bool:
+    """A free-standing first / last with nothing else to rank by: the table's row order (by the
+    column of years the question reads when it asks for a row: *what was the first game
+    released?*); so is *top* (*who is at the top of the list?*) when the column asked for is
+    text (:func:`top_is_first_row`)."""
+    if s.ranking is not None or s.neighbour or s.select is None:
+        return False
+    named = s.named(0.5)
+    if s.agg == "max" and not column_kind(s.table, s.select) and not rank_like(s.select) \
+            and not ordinal_column(s.table, s.select) and top_is_first_row(s.q, s.covered | named):
+        s.agg, s.ranking = "min", ("extreme", "row_number")
+        return True
+    if s.agg:
+        return False
+    order = _order_word(s.q, s.covered)
+    if not order:
+        return False
+    s.agg, s.ranking = order, ("extreme", "row_number")
+    focus = focus_at(s.q)
+    if _LISTED & set(s.q):
+        return True
+    if not holds_years(s.table.ranges.get(s.select)):
+        years = year_column(s.table, {c.column for c in s.conds} | {s.select}, s.mentions)
+        if _TIME_VERBS & set(s.q) and years is not None:
+            s.ranking = ("extreme", years)  # "the first film released": by its year
+        return True
+    if 0 <= focus < len(s.q) and s.q[focus] in _TIME_NOUNS:
+        s.ranking = None  # "what year was the first game released?": the earliest year
+    elif asks_row(s.q, s.mentions, s.covered) and (name := name_column(s, s.select)):
+        # "what was the first game released?": by the year column the question reads
+        s.ranking, s.select = ("extreme", s.select), name
+    return True
+
+
+#: words saying the order asked is the table's (*the first single listed*)
+_LISTED = frozenset({"listed", "list", "table", "chart", "shown"})
+#: verbs dating a row (*the first film released*): first / last by the year column
+_TIME_VERBS = frozenset({"released", "founded", "established", "built", "aired", "published",
+                         "completed", "opened", "formed", "created", "constructed",
+                         "launched", "introduced", "premiered", "debuted", "issued"})
+#: question words asking for a time, not a row (*what year was the last school founded?*)
+_TIME_NOUNS = frozenset({"year", "years", "date", "season", "day", "month", "time"})
+
+
+#: the words *first* and *last*
+FIRST, LAST = words("order_words")
+_ORDER_NOUNS = word_set("order_nouns")
+
+
+def _order_word(q: list[str], covered: set[int]) -> str:
+    """"min" for a free-standing *first*, "max" for *last* (the table's row order), else "".
+
+    >>> from trustuqa_core.writers.linking import tokens
+    >>> _order_word(tokens("who won the first championship?"), set())
+    'min'
+    >>> _order_word(tokens("what is his last name?"), set()), _order_word(["first", "5"], set())
+    ('', '')
+    """
+    for i, word in enumerate(q):
+        if word not in (FIRST, LAST) or i in covered:
+            continue
+        nxt = q[i + 1] if i + 1 < len(q) else ""
+        if nxt in _ORDER_NOUNS or nxt.isdigit() or nxt in number_words():
+            continue
+        return "min" if word == FIRST else "max"
+    return ""
+
+
+def rule_neighbour(s: LinkState) -> bool:
+    """One row named (by one value, or by several meeting in it: *the world junior
+    championships 2002*) and a next / previous cue (not inside a column name, not before a
+    number): the row after / before it."""
+    if s.agg or s.ranking:
+        return False
+    named = s.named()
+    if any(c.negated for c in s.conds):
+        return False
+    neighbour, cue = _neighbour(s.q, s.conds, s.covered | named)
+    if neighbour:
+        asked = [c.column for c in s.conds if asks_for(s.q, c.column, s.mentions)]
+        anchor = asked[0] if asked else s.conds[0].column
+        if asks_for(s.q, anchor, s.mentions) or s.select is None or (
+                s.mentions.get(s.select, (0.0,))[0] < 0.5 and s.q[0] in _ASKS_NAME
+                and not column_kind(s.table, anchor) and not _possessive(s.q, s.conds)):
+            # the neighbour's value in the named row's column (also when the column read
+            # was only guessed: "who came next after venezuela?" names another nation)
+            s.select = anchor
+        elif cue not in ("next", "previous"):
+            neighbour = ""  # "after" a named row, asking another column: that row's value
+    s.neighbour = neighbour
+    return bool(neighbour)
+
+
+def _possessive(q: list[str], conds: list[Cond]) -> bool:
+    """A named value followed by *'s* (*who was Catherine Long's previous representative?*):
+    the question asks for a relation of that row (its predecessor in some role), which the
+    row before it need not hold.
+
+    >>> from trustuqa_core.writers.linking import tokens
+    >>> _possessive(tokens("who was ann long's previous representative?"),
+    ...             [Cond("Name", "=", "Ann Long", (2, 4))])
+    True
+    """
+    return any(c.span[1] < len(q) and q[c.span[1]] == "s" for c in conds)
+
+
+#: question words asking for a name: a neighbour's answer is the named row's kind
+_ASKS_NAME = frozenset({"who", "which", "what", "whom"})
+_NEXT = word_set("next_words")
+_PREVIOUS = word_set("previous_words")
+
+
+def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str, str]:
+    """("next_row", cue) for "the next single after X" (one row named, no number after the
+    cue), ("previous_row", cue) for "the album listed before X", else ("", "").
+
+    >>> from trustuqa_core.writers.linking import tokens
+    >>> c = [Cond("Event", "=", "Worlds", (4, 5)), Cond("Year", "=", "2002", (5, 6))]
+    >>> _neighbour(tokens("what competition came after worlds 2002?"), c, {4, 5})
+    ('next_row', 'after')
+    """
+    if not conds or any(c.cmp != "=" for c in conds) or len({c.column for c in conds}) \
+            < len(conds):
+        return "", ""  # one row: equalities on different columns
+    for i, word in enumerate(q):
+        if i in covered or word not in _NEXT | _PREVIOUS:
+            continue
+        nxt = q[i + 1] if i + 1 < len(q) else ""
+        if nxt and parse_number(nxt) is not None and (i + 1) not in covered:
+            continue  # a cue before a number is a comparison
+        return ("next_row" if word in _NEXT else "previous_row"), word
+    return "", ""

@@ -32,7 +32,7 @@ import re
 from dataclasses import replace
 
 from ..reasoning.cues import RANK_RELATION
-from .linking import Cond, Table, tokens
+from .linking import Cond, Table, spans, tokens
 
 __all__ = ["place_bounds", "place_columns"]
 
@@ -133,7 +133,7 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
         out.append(new)
     free = [p for p in places if p not in used]
     if len(free) == 1:  # "below 10th" where no cell says 10th: a bound all the same
-        taken = {i for c in conds for i in range(*c.span)}
+        taken = spans(conds)
         for i in range(len(q) - 1):
             if q[i].isdigit() and q[i + 1] in _SUFFIXES and not {i, i + 1} & taken \
                     and (cmp := _bound(q, (i, i + 2))) is not None:

@@ -19,7 +19,7 @@ read is visible in the query: the column the ranking or comparison reads.
 from __future__ import annotations
 
 from .computed import column_kind
-from .linking import Mentions, Table, tokens
+from .linking import Mentions, Table, mention_positions, tokens
 
 __all__ = ["property_mentions", "SCORE"]
 
@@ -48,7 +48,7 @@ _MEDAL_COLUMNS = frozenset({"gold", "silver", "bronze"})
 def property_mentions(q: list[str], table: Table, mentions: Mentions) -> Mentions:
     """column -> (:data:`SCORE`, start, end) for the property words of ``q`` (module doc) that
     name a column not yet mentioned at least partly (``mentions``)."""
-    taken = {i for m in mentions.values() if m[0] >= 0.5 for i in range(m[1], m[2])}
+    taken = mention_positions(mentions, 0.5)
     measured = {i for c, m in mentions.items() if column_kind(table, c) is not None
                 for i in range(m[1], m[2])}
     out: Mentions = {}

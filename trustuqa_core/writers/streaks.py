@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import re
 
-from ..query.ast import CMPS, Call, Cmp
+from ..query.ast import Call
 from ..query.build import call, get_information, ref
 from .computed import Computed
+from .cond_steps import condition_step
 from .linking import Cond, Table
 
 __all__ = ["link_streak", "streak_steps", "STREAK_KINDS", "result_column"]
@@ -135,10 +136,7 @@ def streak_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     steps: list[tuple[str, Call]] = []
     groups: dict[str, list[int]] = {}
     for row in c.rows:
-        value = row.value.replace("\n", " ")
-        steps.append((f"Find the rows whose {row.column} {row.cmp} {value}",
-                      get_information(relation=row.column, tail_entity=value,
-                                      cmp=_cmp(row.cmp))))
+        steps.append(condition_step(row))
         key = row.column if row.cmp == "=" else f"{row.column}{row.cmp}{len(steps)}"
         groups.setdefault(key, []).append(len(steps))
     parts = []
@@ -166,10 +164,3 @@ def streak_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     steps.append((f"The longest run of {result}s among them",
                   call("consecutive", set=ref(len(steps)), value=result)))
     return "number", steps
-
-
-def _cmp(text: str) -> Cmp:
-    """A condition's comparison as the query language's :data:`Cmp`."""
-    if text not in CMPS:
-        raise ValueError(f"unknown comparison {text!r}")
-    return text  # type: ignore[return-value]

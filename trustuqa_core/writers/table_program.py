@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..query.ast import CMPS, Arg, Call, Cmp, Program
+from ..query.ast import Arg, Call, Cmp, Program
 from ..query.build import arg, call, get_information, program, ref
 from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
+from .cond_steps import condition_step
 from .frequency import frequent_month_steps
 from .streaks import STREAK_KINDS, streak_steps
 from .tables import TablePlan
@@ -51,9 +52,7 @@ def plan_program(plan: TablePlan) -> Program | None:
         parts.append(2)
     negated: list[int] = []
     for c in plan.conds:                            # one column twice means either of them
-        value = c.value.replace("\n", " ")
-        steps.append((f"Find the rows whose {c.column} {c.cmp} {value}",
-                      get_information(relation=c.column, tail_entity=value, cmp=_cmp(c.cmp))))
+        steps.append(condition_step(c))
         if c.negated:
             negated.append(len(steps))
             continue
@@ -109,13 +108,6 @@ def plan_program(plan: TablePlan) -> Program | None:
 def _sets(steps: Sequence[int]) -> list[Arg]:
     """``set1='output_of_query<a>', set2=...`` for the given steps."""
     return [arg(f"set{j}", ref(n)) for j, n in enumerate(steps, 1)]
-
-
-def _cmp(text: str) -> Cmp:
-    """A condition's comparison as the query language's :data:`Cmp`."""
-    if text not in CMPS:
-        raise ValueError(f"unknown comparison {text!r}")
-    return text  # type: ignore[return-value]
 
 
 def _ranking_steps(plan: TablePlan, rows: int) -> list[tuple[str, Call]]:
