@@ -24,8 +24,8 @@ Chen Wei,Marketing,A07
 BOOKS = b"""Dune|written_by|Frank Herbert
 Emma|written_by|Jane Austen
 """
-POLITICS = ("Angela Merkel\tposition held\tChancellor of Germany\t2005\t2021\n"
-            "Helmut Kohl\tposition held\tChancellor of Germany\t1982\t1998\n").encode()
+POLITICS = (b"Angela Merkel\tposition held\tChancellor of Germany\t2005\t2021\n"
+            b"Helmut Kohl\tposition held\tChancellor of Germany\t1982\t1998\n")
 STAFF_QUERY = ('Query1: "get_information(relation=\'Name\', tail_entity=\'Chen Wei\')"\n'
                'Query2: "get_information(relation=\'Department\', '
                'head_entity=\'output_of_query1\')"')
