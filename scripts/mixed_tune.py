@@ -58,10 +58,19 @@ def run(setting: str, benchmarks: list[str], half: str, out: Path) -> None:
                 "sources": list(getattr(routing, "sources", ()) or ()),
                 "used": list(getattr(routing, "used", ()) or ()),
                 "warnings": list(getattr(a, "warnings", ()) or ()),
+                "reasons": [r.code for r in getattr(getattr(a, "verdict", None), "reasons", ())],
+                "routed": list(getattr(getattr(a, "routing", None), "sources", ()) or ()),
+                "fallback": _fell_back(a),
                 "flags": o.flags}) + "\n")
     print(f"{setting} {half}: {time.perf_counter() - t0:.0f} s")
     for b, (n, ok) in counts.items():
         print(f"  {b:12s} {ok}/{n}")
+
+
+def _fell_back(a: Any) -> bool:
+    """True when the routed attempt gave no answer and ``answer()`` tried every source."""
+    return any(str(w).startswith("the routed attempt over")
+               for w in getattr(a, "warnings", ()) or ())
 
 
 def compare(right: Path, wrong: Path) -> None:

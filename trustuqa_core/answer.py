@@ -53,7 +53,7 @@ from .writers.chain import link_chain
 from .writers.confirmed import confirmed_question
 
 __all__ = ["Answer", "answer", "default_pool", "resolve_writer", "mentioned_last", "route_decision",
-           "sub_mapper"]
+           "sub_mapper", "unrouted_sources"]
 
 
 @dataclass
@@ -82,6 +82,10 @@ class Answer:
     tied: list[list[str]] = field(default_factory=list)
     routing: RouteDecision | None = None
     routed_attempt: Answer | None = None
+    #: after the routed attempt found nothing: the answer an attempt over every loaded source
+    #: read from a source the question was not routed to, shown beside this answer and not
+    #: given as it (stop 19: on the mixed tune half such answers were rarely right)
+    suggestion: Answer | None = None
 
     @property
     def ok(self) -> bool:
@@ -122,8 +126,23 @@ class Answer:
             "rejected_demos": [_demo_dict(r) for r in self.rejected_demos],
             "fallback_calls": [c.__dict__ for c in self.fallback_calls],
             "timings": self.timings, "warnings": self.warnings,
-            "prompt_tokens": self.prompt_tokens, "routing": self.routing_dict(), "trace": trace,
+            "prompt_tokens": self.prompt_tokens, "routing": self.routing_dict(),
+            "suggestion": self.suggestion_dict(), "trace": trace,
         }
+
+    def suggestion_dict(self) -> dict[str, Any] | None:
+        """The suggestion (see :attr:`suggestion`) as plain JSON: its ``answer``, the
+        ``sources`` it was read from, its ``query``, ``verdict`` and ``reasons``, and the
+        routing ``how``; None when there is none."""
+        s = self.suggestion
+        if s is None:
+            return None
+        routing = s.trace.routing if s.trace is not None else None
+        verdict = s.verdict or judge(s.trace, s.question, error=s.error)
+        return {"answer": s.answer, "sources": list(routing.used) if routing else [],
+                "how": routing.how if routing else None,
+                "query": s.trace.query_text if s.trace else None, "verdict": verdict.label,
+                "reasons": [r.code for r in verdict.reasons]}
 
     def routing_dict(self) -> dict[str, Any]:
         """Which sources the answer was sought over and why: ``sources``, ``how``, ``used``
@@ -264,12 +283,14 @@ def answer(
         schema_examples=schema_examples)
     decision = (route_decision(question, graph, pool, exclude_origins, entities)
                 if route_sources else None)
+    fell_back = False
     if decision is None or not decision.narrowed:
         result = over(graph, mapper, decision.routing() if decision else None, ())
     else:
         sub = restrict(graph, source_indices(graph, decision.sources))
         result = over(sub, sub_mapper(sub, mapper), decision.routing(), ())
         if not result.answer:
+            fell_back = True
             reason = f"the routed attempt over {', '.join(decision.sources)} gave no answer"
             first = result
             result = over(graph, mapper, decision.fallback(reason), decision.sources)
@@ -281,9 +302,55 @@ def answer(
     if decision is not None:
         result = _by_query(result, decision, graph, mapper, over)
         result = _second_look(result, decision, graph, mapper, over)
+        if fell_back:
+            result = _unrouted_as_suggestion(result, decision)
         result.routing = decision
     result.timings["total"] = time.perf_counter() - t0
     return result
+
+
+def unrouted_sources(result: Answer, decision: RouteDecision) -> list[str]:
+    """The sources ``result``'s winning query read that ``decision`` did not route to (none
+    when there is no answer).
+
+    >>> d = RouteDecision(("a.csv",), "routed to a.csv", all_sources=("a.csv", "b.csv"))
+    >>> unrouted_sources(Answer("q", [], 0.0, None, "", [], "offline", []), d)
+    []
+    """
+    trace = result.trace
+    if not result.answer or trace is None or trace.routing is None:
+        return []
+    return [s for s in trace.routing.used if s not in decision.sources]
+
+
+def _unrouted_as_suggestion(result: Answer, decision: RouteDecision) -> Answer:
+    """After the routed attempt found nothing: when the answer the fallback ends with (over
+    every source, then routing by the query and the second look) was read from a source the
+    question was not routed to, the routed attempt's *no answer* is returned, with that
+    answer as :attr:`Answer.suggestion` and the reason ``unrouted_source`` (stop 19: on the
+    mixed tune half such answers were right once in 141)."""
+    first = result.routed_attempt
+    elsewhere = unrouted_sources(result, decision)
+    if first is None or first.answer or not elsewhere:
+        return result
+    routed = ", ".join(decision.sources[:3]) + (
+        f" and {len(decision.sources) - 3} more" if len(decision.sources) > 3 else "")
+    shown = ", ".join(repr(a) for a in result.answer[:5]) + (
+        ", ..." if len(result.answer) > 5 else "")
+    message = (f"routed to {routed}: the query found nothing there; an attempt over the other "
+               f"loaded sources answered {shown} from {', '.join(elsewhere)}, which the "
+               f"question was not routed to: shown as a suggestion, not as the answer")
+    reason = Reason("unrouted_source", message, None, ", ".join(elsewhere))
+    base = first.verdict or judge(first.trace, first.question, error=first.error)
+    first.verdict = with_reasons(base, [reason])
+    if first.trace is not None:
+        first.trace.judged = first.verdict
+    first.error = message if first.error is None else f"{first.error}; {message}"
+    first.warnings = [message, *(w for w in first.warnings if w != message)]
+    result.routing = decision
+    first.suggestion = result
+    first.timings = dict(result.timings)  # the fallback's timings already include the first's
+    return first
 
 
 def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper: Mapper,

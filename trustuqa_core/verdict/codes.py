@@ -145,4 +145,8 @@ REASON_CODES = {
     "low_estimate": "the soft reasons together: answers with this evidence were right too "
                     "rarely on the benchmark questions the verdict was calibrated on (the "
                     "calibrated estimate is below its threshold)",
+    # -- stop 19 (routing) ------------------------------------------------------------------
+    "unrouted_source": "no answer over the sources the question was routed to; an attempt "
+                       "over every loaded source answered from one it was not routed to, "
+                       "which is shown as a suggestion, not as the answer",
 }
