@@ -15,6 +15,9 @@ Plain text: the page escapes it.
 ...                           "Q1.tail_entity"))
 >>> line.title, line.where
 ('Weak mapping', 'Query1 · Q1.tail_entity')
+>>> reason_line(Reason("unrouted_source", "routed to a.csv: the query found nothing there",
+...                    None, None)).title
+'Found only in a source not asked'
 >>> reason_line(Reason("some_new_code", "x", None, None)).title
 'Some new code'
 """
@@ -30,6 +33,7 @@ __all__ = ["ReasonLine", "reason_line", "TITLES"]
 #: the card's title per reason code (others: the code in words)
 TITLES = {
     "source_unsure": "Source unclear",
+    "unrouted_source": "Found only in a source not asked",
     "low_estimate": "Rarely right with this evidence",
     "unexplained_words": "Words the query leaves out",
     "weak_mapping": "Weak mapping",
