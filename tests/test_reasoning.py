@@ -298,3 +298,22 @@ def test_a_number_added_to_several_years_moves_each() -> None:
                      "Query3: \"Calculator(function='add', number='output_of_query2', value='1')\"",
                      g, Mapper(g), question="what was the gate plus one?")
     assert gate.answer == ["351"]
+
+
+@pytest.mark.parametrize("run", [
+    "consecutive(set='output_of_query1')",
+    "consecutive(set='output_of_query1', value='win')",
+    "consecutive_wins(set='output_of_query1')",
+])
+def test_consecutive_of_an_empty_set_is_zero_like_count(run: str) -> None:
+    """An empty earlier result has no run: ``consecutive`` gives 0, as ``count`` gives 0 of
+    the same set, and says the set was empty (before, the step failed)."""
+    g = _graph("Year,Venue,Result\n1990,Dublin,W\n1991,Cork,L\n1992,Dublin,W\n")
+    lookup = "Query1: \"get_information(relation='Year', key='Venue', value='Galway')\"\n"
+    count = run_query(lookup + "Query2: \"count(set='output_of_query1')\"", g, Mapper(g))
+    t = run_query(lookup + f"Query2: \"{run}\"", g, Mapper(g),
+                  question="how many consecutive games were played in galway?")
+    assert t.error is None, t.error
+    assert t.answer == count.answer == ["0"]
+    assert t.steps[-1].status == "ok"
+    assert any("the set is empty" in n for n in t.steps[-1].notes)
