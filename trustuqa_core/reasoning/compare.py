@@ -182,7 +182,8 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
                          "year (a range read as its first day): compared by month and day")
         return days[0], days[1]
     try:
-        return read_number(ctx, left, what), read_number(ctx, right, what)
+        return _apart(ctx, read_number(ctx, left, what, extremes=True),
+                      read_number(ctx, right, what, extremes=True), what)
     except NotApplicableError:
         labelled = _labelled_pair(ctx, left, right, what)
         if labelled is not None:
@@ -196,6 +197,24 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
             "each operand is read as how many values it holds"
         )
         return a, b
+
+
+def _apart(ctx: Context, a: Reading, b: Reading, what: str) -> tuple[Reading, Reading]:
+    """Two operands, at least one of several positions read as its first (stop 19), when
+    the positions of one all come before the other's: then the first of each decides as any
+    of them would. Positions that interleave (rows 3, 5, 7 against rows 1, 6, 9) have no
+    single order: the step goes to the fallback (unverified). E.g. rows 5, 6, 7 against row
+    4 compare as 5 against 4; rows 3, 5, 7 against rows 1, 6, 9 are not compared.
+    """
+    if a.span is None and b.span is None:
+        return a, b
+    (lo_a, hi_a), (lo_b, hi_b) = a.span or (a.value, a.value), b.span or (b.value, b.value)
+    if max(lo_a, lo_b) <= min(hi_a, hi_b):
+        raise not_applicable(ctx, f"{what}: the positions of the two operands interleave "
+                             f"({format_number(lo_a)}–{format_number(hi_a)} against "
+                             f"{format_number(lo_b)}–{format_number(hi_b)}): neither comes "
+                             "first throughout")
+    return a, b
 
 
 # a measure with its unit: '≈ 600 mm', '6 km', '1.5 kg' (unit -> (dimension, factor))
