@@ -396,7 +396,7 @@ def _positional(relation: str, kinds: set[str], values: list[float]) -> bool:
 
 
 def read_number(ctx: Context, value: object, what: str, first_of_positions: bool = False,
-                extremes: bool = False) -> Reading:
+                comparison: bool = False) -> Reading:
     """One number for an operand, noted in the step.
 
     Rows count (a set of rows reads as how many there are); one value reads as itself
@@ -405,11 +405,10 @@ def read_number(ctx: Context, value: object, what: str, first_of_positions: bool
     the question asks a total (:func:`.cues.asks_total`: "total", "combined", "more tds");
     years, dates, places or row numbers, whose sum means nothing, read as the first of them in
     table order in a subtraction (``first_of_positions``) or when the question asks about
-    order ("before", "listed first"); with ``extremes`` (a comparison), a superlative ("did
-    X or Y record the highest average speed?", over times "the best time") reads each
-    operand's extreme. Each reading is noted; any other operand
-    of several values, and values that do not read as numbers, hand the step to the LLM
-    fallback (unverified), with the reason in the notes.
+    order ("before", "listed first"). In a ``comparison``, a superlative ("did X or Y record
+    the highest average speed?", over times "the best time") reads each operand's extreme.
+    Each reading is noted; any other operand of several values, and values that do not read
+    as numbers, hand the step to the LLM fallback (unverified), with the reason in the notes.
     """
     g = ctx.graph
     r = operand_result(ctx, value)
@@ -468,7 +467,7 @@ def read_number(ctx: Context, value: object, what: str, first_of_positions: bool
         return Reading(x, kind, text, r.witnesses[first], decimals(text), relation,
                        span=(min(values), max(values)))
     total = asks_total(ctx.question)
-    extreme = None if total is not None or not extremes \
+    extreme = None if total is not None or not comparison \
         else superlative(ctx.question, times=kind == "duration")
     if extreme is not None:
         word, sign = extreme
