@@ -11,6 +11,11 @@ from trustuqa_core.writers import link_table, plan_program
 
 MEDALS = b"Nation,Gold,Silver\nItaly,10,3\nJapan,4,5\nSpain,4,1\n"
 OFFICE = b"Name,Took office,Left office\nAnn,1 June 1947,12 May 1959\nBob,1959,1960\n"
+GAMES = ("Week,Date,Opponent,Result\n6,October 8 1978,at Miami,L 10–24\n"
+         "7,October 15 1978,Denver,W 24–7\n").encode()
+RACE = b"Rank,Athlete,Country,Time\n1,Yevgeny Kulikov,Soviet Union,39.17\n2,Jim Chapin,USA,40.09\n"
+PRESIDENTS = ("Year,Number,Name\n1884–1885,7,Lukin Irving\n1920–1922,4,W.B. Kingsmill\n"
+              "1923–1930,9,Ann Lee\n").encode()
 
 
 @pytest.mark.parametrize(
@@ -21,6 +26,12 @@ OFFICE = b"Name,Took office,Left office\nAnn,1 June 1947,12 May 1959\nBob,1959,1
         (MEDALS, "did italy win more silver medals than japan?", "compare", ["no"]),
         (MEDALS, "did japan win fewer gold medals than italy?", "compare", ["yes"]),
         (OFFICE, "how long did ann serve?", "duration", ["12 years"]),
+        # stop 19: one row's score, time, span of years
+        (GAMES, "what was the difference in score in week 7?", "difference", ["17"]),
+        (GAMES, "what was the point difference of the game against denver?", "difference",
+         ["17"]),
+        (RACE, "how long did it take jim chapin to finish?", "get_information", ["40.09"]),
+        (PRESIDENTS, "how long was w.b. kingsmill club president?", "duration", ["2 years"]),
     ],
 )
 def test_linker_writes_computed_questions(data: bytes, question: str, func: str,
@@ -40,3 +51,15 @@ def test_plain_lookups_are_not_computed() -> None:
     g = load_graph(tables=[MEDALS])
     assert link_table("how many gold medals did italy win?", g).computed is None
     assert link_table("which nation won more gold medals, italy or japan?", g).computed is None
+
+
+def test_one_row_readings_need_their_column() -> None:
+    """Stop 19: a score difference needs a column of scores, a time a column of times, a
+    span a column of spans; two rows' difference stays the two-row reading."""
+    g = load_graph(tables=[MEDALS])
+    assert link_table("what was the point difference of italy?", g).computed is None
+    assert link_table("how long did it take italy to win?", g).computed is None
+    two = link_table("what is the difference in silver between spain and japan?", g).computed
+    assert two is not None and two.kind == "difference"
+    races = load_graph(tables=[b"Rank,Athlete,Time,Best time\n1,Ann,39.17,38.0\n2,Bo,40.09,39.9\n"])
+    assert link_table("how long did it take bo to finish?", races).computed is None  # two
