@@ -63,3 +63,24 @@ def test_one_row_readings_need_their_column() -> None:
     assert two is not None and two.kind == "difference"
     races = load_graph(tables=[b"Rank,Athlete,Time,Best time\n1,Ann,39.17,38.0\n2,Bo,40.09,39.9\n"])
     assert link_table("how long did it take bo to finish?", races).computed is None  # two
+
+
+def test_one_row_readings_leave_a_named_column_and_a_word_in_several_cells() -> None:
+    """'how long did it take ann to complete run 2?' reads the Run 2 the question names (not
+    the only time column, Total); 'january' found inside several dates is no one row."""
+    runs = load_graph(tables=[b"Athlete,Run 1,Run 2,Total\nAnn,55.1,59.10,1:54.2\n"
+                              b"Bo,56.0,58.0,1:54.0\n"])
+    assert link_table("how long did it take ann to complete run 2?", runs).computed is None
+    games = load_graph(tables=["Date,Opponent,Result\n2 January 1922,Leeds,3–0\n"
+                               "9 January 1922,Hull,1–2\n".encode()])
+    assert link_table("what was the difference in score in january?", games).computed is None
+
+
+def test_duration_of_one_span_with_a_two_digit_end() -> None:
+    g = load_graph(tables=["Player,Career\nWayne Gretzky,1996–99\nAnn Lee,1965–76\n".encode()])
+    t = run_query("Query1: \"get_information(relation='Player', tail_entity='Wayne Gretzky')\"\n"
+                  "Query2: \"get_information(relation='Career', head_entity='output_of_query1')\"\n"
+                  "Query3: \"duration(set='output_of_query2')\"", g,
+                  question="how long was gretzky's career?")
+    assert t.answer == ["3 years"]
+    assert "'1996–99' is read as a span of years" in t.steps[-1].notes

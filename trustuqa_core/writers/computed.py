@@ -153,8 +153,9 @@ def _one_row_reading(text: str, conds: list[Cond], equal: list[Cond],
     """Stop 19: a question about one row (its conditions all equalities, on different
     columns) asking the margin of its score, the time it took, or the length of its span of
     years (module doc); ``None`` otherwise."""
-    if not equal or len(equal) != len(conds) or len({c.column for c in equal}) != len(equal):
-        return None
+    if not equal or len(equal) != len(conds) or len({c.column for c in equal}) != len(equal) \
+            or any(c.part for c in equal):
+        return None  # a word inside several cells ('january') is no one row
     used = {c.column for c in equal}
     if _MARGIN.search(text):
         column = _only_or_named(_columns_where(table, _is_score, used), mentions)
@@ -166,6 +167,9 @@ def _one_row_reading(text: str, conds: list[Cond], equal: list[Cond],
         timed = [c for c in table.columns if c not in used
                  and (c in table.durations or TIME_RELATION.search(c))]
         column = _only_or_named(timed, mentions)
+        if any(c not in used and c != column and m[0] >= 1.0 and column_kind(table, c)
+               for c, m in mentions.items()):
+            column = None  # "to complete run 2": the column the question names is read
         if column is not None:
             return Computed("time_read", tuple(equal), column,
                             why=f"'how long did it take': the {column!r} of the row")
