@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from trustuqa_core import build_graph, load_source, run_query
+from trustuqa_core import build_graph, judge, load_source, run_query
 from trustuqa_core.fallback import FallbackAnswer, FallbackRequest
 from trustuqa_core.function_names import (
     FUNCTION_ALIASES,
@@ -284,7 +284,8 @@ def test_a_number_compared_with_records_that_mostly_read_as_no_quantity() -> Non
 
 def test_a_number_added_to_several_years_moves_each() -> None:
     """``add(number=<2008, 2009>, value='1')`` is each year plus one (noted), each result
-    witnessed by its own cell; amounts that are not positions are still summed."""
+    witnessed by its own cell; amounts that are not positions are summed only when the
+    question asks a total (stop 19), else the step is left to the fallback."""
     g = _graph("Season,Runners-up,Gate\n2008,Rovers,100\n2009,Rovers,250\n2010,Owls,90\n")
     t = run_query("Query1: \"get_information(relation='Runners-up', tail_entity='Rovers')\"\n"
                   "Query2: \"get_information(relation='Season', head_entity='output_of_query1')\"\n"
@@ -296,5 +297,87 @@ def test_a_number_added_to_several_years_moves_each() -> None:
     gate = run_query("Query1: \"get_information(relation='Runners-up', tail_entity='Rovers')\"\n"
                      "Query2: \"get_information(relation='Gate', head_entity='output_of_query1')\"\n"
                      "Query3: \"Calculator(function='add', number='output_of_query2', value='1')\"",
-                     g, Mapper(g), question="what was the gate plus one?")
+                     g, Mapper(g), question="what was the total gate plus one?")
     assert gate.answer == ["351"]
+    plain = run_query("Query1: \"get_information(relation='Runners-up', tail_entity='Rovers')\"\n"
+                      "Query2: \"get_information(relation='Gate', head_entity='output_of_query1')\"\n"
+                      "Query3: \"Calculator(function='add', number='output_of_query2', value='1')\"",
+                      g, Mapper(g), question="what was the gate plus one?")
+    assert not plain.answer and plain.steps[-1].status == "unanswered"
+
+
+@pytest.mark.parametrize("run", [
+    "consecutive(set='output_of_query1')",
+    "consecutive(set='output_of_query1', value='win')",
+    "consecutive_wins(set='output_of_query1')",
+])
+def test_consecutive_of_an_empty_set_is_zero_like_count(run: str) -> None:
+    """An empty earlier result has no run: ``consecutive`` gives 0, as ``count`` gives 0 of
+    the same set, and says the set was empty (before, the step failed)."""
+    g = _graph("Year,Venue,Result\n1990,Dublin,W\n1991,Cork,L\n1992,Dublin,W\n")
+    lookup = "Query1: \"get_information(relation='Year', key='Venue', value='Galway')\"\n"
+    count = run_query(lookup + "Query2: \"count(set='output_of_query1')\"", g, Mapper(g))
+    t = run_query(lookup + f"Query2: \"{run}\"", g, Mapper(g),
+                  question="how many consecutive games were played in galway?")
+    assert t.error is None, t.error
+    assert t.answer == count.answer == ["0"]
+    assert t.steps[-1].status == "ok"
+    assert any("the set is empty" in n for n in t.steps[-1].notes)
+
+
+_SCORES = ("Dance,Dancer,Score\nQuickstep,Argo Ader,34\nTango,Argo Ader,40\n"
+           "Paso doble,Lauri Pedaja,36\nWaltz,Lauri Pedaja,20\n")
+_SCORED = ("Query1: \"get_information(relation='Dancer', tail_entity='Argo Ader')\"\n"
+           "Query2: \"get_information(relation='Score', head_entity='output_of_query1')\"\n"
+           "Query3: \"get_information(relation='Dancer', tail_entity='Lauri Pedaja')\"\n"
+           "Query4: \"get_information(relation='Score', head_entity='output_of_query3')\"\n"
+           "Query5: \"compare(value1='output_of_query2', value2='output_of_query4')\"")
+
+
+def test_several_values_of_a_comparison_are_not_summed_silently() -> None:
+    """An operand holding several numbers, in a question that asks no total, has no single
+    reading: the step goes to the fallback with the reason (stop 19; before, the scores
+    were summed, 74 against 56, and the step looked computed)."""
+    g = _graph(_SCORES)
+    t = run_query(_SCORED, g, Mapper(g), question="who scored higher, argo ader or lauri pedaja?")
+    last = t.steps[-1]
+    assert last.status == "unanswered" and not t.answer
+    assert any("holds 2 values (34, 40) and the question asks for no total" in n
+               for n in last.notes), last.notes
+    assert not any("their sum" in n for n in last.notes)
+
+
+def test_several_values_left_to_the_fallback_are_seen_by_the_verdict() -> None:
+    """With a fallback configured, the step is LLM-inferred and the verdict says so."""
+    g = _graph(_SCORES)
+
+    def fallback(req: FallbackRequest) -> FallbackAnswer:
+        return FallbackAnswer(["Argo Ader"], "LLM-inferred, not verified")
+
+    question = "who scored higher, argo ader or lauri pedaja?"
+    t = run_query(_SCORED, g, Mapper(g), question=question, fallback=fallback)
+    assert t.steps[-1].status == "inferred" and t.answer == ["Argo Ader"]
+    verdict = judge(t, question)
+    assert verdict.label != "verified"
+    assert "llm_inferred" in {r.code for r in verdict.reasons}
+
+
+def test_a_total_asked_sums_and_interleaved_positions_are_not_ordered() -> None:
+    """"the total score" sums each operand (noted); row positions that interleave (rows 1, 3
+    against rows 2, 4) have no order, so "before" is left to the fallback."""
+    g = _graph(_SCORES)
+    total = run_query(_SCORED, g, Mapper(g),
+                      question="who had the higher total score, argo ader or lauri pedaja?")
+    assert total.answer == ["Argo Ader"]
+    assert any("the question asks a total ('total'): compare() uses their sum, 74" in n
+               for n in total.steps[-1].notes)
+    g2 = _graph("Winner\nLions\nBears\nLions\nBears\n")
+    rows = run_query(
+        "Query1: \"get_information(relation='Winner', tail_entity='Lions')\"\n"
+        "Query2: \"get_information(relation='row_number', head_entity='output_of_query1')\"\n"
+        "Query3: \"get_information(relation='Winner', tail_entity='Bears')\"\n"
+        "Query4: \"get_information(relation='row_number', head_entity='output_of_query3')\"\n"
+        "Query5: \"compare(set1='output_of_query2', set2='output_of_query4', op='<')\"",
+        g2, Mapper(g2), question="did the lions win before the bears?")
+    assert rows.steps[-1].status == "unanswered"
+    assert any("interleave" in n for n in rows.steps[-1].notes), rows.steps[-1].notes

@@ -338,10 +338,24 @@ def _span(ctx: Context, op: Op, what: str) -> tuple[int, int, tuple[int, ...]]:
             wits = merged_witnesses([operand_result(ctx, args.operands[0])])
             ys = [y for y, _ in years]
             return min(ys), max(ys), wits
-        early = _early_span(ctx, args.operands[0])
+        early = _early_span(ctx, args.operands[0]) or _short_span(ctx, args.operands[0])
         if early is not None:
             return early
     raise not_applicable(ctx, f"{what} needs two dates or years (or one span)")
+
+
+def _short_span(ctx: Context, value: object) -> tuple[int, int, tuple[int, ...]] | None:
+    """One value that is a span whose end is written in two digits (``1996–99``, stop 19):
+    from its start to its end, noted; ``None`` for anything else."""
+    r = operand_result(ctx, value).distinct()
+    if len(r) != 1:
+        return None
+    text = elem_text(ctx.graph, r.elems[0]).strip()
+    n, m = span_years(text), _SPAN.match(text)
+    if n is None or m is None:
+        return None
+    ctx.notes.append(f"{text!r} is read as a span of years")
+    return int(m.group(1)), int(m.group(1)) + n, merged_witnesses([r])
 
 
 # a span of years before 1000 (``264-280``), read only where a duration is asked for

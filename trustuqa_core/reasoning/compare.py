@@ -176,13 +176,17 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
     """Both operands as numbers; when neither holds numbers and the question asks "more" or
     "fewer" ("who broke more world records, X or Y?"), how many values each holds. Two days
     written without a year (``28–31 May``, ``4 Mar``) compare by month and day (noted)."""
+    rows = _row_counts(ctx, left, right, what)
+    if rows is not None:
+        return rows
     days = _yearless(ctx, left), _yearless(ctx, right)
     if days[0] is not None and days[1] is not None:
         ctx.notes.append(f"{what}: {days[0].text!r} and {days[1].text!r} are days without a "
                          "year (a range read as its first day): compared by month and day")
         return days[0], days[1]
     try:
-        return read_number(ctx, left, what), read_number(ctx, right, what)
+        return _apart(ctx, read_number(ctx, left, what, comparison=True),
+                      read_number(ctx, right, what, comparison=True), what)
     except NotApplicableError:
         labelled = _labelled_pair(ctx, left, right, what)
         if labelled is not None:
@@ -196,6 +200,56 @@ def _read_both(ctx: Context, left: object, right: object, what: str) -> tuple[Re
             "each operand is read as how many values it holds"
         )
         return a, b
+
+
+def _row_counts(ctx: Context, left: object, right: object, what: str
+                ) -> tuple[Reading, Reading] | None:
+    """Two earlier results of row numbers, one of them of several rows, in a question that
+    asks "more" / "most" with no word of order or rank ("which division played most?", "who
+    has more number one singles?"): each is read as how many rows it numbers (a row number
+    names a row; their sum or the first of them answers nothing asked), noted; else
+    ``None``."""
+    if not (isinstance(left, Ref) and isinstance(right, Ref)):
+        return None
+    question = (ctx.question or "").lower()
+    cue = _COUNT_CUE.search(question)
+    if cue is None or order_word(question) or rank_direction(question):
+        return None
+    results = [_res(ctx, left), _res(ctx, right)]
+    if not all(results) or max(len(r.distinct()) for r in results) < 2:
+        return None
+    for r in results:
+        if any(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems):
+            return None
+        last = [w[-1] for w in r.witnesses if w]
+        if len(last) != len(r.elems) or any(
+                " ".join(ctx.graph.fact_text(f)[1].split()).lower() != "row_number"
+                for f in last) or any(quantity(ctx.graph, e) is None for e in r.elems):
+            return None
+    a, b = (Reading(float(len(r.distinct())), "count", f"{len(r.distinct())} row(s)",
+                    merged_witnesses([r]), rows=len(r.distinct())) for r in results)
+    ctx.notes.append(f"{what}: both operands are row numbers and the question asks "
+                     f"{cue.group(1)!r} with no word of order: each is read as how many rows "
+                     f"it numbers ({a.text} against {b.text})")
+    return a, b
+
+
+def _apart(ctx: Context, a: Reading, b: Reading, what: str) -> tuple[Reading, Reading]:
+    """Two operands, at least one of several positions read as its first (stop 19), when
+    the positions of one all come before the other's: then the first of each decides as any
+    of them would. Positions that interleave (rows 3, 5, 7 against rows 1, 6, 9) have no
+    single order: the step goes to the fallback (unverified). E.g. rows 5, 6, 7 against row
+    4 compare as 5 against 4; rows 3, 5, 7 against rows 1, 6, 9 are not compared.
+    """
+    if a.span is None and b.span is None:
+        return a, b
+    (lo_a, hi_a), (lo_b, hi_b) = a.span or (a.value, a.value), b.span or (b.value, b.value)
+    if max(lo_a, lo_b) <= min(hi_a, hi_b):
+        raise not_applicable(ctx, f"{what}: the positions of the two operands interleave "
+                             f"({format_number(lo_a)}–{format_number(hi_a)} against "
+                             f"{format_number(lo_b)}–{format_number(hi_b)}): neither comes "
+                             "first throughout")
+    return a, b
 
 
 # a measure with its unit: '≈ 600 mm', '6 km', '1.5 kg' (unit -> (dimension, factor))

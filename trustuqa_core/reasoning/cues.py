@@ -29,6 +29,8 @@ __all__ = [
     "question_form",
     "rank_direction",
     "asks_for_amount",
+    "asks_total",
+    "superlative",
     "AGE_WORDS",
     "SPEED_WORDS",
     "TIME_RELATION",
@@ -188,6 +190,67 @@ def asks_for_amount(question: str | None) -> bool:
     False
     """
     return question is not None and bool(_AMOUNT.search(question.lower()))
+
+
+# words asking for a total of several values ("the total votes", "combined", "in all")
+_TOTAL = re.compile(r"\b(total|totals|totaled|totalled|combined|altogether|overall|in all|"
+                    r"all together|sum|cumulative|aggregate)\b")
+# "more tds", "most touchdowns", "fewer medals", "more in attendance": an amount of
+# something, which several values make up together; not "more than", "more or less",
+# "most of", "more often" / "more times" (how often: a count, not a sum)
+_AMOUNT_OF = re.compile(
+    r"\b(more|most|fewer|fewest|less|least)\s+(?!(?:than|or|and|of|often|times|likely|"
+    r"frequently|recently|recent|so)\b)([a-z][a-z'’]*)"
+)
+
+
+def asks_total(question: str | None) -> str | None:
+    """The words of a question that ask for a total of several values ("the total votes",
+    "more tds with the rams", "combined"), or ``None``: a comparison or an arithmetic step
+    reads an operand holding several numbers as their sum only then.
+
+    >>> asks_total("did he score more tds with the los angeles rams or with the colts?")
+    'more tds'
+    >>> asks_total("how many total medals did they win?")
+    'total'
+    >>> asks_total("is the sample size of siena more or less than quinnipiac?") is None
+    True
+    >>> asks_total("who scored higher, argo ader or lauri pedaja?") is None
+    True
+    """
+    if not question:
+        return None
+    q = question.lower()
+    if m := _TOTAL.search(q):
+        return m.group(1)
+    if m := _AMOUNT_OF.search(q):
+        return f"{m.group(1)} {m.group(2)}"
+    return None
+
+
+def superlative(question: str | None, times: bool = False) -> tuple[str, str] | None:
+    """The first superlative adjective of a question and the extreme it asks for, ``'>'``
+    the largest or ``'<'`` the smallest (``times``: over times "best" / "fastest" are the
+    smallest); ``None`` without one. "most" / "least" are amounts, not read here.
+
+    >>> superlative("did jeff gordon or jeremy mayfield record the highest average speed?")
+    ('highest', '>')
+    >>> superlative("is the best time for the 100 m more or less than ...?", times=True)
+    ('best', '<')
+    >>> superlative("who scored more?") is None
+    True
+    """
+    if not question:
+        return None
+    for w in _WORD.findall(question.lower()):
+        if times and w in SPEED_WORDS and w not in ("better", "worse", "faster", "slower",
+                                                    "quicker"):
+            return w, SPEED_WORDS[w]
+        if w in ("best", "worst"):
+            return w, ">" if w == "best" else "<"
+        if w.endswith("est") and w in DIRECTION_WORDS and DIRECTION_WORDS[w] in (">", "<"):
+            return w, DIRECTION_WORDS[w]
+    return None
 
 
 def mentions_years(question: str | None) -> bool:

@@ -29,6 +29,7 @@ from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Bound, ListValue, Ref, Text
 from ..results import MAX_WITNESSES, Elem, Result, Scalar
 from ..rewrite import Op
+from .cues import asks_total, order_word, rank_direction, superlative
 from .scores import read_score
 
 __all__ = [
@@ -362,6 +363,9 @@ class Reading:
     decimals: int = 0
     relation: str = ""
     rows: int = 0
+    #: (smallest, largest) of several positions read as the first of them (stop 19), so a
+    #: comparison can tell two operands whose positions interleave
+    span: tuple[float, float] | None = None
 
 
 def decimals(text: str) -> int:
@@ -391,16 +395,20 @@ def _positional(relation: str, kinds: set[str], values: list[float]) -> bool:
         and all(v == int(v) for v in values)
 
 
-def read_number(ctx: Context, value: object, what: str, first_of_positions: bool = False
-                ) -> Reading:
+def read_number(ctx: Context, value: object, what: str, first_of_positions: bool = False,
+                comparison: bool = False) -> Reading:
     """One number for an operand, noted in the step.
 
     Rows count (a set of rows reads as how many there are); one value reads as itself
-    (numbers, dates, durations, ordinals, as :func:`~trustuqa_core.numbers.parse_quantity`);
-    several values are summed, with a note. With ``first_of_positions`` (a subtraction),
-    several years, dates, places or row numbers read as the first of them in table order
-    instead, as their sum means nothing (noted). Values that do not read as numbers hand the
-    step to the LLM fallback.
+    (numbers, dates, durations, ordinals, as :func:`~trustuqa_core.numbers.parse_quantity`).
+    Several different values are never read silently (stop 19): amounts are summed only when
+    the question asks a total (:func:`.cues.asks_total`: "total", "combined", "more tds");
+    years, dates, places or row numbers, whose sum means nothing, read as the first of them in
+    table order in a subtraction (``first_of_positions``) or when the question asks about
+    order ("before", "listed first"). In a ``comparison``, a superlative ("did X or Y record
+    the highest average speed?", over times "the best time") reads each operand's extreme.
+    Each reading is noted; any other operand of several values, and values that do not read
+    as numbers, hand the step to the LLM fallback (unverified), with the reason in the notes.
     """
     g = ctx.graph
     r = operand_result(ctx, value)
@@ -437,25 +445,46 @@ def read_number(ctx: Context, value: object, what: str, first_of_positions: bool
     if len(distinct) == 1:
         x, kind, text = readings[0]
         return Reading(x, kind, text, wits, decimals(text), relation)
-    if first_of_positions and _positional(relation, set(kinds), [x for x, _, _ in readings]):
+    listed = ", ".join(t for _, _, t in readings[:4]) + (", ..." if len(readings) > 4 else "")
+    held = f"{shown} holds {len(readings)} values ({listed})"
+    if _positional(relation, set(kinds), [x for x, _, _ in readings]):
+        rank = rank_direction(ctx.question)
+        asked = None if first_of_positions else order_word(ctx.question) or (rank and rank[0])
+        if not first_of_positions and asked is None:
+            raise not_applicable(
+                ctx, f"{what}: {held} of {relation!r}, years, dates, places or row numbers, "
+                "whose sum means nothing, and the question asks nothing about their order: "
+                "no single number to compute with")
         order = sorted(range(len(readings)), key=lambda i: _row_of(ctx, r.witnesses[i]))
         first = order[0]
         x, kind, text = readings[first]
+        why = "" if asked is None else f" and the question asks about order ({asked!r})"
         ctx.notes.append(
-            f"{shown} holds {len(readings)} values ("
-            + ", ".join(t for _, _, t in readings[:4]) + (", ..." if len(readings) > 4 else "")
-            + f") of {relation!r}, years, dates, places or row numbers, whose sum means "
-            f"nothing: {what} uses the first of them in table order, {text}"
+            f"{held} of {relation!r}, years, dates, places or row numbers, whose sum means "
+            f"nothing{why}: {what} uses the first of them in table order, {text}"
         )
-        return Reading(x, kind, text, r.witnesses[first], decimals(text), relation)
-    total = math.fsum(x for x, _, _ in readings)
-    ctx.notes.append(
-        f"{shown} holds {len(readings)} values ("
-        + ", ".join(t for _, _, t in readings[:4])
-        + (", ..." if len(readings) > 4 else "")
-        + f"); {what} uses their sum, {format_number(total)}"
-    )
-    return Reading(total, kind, format_number(total), wits,
+        values = [v for v, _, _ in readings]
+        return Reading(x, kind, text, r.witnesses[first], decimals(text), relation,
+                       span=(min(values), max(values)))
+    total = asks_total(ctx.question)
+    extreme = None if total is not None or not comparison \
+        else superlative(ctx.question, times=kind == "duration")
+    if extreme is not None:
+        word, sign = extreme
+        pick = (max if sign == ">" else min)(range(len(readings)), key=lambda i: readings[i][0])
+        x, kind, text = readings[pick]
+        which = "largest" if sign == ">" else "smallest"
+        ctx.notes.append(f"{held}; the question asks for the {word} ({which} value): {what} "
+                         f"uses {text}")
+        return Reading(x, kind, text, r.witnesses[pick], decimals(text), relation)
+    if total is None:
+        raise not_applicable(
+            ctx, f"{what}: {held} and the question asks for no total (no 'total', "
+            "'combined', 'more <things>'): no single number to compute with, not summed")
+    value = math.fsum(x for x, _, _ in readings)
+    ctx.notes.append(f"{held}; the question asks a total ({total!r}): {what} uses their sum, "
+                     f"{format_number(value)}")
+    return Reading(value, kind, format_number(value), wits,
                    max(decimals(t) for _, _, t in readings), relation)
 
 

@@ -13,7 +13,8 @@ number; ``nth_smallest`` the n-th smallest.
 
 ``consecutive(set=..., value='Standard')`` is the length of the longest run of that value in
 table order; without a value, over whole numbers (years), the longest run of consecutive
-numbers among the distinct values.
+numbers among the distinct values. An empty set has no run: 0, as ``count`` of it is 0
+(noted).
 
 >>> descending([("order", "descending")]), descending([("ascending", "False")])
 (True, True)
@@ -242,8 +243,10 @@ def fn_consecutive(ctx: Context, op: Op) -> Result:
                                                      if not isinstance(v, Ref)) + ") not read")
         params = tuple(refs)
     r = _the_set(ctx, Op(op.name, params, op.cmp), "consecutive()")
-    if not r:
-        raise ctx.fail("consecutive() of an empty set")
+    if not r:  # as ``count`` of an empty set is 0: no element, so no run
+        ctx.notes.append("consecutive(): the set is empty, so there is no run: 0 (as count() "
+                         "of an empty set is 0)")
+        return Result((Scalar.number(0),), ((),))
     rows = [ctx.graph.row_position(e) if not isinstance(e, Scalar) else None for e in r.elems]
     if all(pos is not None for pos in rows):
         return _adjacent_rows(ctx, r, [pos for pos in rows if pos is not None], wanted)

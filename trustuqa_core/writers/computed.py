@@ -9,7 +9,17 @@ from the cell values the linker found in the question, the column from the heade
 * "how long did Ann serve?" -> one row, a start and an end column (``Took office`` /
   ``Left office``, ``From`` / ``To``, ``Opened`` / ``Closed``), ``duration``;
 * "how long was it between the releases of A and B?" -> two rows of one column, the year column
-  (the one named, else the table's only column of years), ``duration`` from one to the other.
+  (the one named, else the table's only column of years), ``duration`` from one to the other;
+* stop 19: "what was the difference in score in week 7?", "the point difference of the
+  october 10th game" -> one row, its score (``24–21``, ``W 45–28``: the score column named, else
+  the table's only column of scores), ``difference`` of the score's two numbers
+  (``score_margin``);
+* stop 19: "how long did it take jim chapin to finish?" -> one row, its time (the column
+  named, else the table's only column of times: named *Time*, or holding clock times), read
+  (``time_read``);
+* stop 19: "how long was w.b. kingsmill club president?" -> one row whose cell is a span of
+  years (``1920–1922``: the column named, else the table's only column of spans),
+  ``duration`` of the span (``span_length``).
 
 >>> from trustuqa_core import load_graph
 >>> from trustuqa_core.writers.tables import link_table
@@ -21,12 +31,20 @@ from the cell values the linker found in the question, the column from the heade
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..lexicon import pairs, word_set
+from ..numbers import SCORE
 from ..query.ast import Call
 from ..query.build import call, get_information, ref
-from ..reasoning.cues import RANK_RELATION, SPEED_WORDS, question_form, rank_direction
+from ..reasoning.cues import (
+    RANK_RELATION,
+    SPEED_WORDS,
+    TIME_RELATION,
+    question_form,
+    rank_direction,
+)
 from .linking import Cond, Table, tokens
 
 __all__ = ["Computed", "link_computed", "computed_steps", "column_kind", "year_column"]
@@ -44,6 +62,16 @@ _HOW_LONG = re.compile(r"\bhow long\b|\bhow many years\b")
 _HOW_MANY_MORE = re.compile(
     r"\bhow (?:many|much) (?:\w+ ){0,3}?(?:more|less|fewer|higher|lower|longer|shorter|bigger|"
     r"larger|smaller|greater|faster|slower)\b")
+#: one row's score asked as a difference ("the difference in score in week 7", "the point
+#: difference", "the goal difference on ..."), not a difference between two rows
+_MARGIN = re.compile(r"\b(?:score|point|points|goal|goals|run|runs)\s+difference\b|"
+                     r"\bdifference\s+(?:in|of)\s+(?:the\s+)?(?:score|scores|points|goals|runs)\b")
+#: "how long did it take X to finish?", "how long did X take to complete ...?"
+_TOOK = re.compile(r"\bhow long did (?:it take\b|.*\btake\b)")
+#: "how long was X coach / president / in office?", "how long was X's career?"
+_HOW_LONG_WAS = re.compile(r"\bhow long (?:was|were|did)\b")
+#: a span of years in one cell: 1920–1922, 1996–99, 1965–76
+_YEAR_SPAN = re.compile(r"^\s*(1[5-9]\d\d|20\d\d)\s*[–—\-−]\s*(\d{2}|\d{4})\s*$")
 _LESS = word_set("less_comparatives")
 _SPAN_COLUMNS = pairs("span_columns")
 
@@ -70,6 +98,9 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
     """The computed question ``question`` asks, or ``None`` (see the module doc)."""
     text = question.lower()
     equal = [c for c in conds if c.cmp == "=" and c.column != "row_number"]
+    one_row = _one_row_reading(text, conds, equal, mentions, table)
+    if one_row is not None:
+        return one_row
     if _HOW_LONG.search(text) and len(equal) == 1:
         span = _span_columns(table)
         if span is not None:
@@ -114,6 +145,65 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
         return Computed("compare", rows, column, op=op,
                         why=f"a yes/no comparison of {column!r} ({m.group(1)!r} -> {op})")
     return None
+
+
+def _one_row_reading(text: str, conds: list[Cond], equal: list[Cond],
+                     mentions: dict[str, tuple[float, int, int]], table: Table
+                     ) -> Computed | None:
+    """Stop 19: a question about one row (its conditions all equalities, on different
+    columns) asking the margin of its score, the time it took, or the length of its span of
+    years (module doc); ``None`` otherwise."""
+    if not equal or len(equal) != len(conds) or len({c.column for c in equal}) != len(equal) \
+            or any(c.part for c in equal):
+        return None  # a word inside several cells ('january') is no one row
+    used = {c.column for c in equal}
+    if _MARGIN.search(text):
+        column = _only_or_named(_columns_where(table, _is_score, used), mentions)
+        if column is not None:
+            return Computed("score_margin", tuple(equal), column,
+                            why=f"the difference of one row's score: the two numbers of its "
+                                f"{column!r}")
+    if _TOOK.search(text):
+        timed = [c for c in table.columns if c not in used
+                 and (c in table.durations or TIME_RELATION.search(c))]
+        column = _only_or_named(timed, mentions)
+        if any(c not in used and c != column and m[0] >= 1.0 and column_kind(table, c)
+               for c, m in mentions.items()):
+            column = None  # "to complete run 2": the column the question names is read
+        if column is not None:
+            return Computed("time_read", tuple(equal), column,
+                            why=f"'how long did it take': the {column!r} of the row")
+    if _HOW_LONG_WAS.search(text) and len(equal) == 1:
+        column = _only_or_named(_columns_where(table, _YEAR_SPAN.match, used), mentions)
+        if column is not None:
+            return Computed("span_length", tuple(equal), column,
+                            why=f"'how long was': the years of the row's span in {column!r}")
+    return None
+
+
+def _is_score(text: str) -> bool:
+    """A score of two numbers (``24–21``, ``W 45–28``), not a date or a span of years."""
+    m = SCORE.match(text)
+    return m is not None and not _YEAR_SPAN.match(text)
+
+
+def _columns_where(table: Table, test: Callable[[str], object], used: set[str]) -> list[str]:
+    """The columns (other than ``used``) most (≥ 60%) of whose distinct cells pass ``test``."""
+    cells: dict[str, set[str]] = {}
+    for found in table.cells.values():
+        for column, label in found:
+            cells.setdefault(column, set()).add(label)
+    return [c for c in table.columns if c not in used and cells.get(c)
+            and sum(bool(test(x)) for x in cells[c]) >= 0.6 * len(cells[c])]
+
+
+def _only_or_named(columns: list[str], mentions: dict[str, tuple[float, int, int]]
+                   ) -> str | None:
+    """The one of ``columns`` the question names, else the only one, else ``None``."""
+    named = [c for c in columns if mentions.get(c, (0.0,))[0] >= 0.5]
+    if len(named) == 1:
+        return named[0]
+    return columns[0] if len(columns) == 1 and not named else None
 
 
 def _two_columns(question: str, mentions: dict[str, tuple[float, int, int]], table: Table,
@@ -215,8 +305,40 @@ def _span_columns(table: Table) -> tuple[str, str] | None:
     return None
 
 
+def _one_row_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
+    """(target type, steps) of a one-row reading: the row, its cell, the computation."""
+    steps: list[tuple[str, Call]] = []
+    for row in c.rows:
+        value = row.value.replace("\n", " ")
+        steps.append((f"Find the row whose {row.column} is {value}",
+                      get_information(relation=row.column, tail_entity=value)))
+    if len(c.rows) > 1:
+        steps.append(("The rows meeting every condition",
+                      call("set_intersection", **{f"set{i + 1}": ref(i + 1)
+                                                  for i in range(len(c.rows))})))
+    rows = len(steps)
+    steps.append((f"Get the {c.column} of output_of_query{rows}",
+                  get_information(relation=c.column, head_entity=ref(rows))))
+    cell = len(steps)
+    if c.kind == "score_margin":
+        steps.append((f"The difference of the two numbers of output_of_query{cell}",
+                      call("difference", set=ref(cell))))
+        return "number", steps
+    if c.kind == "span_length":
+        steps.append((f"The years of the span output_of_query{cell}",
+                      call("duration", set=ref(cell))))
+        return "duration", steps
+    return c.column, steps
+
+
+#: the :class:`Computed` kinds of one row (stop 19)
+ONE_ROW_KINDS = frozenset({"score_margin", "time_read", "span_length"})
+
+
 def computed_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     """(target type, steps) of a computed plan."""
+    if c.kind in ONE_ROW_KINDS:
+        return _one_row_steps(c)
     steps: list[tuple[str, Call]] = []
     values = []
     for row in c.rows:
