@@ -391,7 +391,8 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
         if after in _OR_MORE or after in _OR_LESS:
             out.append((">=" if after in _OR_MORE else "<=", number, i, i))
             continue
-        cue_kinds = ((_AT_LEAST, ">="), (_AT_MOST, "<="), (_GT, ">"), (_LT, "<"))
+        cue_kinds: tuple[tuple[Sequence[str], str], ...] = (
+            (_AT_LEAST, ">="), (_AT_MOST, "<="), (_GT, ">"), (_LT, "<"))
         if clock:  # over times the faster is the smaller: "faster than 2:21" is "< 2:21"
             cue_kinds = ((_FASTER, "<"), (_SLOWER, ">"), *cue_kinds)
         for cues, cmp in cue_kinds:
