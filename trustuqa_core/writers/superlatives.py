@@ -121,8 +121,9 @@ def asks_row(q: list[str], mentions: Mentions, covered: set[int]) -> bool:
         # "which is the longest song?", "what is the longest song?": the noun after the
         # superlative (not "what is the least value for week?" nor a longer "what" question)
         focus += 1
-    if q[0] == "which" and 0 <= focus < len(q) and focus in covered:
-        focus = _noun_after_condition(q, focus, covered)
+    if q[0] == "which" and 0 <= focus < len(q) and focus in covered \
+            and not any(start <= focus < end for _, start, end in mentions.values()):
+        focus = _noun_after_condition(q, focus, covered)  # a condition's value, no column
     if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered \
             or q[focus] in _PRONOUNS:  # "what was her lowest score?" asks her score
         return False
