@@ -58,6 +58,9 @@ _YES_NO_MORE = re.compile(
     r"shorter|bigger|larger|smaller|greater|taller)\b.*\bthan\b"
 )
 _HOW_LONG = re.compile(r"\bhow long\b|\bhow many years\b")
+#: "how many years after / before / between": the years from one named row to the other
+_HOW_MANY_YEARS = re.compile(r"\bhow many years (?:after|before|between|apart|later|earlier|"
+                             r"passed|separate|were there)\b")
 #: "how many places higher ... than": the difference of two columns of one row
 _HOW_MANY_MORE = re.compile(
     r"\bhow (?:many|much) (?:\w+ ){0,3}?(?:more|less|fewer|higher|lower|longer|shorter|bigger|"
@@ -123,7 +126,9 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
     if len(equal) != 2 or equal[0].column != equal[1].column:
         return None
     named = {c.column for c in equal}
-    if "how long" in text and (year := year_column(table, named, mentions)) is not None:
+    if (_HOW_MANY_YEARS.search(text) or "how long" in text) \
+            and (year := year_column(table, named, mentions)) is not None:
+        # "how many years after duck soup was tootsie released?": the years between the two
         return Computed("duration", tuple(sorted(equal, key=lambda c: c.span)), year,
                         why=f"'how long' between two rows: years from one {year!r} to the "
                             "other")

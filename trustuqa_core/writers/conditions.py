@@ -34,6 +34,7 @@ from .linking import (
     find_comparisons,
     find_top_n,
     find_values,
+    is_clock,
     spans,
 )
 from .places import place_bounds
@@ -55,8 +56,9 @@ def _conditions(q: list[str], question: str, table: Table, mentions: Mentions) -
     """Comparisons (``more than 12 wins``), cell values, and ``top N``, without overlaps."""
     conds: list[Cond] = []
     for cmp, number, pos, cue in find_comparisons(q, question):
-        col = comparison_column(pos, cue, mentions, table, number)
-        if col is None:
+        clock = is_clock(q[pos])  # "faster than 2:21": a column of times
+        col = comparison_column(pos, cue, mentions, table, number, clock=clock)
+        if col is None and not clock:
             col = comparison_fallback(number, " ".join(q[cue:pos]), table, mentions)
         if col is not None:
             conds.append(Cond(col, cmp, q[pos], (pos, pos + 1)))

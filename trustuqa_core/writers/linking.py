@@ -10,18 +10,20 @@ word tokens; column names may be mentioned partly, in another order, or with a v
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 from ..lexicon import demonym_entries, word_set, words
-from ..numbers import is_duration, parse_number
+from ..numbers import is_duration, parse_number, parse_quantity
 from ..store import GraphStore
 from ..text import stem, table_words
 
 __all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
-           "Mentions", "find_top_n", "demonyms", "number_words", "spans", "mention_positions"]
+           "Mentions", "find_top_n", "demonyms", "number_words", "spans", "mention_positions",
+           "is_clock"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
@@ -57,7 +59,7 @@ def tokens(text: str) -> list[str]:
     >>> tokens("How many Germans and South Koreans?")
     ['how', 'many', 'germany', 'and', 'south', 'korea']
     """
-    words, table, i = table_words(text), demonyms(), 0
+    words, table, i = _words_keeping_times(text), demonyms(), 0
     out: list[str] = []
     while i < len(words):
         pair = tuple(words[i:i + 2])
@@ -71,6 +73,37 @@ def tokens(text: str) -> list[str]:
             out.append(words[i])
             i += 1
     return out
+
+
+#: a clock time or duration written with colons (``2:21``, ``1:07.05``, ``1:02:03``): one token,
+#: so that "faster than 2:21" is not read as the numbers 2 and 21
+_CLOCK_TIME = re.compile(r"(?<![\d:.,])\d{1,2}(?::[0-5]\d){1,2}(?:\.\d+)?(?![\d:])")
+
+
+def _words_keeping_times(text: str) -> list[str]:
+    """:func:`~trustuqa_core.text.table_words`, with each clock time kept as one token.
+
+    >>> _words_keeping_times("faster than 2:21 in total, 1:07.05 in run 1")
+    ['faster', 'than', '2:21', 'in', 'total', '1:07.05', 'in', 'run', '1']
+    >>> _words_keeping_times("won 2:1 at 3.5")  # a score, not a time
+    ['won', '2', '1', 'at', '3.5']
+    """
+    out: list[str] = []
+    last = 0
+    for m in _CLOCK_TIME.finditer(text):
+        out += table_words(text[last:m.start()])
+        out.append(m.group())
+        last = m.end()
+    return out + table_words(text[last:])
+
+
+def is_clock(token: str) -> bool:
+    """``token`` is a clock time or duration kept whole by :func:`tokens`.
+
+    >>> is_clock("2:21"), is_clock("2"), is_clock("2:1")
+    (True, False, False)
+    """
+    return ":" in token and _CLOCK_TIME.fullmatch(token) is not None
 
 
 @dataclass(frozen=True)
@@ -341,6 +374,9 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
     taken: set[int] = set()
     for i, tok in enumerate(q):
         number = parse_number(tok)
+        clock = number is None and is_clock(tok)
+        if clock and (reading := parse_quantity(tok)) is not None:
+            number = reading[0]  # "faster than 2:21": 141 seconds
         if number is None or i in taken:
             continue
         between = next((j for j in range(i - 1, max(-1, i - 4), -1) if q[j] == "between"
@@ -355,7 +391,11 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
         if after in _OR_MORE or after in _OR_LESS:
             out.append((">=" if after in _OR_MORE else "<=", number, i, i))
             continue
-        for cues, cmp in ((_AT_LEAST, ">="), (_AT_MOST, "<="), (_GT, ">"), (_LT, "<")):
+        cue_kinds: tuple[tuple[Sequence[str], str], ...] = (
+            (_AT_LEAST, ">="), (_AT_MOST, "<="), (_GT, ">"), (_LT, "<"))
+        if clock:  # over times the faster is the smaller: "faster than 2:21" is "< 2:21"
+            cue_kinds = ((_FASTER, "<"), (_SLOWER, ">"), *cue_kinds)
+        for cues, cmp in cue_kinds:
             cue = next((c for c in cues if before.endswith(" " + c)), None)
             if cue is not None:
                 out.append((cmp, number, i, i - len(cue.split())))
@@ -364,6 +404,8 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
 
 
 _BETWEEN_FILLERS = word_set("between_fillers")
+_FASTER = ("faster than", "quicker than", "better than")
+_SLOWER = ("slower than", "worse than")
 _AT_LEAST = words("at_least_cues")
 _AT_MOST = words("at_most_cues")
 _OR_MORE = word_set("or_more_cues")
@@ -371,12 +413,17 @@ _OR_LESS = word_set("or_less_cues")
 
 
 def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, int]],
-                      table: Table, number: float | None = None) -> str | None:
+                      table: Table, number: float | None = None, *,
+                      clock: bool = False) -> str | None:
     """The numeric column named just before the cue (``grid less than 14``) or just after the
-    number (``more than 12 wins``)."""
+    number (``more than 12 wins``); for a ``clock`` time (``faster than 2:21 in total``) the
+    column of times named there, else the table's only column of times."""
     best, dist = None, 99.0
     for col, (_, start, end) in mentions.items():
-        if not table.numeric.get(col) or (
+        if clock:
+            if col not in table.durations:
+                continue
+        elif not table.numeric.get(col) or (
                 number is not None and not _plausible(number, table.ranges.get(col))):
             continue  # a year is no number of wins
         d: float
@@ -390,6 +437,8 @@ def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, 
             continue
         if d < dist:
             best, dist = col, d
+    if clock and dist > 4 and len(table.durations) == 1:
+        return next(iter(table.durations))
     return best if dist <= 4 else None
 
 

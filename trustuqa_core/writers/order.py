@@ -25,11 +25,12 @@ from ..numbers import parse_number
 from .asking import asks_for, focus_at, holds_years, rank_like
 from .computed import column_kind, year_column
 from .link_state import LinkState
-from .linking import Cond, Table, number_words
+from .linking import Cond, Table, number_words, tokens
+from .places import numbers_ranking, place_columns
 from .superlatives import asks_row, name_column
 
 __all__ = ["top_is_first_row", "ordinal_column", "rule_row_order", "rule_neighbour", "FIRST",
-           "LAST"]
+           "LAST", "rule_finished_place"]
 
 #: words after *top* that make it a bound or a name rather than the first row
 _NOT_AFTER_TOP = frozenset({"speed", "ten", "three", "five", "scorer", "scorers", "half",
@@ -202,3 +203,81 @@ def _neighbour(q: list[str], conds: list[Cond], covered: set[int]) -> tuple[str,
             continue  # a cue before a number is a comparison
         return ("next_row" if word in _NEXT else "previous_row"), word
     return "", ""
+
+
+def rule_finished_place(s: LinkState) -> bool:
+    """*who finished second?*, *which skier placed fourth?*: a finishing verb and an ordinal
+    (second to tenth; *first* is :func:`rule_row_order`'s), no other condition, and a table
+    with a column of places: the row holding that place; when no row holds it and the column
+    numbers a ranking (its top places blank: medallists shown by a medal), the row at that
+    position in the table's order, as the ranking lists them.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.writers.linking import read_table
+    >>> rows = "".join(f"{r},P{n}\\n" for n, r in enumerate(["", "", ""] + list(range(4, 9))))
+    >>> t = read_table(load_graph(tables=[("Rank,Name\\n" + rows).encode()]), 0)
+    >>> s = LinkState.start("who finished second?", t)
+    >>> s.select = "Name"
+    >>> rule_finished_place(s), [(c.column, c.cmp, c.value) for c in s.conds]
+    (True, [('row_number', '=', '2')])
+    >>> s = LinkState.start("who finished fifth?", t)
+    >>> s.select = "Name"
+    >>> rule_finished_place(s), [(c.column, c.cmp, c.value) for c in s.conds]
+    (True, [('Rank', '=', '5')])
+    """
+    if s.conds or s.agg or s.ranking is not None or s.neighbour or s.computed is not None \
+            or s.select is None or not s.q:
+        return False
+    found = _finished_place(s.q)
+    if found is None:
+        return False
+    place, at = found
+    columns = place_columns(s.table)
+    if not columns or not (s.q[0] == "who" or asks_row(s.q, s.mentions, s.covered)):
+        return False
+    column = columns[0]
+    held = [label for label in (str(place), _SUFFIXED[place])
+            if any(c == column for c, _ in s.table.cells.get(tuple(tokens(label)), []))]
+    if held:
+        cond = Cond(column, "=", held[0], (at, at + 1))
+    elif numbers_ranking(s.table, column):
+        cond = Cond("row_number", "=", str(place), (at, at + 1))
+    else:
+        return False
+    if s.select == column or column_kind(s.table, s.select):
+        name = name_column(s, column)
+        if name is None:
+            return False
+        s.select = name
+    s.conds = [cond]
+    s.covered |= {at}
+    return True
+
+
+_ORDINALS = words("ordinal_words")
+_SUFFIXED = {n: f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'}" for n in range(2, 11)}
+#: verbs of finishing a race or a ranking in a place
+_FINISH_VERBS = frozenset({"finished", "finish", "finishes", "placed", "place", "came",
+                           "come", "ranked", "rank", "ended"})
+
+
+def _finished_place(q: list[str]) -> tuple[int, int] | None:
+    """(place, position of the ordinal) for *finished / placed / came (in) Nth*, N from 2 to
+    10 written as a word.
+
+    >>> from trustuqa_core.writers.linking import tokens
+    >>> _finished_place(tokens("who finished second?")), _finished_place(tokens("who came in "
+    ...                                                                          "third place?"))
+    ((2, 2), (3, 3))
+    >>> _finished_place(tokens("who won the second race?")) is None
+    True
+    """
+    for i, word in enumerate(q):
+        if word not in _FINISH_VERBS:
+            continue
+        j = i + 1
+        while j < len(q) and q[j] in ("in", "the", "up"):
+            j += 1
+        if j < len(q) and q[j] in _ORDINALS and 2 <= _ORDINALS.index(q[j]) <= 10:
+            return _ORDINALS.index(q[j]), j
+    return None

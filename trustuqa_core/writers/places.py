@@ -34,7 +34,7 @@ from dataclasses import replace
 from ..reasoning.cues import RANK_RELATION
 from .linking import Cond, Table, spans, tokens
 
-__all__ = ["place_bounds", "place_columns"]
+__all__ = ["place_bounds", "place_columns", "numbers_ranking"]
 
 _PLACE = re.compile(r"^\d+(?:st|nd|rd|th)?\.?$")
 _SUFFIXES = frozenset({"st", "nd", "rd", "th"})
@@ -91,6 +91,11 @@ def _ranking(table: Table, column: str) -> bool:
     if len(places) < 5:
         return False
     return len(places) >= 0.7 * (max(places) - min(places) + 1)
+
+
+def numbers_ranking(table: Table, column: str) -> bool:
+    """``column`` is a column of places numbering the rows of a ranking (:func:`_ranking`)."""
+    return _ranking(table, column)
 
 
 def _place_name(column: str) -> bool:

@@ -23,7 +23,7 @@ from .aggregates import AGG_CUES, AGG_WORDS, bound_word
 from .asking import WH_HINTS, asks_for, best_named, focus_at, hinted, holds_years, rank_like
 from .computed import column_kind, year_column
 from .link_state import LinkState
-from .linking import Cond, Mentions, Table, tokens
+from .linking import STOP, Cond, Mentions, Table, tokens
 
 __all__ = ["rule_relative_superlative", "rule_row_of_extreme", "rule_ranking", "asks_row",
            "name_column"]
@@ -121,11 +121,32 @@ def asks_row(q: list[str], mentions: Mentions, covered: set[int]) -> bool:
         # "which is the longest song?", "what is the longest song?": the noun after the
         # superlative (not "what is the least value for week?" nor a longer "what" question)
         focus += 1
+    if q[0] == "which" and 0 <= focus < len(q) and focus in covered \
+            and not any(start <= focus < end for _, start, end in mentions.values()):
+        focus = _noun_after_condition(q, focus, covered)  # a condition's value, no column
     if q[0] not in ("which", "what") or not 0 <= focus < len(q) or focus in covered \
             or q[focus] in _PRONOUNS:  # "what was her lowest score?" asks her score
         return False
     return not any(start <= focus < end for _, start, end in mentions.values()) \
         and q[focus] not in AGG_WORDS and q[focus] not in _RELATIVE
+
+
+def _noun_after_condition(q: list[str], focus: int, covered: set[int]) -> int:
+    """*which italian skier*: the question word's focus is a condition (*italian*, read as
+    ``Nation = Italy``); the word right after it, when no stop word, is what is asked for.
+
+    >>> q = tokens("which italian skier had the best total?")
+    >>> _noun_after_condition(q, 1, {1}), _noun_after_condition(q, 1, {1, 2})
+    (2, 1)
+    >>> _noun_after_condition(tokens("which italy had the best total?"), 1, {1})
+    1
+    """
+    after = focus
+    while after in covered:
+        after += 1
+    if after < len(q) and q[after].isalpha() and q[after] not in STOP:
+        return after
+    return focus
 
 
 _PRONOUNS = frozenset({"her", "his", "their", "its", "my", "our", "your", "the"})

@@ -42,7 +42,7 @@ from .computed import Computed
 from .conditions import rule_conditions, rule_negation, rule_place_bounds, rule_property_words
 from .link_state import LinkRule, LinkState, link_rule
 from .linking import Cond, read_table
-from .order import rule_neighbour, rule_row_order
+from .order import rule_finished_place, rule_neighbour, rule_row_order
 from .partial_values import rule_partial_values
 from .superlatives import rule_ranking, rule_relative_superlative, rule_row_of_extreme
 
@@ -102,9 +102,9 @@ def _link_one(question: str, graph: GraphStore, index: int) -> TablePlan:
 LINK_RULES: tuple[LinkRule, ...] = tuple(link_rule(f) for f in (
     rule_conditions, rule_property_words, rule_partial_values, rule_negation, rule_place_bounds,
     rule_aggregate, rule_select, rule_count_reads_column, rule_relative_superlative,
-    rule_ranking, rule_row_of_extreme, rule_choice, rule_neighbour, rule_row_order,
-    rule_summary_row, rule_exists, rule_computed, rule_count_choice, rule_frequent_month,
-    rule_streak))
+    rule_ranking, rule_row_of_extreme, rule_choice, rule_neighbour, rule_finished_place,
+    rule_row_order, rule_summary_row, rule_exists, rule_computed, rule_count_choice,
+    rule_frequent_month, rule_streak))
 
 
 def link_rules() -> list[tuple[str, str]]:
