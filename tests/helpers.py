@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from trustuqa_core import load_graph
+from trustuqa_core.store import GraphStore
 from trustuqa_core.writers.base import WriteRequest, Written
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -27,6 +29,21 @@ def load_fixture_pairs(name: str) -> list[tuple[str, str, list[str]]]:
             blocks.append((title, lines[0], lines[1:]))
             title, lines = "", []
     return blocks
+
+
+def office_files(folder: Path, staff: bytes, books: bytes, politics: bytes) -> Path:
+    """``staff.csv``, ``books.txt`` and ``politics.tsv`` written into ``folder`` (a table, a
+    KG and a TKG of routing tests)."""
+    (folder / "staff.csv").write_bytes(staff)
+    (folder / "books.txt").write_bytes(books)
+    (folder / "politics.tsv").write_bytes(politics)
+    return folder
+
+
+def office_graph_of(folder: Path) -> GraphStore:
+    """The three files of :func:`office_files` loaded together."""
+    return load_graph(tables=[folder / "staff.csv"], kgs=[folder / "books.txt"],
+                      tkgs=[folder / "politics.tsv"])
 
 
 class FixedWriter:

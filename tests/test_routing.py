@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import FixedWriter
+from helpers import FixedWriter, office_files, office_graph_of
 
 from trustuqa_core import answer, load_graph
 from trustuqa_core.cli import main
@@ -46,17 +46,12 @@ POLITICS = ("Gerhard Schr\u00f6der\tposition held\tChancellor of Germany\t1998\t
 
 @pytest.fixture(scope="module")
 def office(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("office")
-    (d / "staff.csv").write_bytes(STAFF)
-    (d / "books.txt").write_bytes(BOOKS)
-    (d / "politics.tsv").write_bytes(POLITICS)
-    return d
+    return office_files(tmp_path_factory.mktemp("office"), STAFF, BOOKS, POLITICS)
 
 
 @pytest.fixture(scope="module")
 def office_graph(office: Path):  # type: ignore[no-untyped-def]
-    return load_graph(tables=[office / "staff.csv"], kgs=[office / "books.txt"],
-                      tkgs=[office / "politics.tsv"])
+    return office_graph_of(office)
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import FixedWriter
+from helpers import FixedWriter, office_files, office_graph_of
 
-from trustuqa_core import answer, load_graph
+from trustuqa_core import answer
 from trustuqa_core.answer import unrouted_sources
 from trustuqa_core.cli import main
 
@@ -33,17 +33,12 @@ STAFF_QUERY = ('Query1: "get_information(relation=\'Name\', tail_entity=\'Chen W
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("three")
-    (d / "staff.csv").write_bytes(STAFF)
-    (d / "books.txt").write_bytes(BOOKS)
-    (d / "politics.tsv").write_bytes(POLITICS)
-    return d
+    return office_files(tmp_path_factory.mktemp("three"), STAFF, BOOKS, POLITICS)
 
 
 @pytest.fixture(scope="module")
 def graph(files: Path):  # type: ignore[no-untyped-def]
-    return load_graph(tables=[files / "staff.csv"], kgs=[files / "books.txt"],
-                      tkgs=[files / "politics.tsv"])
+    return office_graph_of(files)
 
 
 def test_an_answer_from_a_source_not_routed_to_is_a_suggestion(graph) -> None:
