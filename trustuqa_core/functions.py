@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .fallback import FallbackRequest
-from .numbers import format_number, parse_number
+from .numbers import format_number, ordinal_text, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
 from .ops.base import is_summary_row
 from .query.ast import Bound, Ref, Text
@@ -230,11 +230,6 @@ _WITH_UNIT = re.compile(r"^\s*[-+]?[\d.,]+\s*(%|[^\d\s.,][^\d]*?)\s*$")
 _ORDINAL = re.compile(r"^\s*\d+\s*(st|nd|rd|th)\s*$", re.IGNORECASE)
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _mean_text(ctx: Context, mean: float, texts: list[str]) -> str:
     """How a mean is written: with the unit every operand is written with (``25 °C``); as a
     place (``2nd``) when every operand is one and the mean is whole; else as the number.
@@ -244,7 +239,7 @@ def _mean_text(ctx: Context, mean: float, texts: list[str]) -> str:
         if mean != int(mean):
             return text
         ctx.notes.append("every value is a place (1st, 2nd ...): the mean is written as one")
-        return _ordinal(int(mean))
+        return ordinal_text(int(mean))
     units = {m.group(1) for t in texts if (m := _WITH_UNIT.match(t))}
     if len(units) == 1 and all(_WITH_UNIT.match(t) for t in texts) and len(next(iter(units))) <= 4:
         unit = units.pop()

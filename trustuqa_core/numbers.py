@@ -15,7 +15,7 @@ import math
 import re
 
 __all__ = ["parse_number", "parse_quantity", "is_duration", "format_number", "MINUS_SIGNS",
-           "SCORE", "read_score", "parse_month_day"]
+           "SCORE", "read_score", "parse_month_day", "ordinal_text"]
 
 MINUS_SIGNS = (
     "-\u2212\u2012\u2013\u2014\ufe63\uff0d"  # hyphen, minus, figure/en/em dash, small/fullwidth
@@ -180,6 +180,16 @@ def _numeric_date(first: str, sep: str, second: str, year: str) -> float | None:
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return None
     return float(int(year) * 10000 + month * 100 + day)
+
+
+def ordinal_text(n: int) -> str:
+    """``n`` written as a place: ``2nd``, ``13th``, ``21st``.
+
+    >>> [ordinal_text(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '103rd']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def format_number(value: float | int) -> str:

@@ -121,7 +121,7 @@ class _Index:
     nodes: dict[str, tuple[int, ...]]  # normalised node label -> node ids (rows left out)
     sizes: tuple[int, ...]  # facts per source
     #: per source: stems of its one-word column names that are not relation words ("film")
-    heads: tuple[frozenset[str], ...] = ()
+    heads: tuple[frozenset[str], ...]
 
 
 _INDEXES: weakref.WeakKeyDictionary[GraphStore, _Index] = weakref.WeakKeyDictionary()
@@ -324,17 +324,19 @@ def route(question: str, graph: GraphStore,
         for i in where:
             scores[i] += points
             evidence[i].append(f"'{w}' is a word of a node of {names[i]}")
-    for w in dict.fromkeys(content):
-        stems = {stem(w)} | _SYNONYMS.get(w, set())
-        holders = [i for i in range(n) if stems & index.words[i]]
+    # relation / column words; a function word such as "film" only as a whole column name
+    # (the two lists share no word: every column noun is a function word)
+    for w in dict.fromkeys([*content, *(t for t in tokens if t in _COLUMN_ONLY)]):
+        if w in _COLUMN_ONLY:
+            holders = [i for i in range(n) if stem(w) in index.heads[i]]
+            said = "the name of a column"
+        else:
+            stems = {stem(w)} | _SYNONYMS.get(w, set())
+            holders = [i for i in range(n) if stems & index.words[i]]
+            said = "a word of a relation"
         for i in holders:
             scores[i] += WEIGHTS["relation_word"] * (1.0 + math.log(n / len(holders)))
-            evidence[i].append(f"'{w}' is a word of a relation of {names[i]}")
-    for w in dict.fromkeys(t for t in tokens if t in _COLUMN_ONLY):
-        holders = [i for i in range(n) if stem(w) in index.heads[i]]
-        for i in holders:
-            scores[i] += WEIGHTS["relation_word"] * (1.0 + math.log(n / len(holders)))
-            evidence[i].append(f"'{w}' is the name of a column of {names[i]}")
+            evidence[i].append(f"'{w}' is {said} of {names[i]}")
     years = [int(y) for y in _YEAR.findall(question)]
     when = bool(_WHEN.search(question))
     for i in range(n):

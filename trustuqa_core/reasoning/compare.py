@@ -216,7 +216,10 @@ def _row_counts(ctx: Context, left: object, right: object, what: str
     if cue is None or order_word(question) or rank_direction(question):
         return None
     results = [_res(ctx, left), _res(ctx, right)]
-    if not all(results) or max(len(r.distinct()) for r in results) < 2:
+    if not all(results):
+        return None
+    counts = [len(r.distinct()) for r in results]
+    if max(counts) < 2:
         return None
     for r in results:
         if any(not isinstance(e, Scalar) and ctx.graph.is_row(e) for e in r.elems):
@@ -226,8 +229,8 @@ def _row_counts(ctx: Context, left: object, right: object, what: str
                 " ".join(ctx.graph.fact_text(f)[1].split()).lower() != "row_number"
                 for f in last) or any(quantity(ctx.graph, e) is None for e in r.elems):
             return None
-    a, b = (Reading(float(len(r.distinct())), "count", f"{len(r.distinct())} row(s)",
-                    merged_witnesses([r]), rows=len(r.distinct())) for r in results)
+    a, b = (Reading(float(k), "count", f"{k} row(s)", merged_witnesses([r]), rows=k)
+            for r, k in zip(results, counts, strict=True))
     ctx.notes.append(f"{what}: both operands are row numbers and the question asks "
                      f"{cue.group(1)!r} with no word of order: each is read as how many rows "
                      f"it numbers ({a.text} against {b.text})")

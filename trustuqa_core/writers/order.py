@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon import word_set, words
-from ..numbers import parse_number
+from ..numbers import ordinal_text, parse_number
 from .asking import asks_for, focus_at, holds_years, rank_like
 from .computed import column_kind, year_column
 from .link_state import LinkState
@@ -236,7 +236,7 @@ def rule_finished_place(s: LinkState) -> bool:
     if not columns or not (s.q[0] == "who" or asks_row(s.q, s.mentions, s.covered)):
         return False
     column = columns[0]
-    held = [label for label in (str(place), _SUFFIXED[place])
+    held = [label for label in (str(place), ordinal_text(place))
             if any(c == column for c, _ in s.table.cells.get(tuple(tokens(label)), []))]
     if held:
         cond = Cond(column, "=", held[0], (at, at + 1))
@@ -255,7 +255,6 @@ def rule_finished_place(s: LinkState) -> bool:
 
 
 _ORDINALS = words("ordinal_words")
-_SUFFIXED = {n: f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'}" for n in range(2, 11)}
 #: verbs of finishing a race or a ranking in a place
 _FINISH_VERBS = frozenset({"finished", "finish", "finishes", "placed", "place", "came",
                            "come", "ranked", "rank", "ended"})

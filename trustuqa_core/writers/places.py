@@ -73,16 +73,16 @@ def place_columns(table: Table) -> list[str]:
             and sum(found[c]) >= 2 and sum(found[c]) >= 0.5 * len(found[c])]
 
 
-def _ranking(table: Table, column: str) -> bool:
+def numbers_ranking(table: Table, column: str) -> bool:
     """True when ``column`` numbers the rows of a ranking (nearly every place from its
     smallest to its largest appears): the first N rows are then its top N, and a place left
     blank (medallists shown by a medal, ``Rank`` empty) is still among them.
 
     >>> cells = {(str(n),): [("Rank", str(n))] for n in range(4, 12)}
-    >>> _ranking(Table("t", ["Rank"], cells, {}, 1, {}), "Rank")
+    >>> numbers_ranking(Table("t", ["Rank"], cells, {}, 1, {}), "Rank")
     True
     >>> cells = {(n, "th"): [("Pos", n + "th")] for n in ("4", "9", "12", "20", "31")}
-    >>> _ranking(Table("t", ["Pos"], cells, {}, 1, {}), "Pos")
+    >>> numbers_ranking(Table("t", ["Pos"], cells, {}, 1, {}), "Pos")
     False
     """
     places = {int(m.group(1)) for key, options in table.cells.items()
@@ -91,11 +91,6 @@ def _ranking(table: Table, column: str) -> bool:
     if len(places) < 5:
         return False
     return len(places) >= 0.7 * (max(places) - min(places) + 1)
-
-
-def numbers_ranking(table: Table, column: str) -> bool:
-    """``column`` is a column of places numbering the rows of a ranking (:func:`_ranking`)."""
-    return _ranking(table, column)
 
 
 def _place_name(column: str) -> bool:
@@ -125,14 +120,14 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
             pass
         elif c.column in places and c.cmp == "=" and _PLACE.match(c.value.replace(" ", "")):
             cmp = _bound(q, c.span)
-            if cmp == "<=" and _ranking(table, c.column) and _top(q, c.span):
+            if cmp == "<=" and numbers_ranking(table, c.column) and _top(q, c.span):
                 # "the top 4" of a ranking: its first 4 rows, blank places included
                 new = replace(c, column="row_number", cmp="<=", value=str(_number(c.value)))
             elif cmp is not None:
                 new = replace(c, cmp=cmp)
         elif c.column == "row_number" and c.cmp == "<=" and _PLACED & set(q):
             first = places[0]  # the table's own places (not "Run 1 rank" after "Rank")
-            if first not in used and not _ranking(table, first):
+            if first not in used and not numbers_ranking(table, first):
                 new = replace(c, column=first)  # "placed in the top 10": by the places
         changed |= new != c
         out.append(new)
