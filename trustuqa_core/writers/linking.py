@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..lexicon import demonym_entries, word_set, words
+from ..lexicon import demonym_entries, pairs, word_set, words
 from ..numbers import is_duration, parse_number, parse_quantity
 from ..store import GraphStore
 from ..text import stem, table_words
@@ -23,7 +23,7 @@ from ..text import stem, table_words
 __all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
            "Mentions", "find_top_n", "demonyms", "number_words", "spans", "mention_positions",
-           "is_clock"]
+           "is_clock", "country_aliases"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
@@ -325,7 +325,8 @@ def find_values(q: list[str], table: Table, blocked: set[int],
             key = tuple(q[i:i + n])
             # the cell's own words first, else the same words in another (plural) form
             options = table.cells.get(key) or (
-                None if set(key) & _CUES else stemmed.get(tuple(stem(w) for w in key)))
+                None if set(key) & _CUES else stemmed.get(tuple(stem(w) for w in key))) or (
+                _alias_cells(key, table))
             if not options or blocked & set(range(i, i + n)):
                 continue
             if (n == 1 and key[0] in STOP) or any(a <= i and i + n <= b for a, b in headers):
@@ -340,6 +341,40 @@ def find_values(q: list[str], table: Table, blocked: set[int],
         col, label = min(options, key=lambda o: _distance((start, end), mentions.get(o[0])))
         conds.append(Cond(col, "=", label, (start, end)))
     return conds
+
+
+@cache
+def country_aliases() -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Token keys of a country -> the keys it may be written as instead (``lexicon.txt``
+    lists ``country_codes`` and ``country_code_words``): a country's name -> its codes, and a
+    code a question may use for it (``usa``, ``the us``) -> the country's name.
+
+    >>> aliases = country_aliases()
+    >>> aliases[("germany",)], aliases[("usa",)], aliases[("the", "us")]
+    ((('ger',),), (('united', 'states'),), (('united', 'states'),))
+    >>> ("us",) in aliases, ("can",) in aliases  # words of their own: only as a cell's code
+    (False, False)
+    """
+    spoken = {tuple(tokens(w)) for w in words("country_code_words")}
+    out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for country, codes in pairs("country_codes"):
+        name = tuple(tokens(country))
+        for code in codes.split(","):
+            key = tuple(tokens(code))
+            out.setdefault(name, []).append(key)
+            for said in spoken:
+                if said[-len(key):] == key and said[:-len(key)] in ((), ("the",)):
+                    out.setdefault(said, []).append(name)
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def _alias_cells(key: tuple[str, ...], table: Table) -> list[tuple[str, str]] | None:
+    """The cells holding ``key``'s country under another name (*USA* finds ``United
+    States``, *Germany* or *Germans* finds ``GER``), when no cell holds it as written."""
+    for alias in country_aliases().get(key, ()):
+        if alias in table.cells:
+            return table.cells[alias]
+    return None
 
 
 def _distance(span: tuple[int, int], mention: tuple[float, int, int] | None) -> int:
