@@ -18,27 +18,27 @@ from trustuqa_core.store import GraphStore
 
 # a race: the top three's Rank cells are blank (medallists), two runs with their own ranks
 RACE = (
-    "Rank,Bib,Name,Nation,Run 1,Run 1 rank,Run 2,Run 2 rank,Total\n"
-    ",4,Ada Berg,Norway,1:05.10,1,1:10.40,3,2:15.50\n"
-    ",7,Bo Lind,United States,1:05.60,3,1:10.20,2,2:15.80\n"
-    ",2,Cy Moor,Canada,1:05.40,2,1:10.90,5,2:16.30\n"
-    "4,3,Di Park,Norway,1:06.20,5,1:10.10,1,2:16.30\n"
-    "5,1,Ed Quinn,United Kingdom,1:05.90,4,1:10.70,4,2:16.60\n"
-    "6,5,Flo Ray,Canada,1:07.00,6,1:11.30,6,2:18.30\n"
-    "7,6,Gus Hale,Sweden,1:07.40,7,1:11.80,7,2:19.20\n"
-    "8,8,Hal Ives,Italy,1:08.00,8,1:12.10,8,2:20.10\n"
-).encode()
+    b"Rank,Bib,Name,Nation,Run 1,Run 1 rank,Run 2,Run 2 rank,Total\n"
+    b",4,Ada Berg,Norway,1:05.10,1,1:10.40,3,2:15.50\n"
+    b",7,Bo Lind,United States,1:05.60,3,1:10.20,2,2:15.80\n"
+    b",2,Cy Moor,Canada,1:05.40,2,1:10.90,5,2:16.30\n"
+    b"4,3,Di Park,Norway,1:06.20,5,1:10.10,1,2:16.30\n"
+    b"5,1,Ed Quinn,United Kingdom,1:05.90,4,1:10.70,4,2:16.60\n"
+    b"6,5,Flo Ray,Canada,1:07.00,6,1:11.30,6,2:18.30\n"
+    b"7,6,Gus Hale,Sweden,1:07.40,7,1:11.80,7,2:19.20\n"
+    b"8,8,Hal Ives,Italy,1:08.00,8,1:12.10,8,2:20.10\n"
+)
 
 # a swimming heat: times under a minute are written as plain seconds
 SWIM = (
-    "Rank,Lane,Name,Nationality,Time\n"
-    "1,4,Ann Lee,Canada,58.12\n"
-    "2,5,Bea Moss,GER,59.40\n"
-    "3,3,Cara Dunn,Japan,59.98\n"
-    "4,6,Dora Vik,GER,1:00.05\n"
-    "5,2,Ella Park,Kenya,1:01.30\n"
-    "6,7,Fay Tull,USA,1:02.75\n"
-).encode()
+    b"Rank,Lane,Name,Nationality,Time\n"
+    b"1,4,Ann Lee,Canada,58.12\n"
+    b"2,5,Bea Moss,GER,59.40\n"
+    b"3,3,Cara Dunn,Japan,59.98\n"
+    b"4,6,Dora Vik,GER,1:00.05\n"
+    b"5,2,Ella Park,Kenya,1:01.30\n"
+    b"6,7,Fay Tull,USA,1:02.75\n"
+)
 
 
 def _graph(data: bytes) -> GraphStore:
