@@ -133,15 +133,3 @@ def test_yes_no_comparison_of_two_named_rows_by_time_or_rank(question: str,
     found, query = _ask(question, race)
     assert found == expected
     assert "compare(" in query
-
-
-@pytest.mark.parametrize("question", [
-    "how many skiers does each nation have?", "how many skiers were there per nation?"])
-def test_count_per_group_is_no_answer_naming_the_words(question: str, race: GraphStore) -> None:
-    """A count per group is not one set: no answer (not the number of nations), saying why."""
-    a = answer(question, race, writer="offline")
-    assert a.answer == []
-    assert a.verdict is not None and a.verdict.label == "no answer"
-    assert any("nation" in r.message and "per group" in r.message for r in a.verdict.reasons)
-    # one group asked is still counted
-    assert _ask("how many skiers were from Norway?", race)[0] == ["2"]

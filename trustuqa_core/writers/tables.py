@@ -29,13 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store import GraphStore
-from .aggregates import (
-    per_group,
-    rule_aggregate,
-    rule_count_reads_column,
-    rule_exists,
-    rule_summary_row,
-)
+from .aggregates import rule_aggregate, rule_count_reads_column, rule_exists, rule_summary_row
 from .asking import SELECT_RULES, rule_select
 from .comparisons import (
     rule_choice,
@@ -76,8 +70,6 @@ class TablePlan:
     computed: Computed | None = None
     #: names of the linking rules that changed the plan, in order (:func:`link_rules`)
     rules: tuple[str, ...] = ()
-    #: question words the plan cannot express (*each nation*, a count per group): no query
-    unread: str = ""
 
     def explain(self) -> str:
         """The reasons as one line (the offline writer's note)."""
@@ -103,7 +95,6 @@ def _link_one(question: str, graph: GraphStore, index: int) -> TablePlan:
                      state.ranking, state.exclude, state.neighbour, state.computed)
     plan.why = _reasons(plan)
     plan.rules = tuple(state.fired)
-    plan.unread = per_group(state)  # a count per group: no query (the writer says why)
     return plan
 
 
