@@ -26,7 +26,7 @@ from ..lexicon import word_set
 from ..reasoning.cues import RANK_RELATION, RANK_WORDS
 from .asking import best_named, holds_years, time_column
 from .choices import link_count_choice
-from .computed import column_kind, link_computed
+from .computed import Computed, column_kind, link_computed
 from .frequency import link_frequent_month
 from .link_state import LinkState
 from .linking import Cond, Mentions, Table
@@ -39,18 +39,52 @@ __all__ = ["rule_choice", "rule_computed", "rule_count_choice", "rule_frequent_m
 
 def rule_choice(s: LinkState) -> bool:
     """A choice between two named rows (X or Y) with a comparative: the row whose compared
-    column is higher / lower."""
+    column is higher / lower; asked yes or no (*was X faster than Y?*, *did X rank higher
+    than Y?*), a yes/no comparison of the two rows' times or ranks (:mod:`.computed`)."""
     if s.agg in ("count", "sum", "mean"):
         return False
     choice = _choice(s.q, s.mentions, [c for c in s.conds if not (c.negated or c.part)],
                      s.table)
     if not choice:
         return False
+    if (asked := _yes_no_than(s, choice)) is not None:
+        return s.take_computed(asked)
     s.select, s.agg, compared = choice
     s.ranking = ("extreme", compared)
     return True
 
 
+def _yes_no_than(s: LinkState, choice: tuple[str, str, str]) -> Computed | None:
+    """*was A faster than B?*: a question asked yes or no, whose two named rows stand on each
+    side of *than*, compared by the time or rank column :func:`_choice` chose (faster,
+    higher: the smaller value; ``compare`` of A's value with B's).
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.writers.linking import read_table, tokens
+    >>> t = read_table(load_graph(tables=[b"Name,Total\\nAnn,2:20.54\\nBea,2:21.02\\n"]), 0)
+    >>> s = LinkState.start("was bea slower than ann?", t)
+    >>> s.conds = [Cond("Name", "=", "Bea", (1, 2)), Cond("Name", "=", "Ann", (4, 5))]
+    >>> found = _yes_no_than(s, ("Name", "max", "Total"))
+    >>> found.kind, found.column, found.op, [c.value for c in found.rows]
+    ('compare', 'Total', '>', ['Bea', 'Ann'])
+    """
+    named, agg, compared = choice
+    if not s.q or s.q[0] not in _YES_NO_START or "than" not in s.q or compared == "row_number" \
+            or not (column_kind(s.table, compared) == "time" or RANK_RELATION.match(compared)):
+        return None
+    rows = sorted((c for c in s.conds if c.column == named and not (c.negated or c.part)),
+                  key=lambda c: c.span)
+    than = s.q.index("than")
+    if len(rows) != 2 or not rows[0].span[1] <= than < rows[1].span[0]:
+        return None
+    op = "<" if agg == "min" else ">"
+    return Computed("compare", (rows[0], rows[1]), compared, op=op,
+                    why=f"a yes/no comparison of {compared!r} of two named rows "
+                        f"({'smaller' if op == '<' else 'larger'} is the question's word)")
+
+
+_YES_NO_START = frozenset({"did", "does", "do", "was", "were", "is", "are", "has", "have",
+                           "had"})
 _MORE = word_set("more_words")
 _LESS = word_set("less_words")
 _TIME_CHOICE = word_set("time_choice_words")

@@ -66,8 +66,11 @@ def _conditions(q: list[str], question: str, table: Table, mentions: Mentions) -
     conds += [c for c in _decades(q, table, mentions) if c.span[0] not in taken]
     conds += find_values(q, table, spans(conds), mentions)
     top = find_top_n(q)  # unless the words are themselves a cell value (an episode title)
-    if top is not None and not spans(conds) & set(range(*top.span)):
-        conds.append(top)
+    if top is not None:
+        # *the top 3 skiers*: the number alone read as a cell (``Bib = 3``) is the bound's
+        conds = [c for c in conds if c.span != (top.span[1] - 1, top.span[1]) or c.cmp != "="]
+        if not spans(conds) & set(range(*top.span)):
+            conds.append(top)
     return conds
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..lexicon import demonym_entries, word_set, words
+from ..lexicon import demonym_entries, pairs, word_set, words
 from ..numbers import is_duration, parse_number, parse_quantity
 from ..store import GraphStore
 from ..text import stem, table_words
@@ -23,7 +23,7 @@ from ..text import stem, table_words
 __all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
            "Mentions", "find_top_n", "demonyms", "number_words", "spans", "mention_positions",
-           "is_clock"]
+           "is_clock", "country_aliases"]
 
 Mentions = dict[str, tuple[float, int, int]]
 
@@ -182,7 +182,7 @@ def read_table(graph: GraphStore, index: int) -> Table:
         values = [v for v in (parse_number(x) for x in labels) if v is not None]
         if numeric[col] and values:
             ranges[col] = (min(values), max(values))
-        elif labels and sum(is_duration(x) for x in labels) >= 0.5 * len(labels):
+        if _of_times(labels, len(values)):
             durations.add(col)
         for label in labels:
             key = tuple(tokens(label))
@@ -196,6 +196,20 @@ def read_table(graph: GraphStore, index: int) -> Table:
                 words.setdefault(word, []).extend(options)
     return Table(source.name, list(source.columns), cells, numeric, longest, ranges,
                  frozenset(durations), sizes, words, repeated)
+
+
+def _of_times(labels: Sequence[str], n_numbers: int) -> bool:
+    """A column of times: most cells are clock times (``2:20.54``), or some are and the
+    rest plain numbers of seconds (``59.93``, ``1:00.12``: a swimming heat).
+
+    >>> _of_times(["2:20.54", "2:21.02", ""], 0), _of_times(["59.93", "1:00.12", "58.1"], 2)
+    (True, True)
+    >>> _of_times(["59.93", "60.12", "58.1"], 3), _of_times(["1:00.12", "x", "y"], 0)
+    (False, False)
+    """
+    clocks = sum(is_duration(x) for x in labels)
+    return bool(labels) and (2 * clocks >= len(labels) or (
+        clocks > 0 and clocks + n_numbers >= 0.9 * len(labels)))
 
 
 def _same(a: str, b: str) -> bool:
@@ -311,7 +325,8 @@ def find_values(q: list[str], table: Table, blocked: set[int],
             key = tuple(q[i:i + n])
             # the cell's own words first, else the same words in another (plural) form
             options = table.cells.get(key) or (
-                None if set(key) & _CUES else stemmed.get(tuple(stem(w) for w in key)))
+                None if set(key) & _CUES else stemmed.get(tuple(stem(w) for w in key))) or (
+                _alias_cells(key, table))
             if not options or blocked & set(range(i, i + n)):
                 continue
             if (n == 1 and key[0] in STOP) or any(a <= i and i + n <= b for a, b in headers):
@@ -326,6 +341,40 @@ def find_values(q: list[str], table: Table, blocked: set[int],
         col, label = min(options, key=lambda o: _distance((start, end), mentions.get(o[0])))
         conds.append(Cond(col, "=", label, (start, end)))
     return conds
+
+
+@cache
+def country_aliases() -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Token keys of a country -> the keys it may be written as instead (``lexicon.txt``
+    lists ``country_codes`` and ``country_code_words``): a country's name -> its codes, and a
+    code a question may use for it (``usa``, ``the us``) -> the country's name.
+
+    >>> aliases = country_aliases()
+    >>> aliases[("germany",)], aliases[("usa",)], aliases[("the", "us")]
+    ((('ger',),), (('united', 'states'),), (('united', 'states'),))
+    >>> ("us",) in aliases, ("can",) in aliases  # words of their own: only as a cell's code
+    (False, False)
+    """
+    spoken = {tuple(tokens(w)) for w in words("country_code_words")}
+    out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for country, codes in pairs("country_codes"):
+        name = tuple(tokens(country))
+        for code in codes.split(","):
+            key = tuple(tokens(code))
+            out.setdefault(name, []).append(key)
+            for said in spoken:
+                if said[-len(key):] == key and said[:-len(key)] in ((), ("the",)):
+                    out.setdefault(said, []).append(name)
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def _alias_cells(key: tuple[str, ...], table: Table) -> list[tuple[str, str]] | None:
+    """The cells holding ``key``'s country under another name (*USA* finds ``United
+    States``, *Germany* or *Germans* finds ``GER``), when no cell holds it as written."""
+    for alias in country_aliases().get(key, ()):
+        if alias in table.cells:
+            return table.cells[alias]
+    return None
 
 
 def _distance(span: tuple[int, int], mention: tuple[float, int, int] | None) -> int:
@@ -382,7 +431,7 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
         between = next((j for j in range(i - 1, max(-1, i - 4), -1) if q[j] == "between"
                         and all(w in _BETWEEN_FILLERS for w in q[j + 1:i])), None)
         if between is not None and i + 2 < len(q) and q[i + 1] == "and" and (
-                (upper := parse_number(q[i + 2])) is not None):
+                (upper := _bound(q[i + 2], clock)) is not None):
             out += [(">=", number, i, between), ("<=", upper, i + 2, between)]  # inclusive
             taken.add(i + 2)
             continue
@@ -403,6 +452,19 @@ def find_comparisons(q: list[str], text: str) -> list[tuple[str, float, int, int
     return out
 
 
+def _bound(token: str, clock: bool) -> float | None:
+    """The upper bound of *between A and B*: a number, or (when A is a clock time) a clock
+    time in seconds (*between 2:30 and 2:40*: 160).
+
+    >>> _bound("12", False), _bound("2:40", True), _bound("2:40", False), _bound("x", True)
+    (12.0, 160.0, None, None)
+    """
+    if clock:
+        reading = parse_quantity(token) if is_clock(token) else None
+        return None if reading is None else reading[0]
+    return parse_number(token)
+
+
 _BETWEEN_FILLERS = word_set("between_fillers")
 _FASTER = ("faster than", "quicker than", "better than")
 _SLOWER = ("slower than", "worse than")
@@ -418,8 +480,8 @@ def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, 
     """The numeric column named just before the cue (``grid less than 14``) or just after the
     number (``more than 12 wins``); for a ``clock`` time (``faster than 2:21 in total``) the
     column of times named there, else the table's only column of times."""
-    best, dist = None, 99.0
-    for col, (_, start, end) in mentions.items():
+    best, dist, named = None, 99.0, 0.0
+    for col, (score, start, end) in mentions.items():
         if clock:
             if col not in table.durations:
                 continue
@@ -435,8 +497,8 @@ def comparison_column(pos: int, cue: int, mentions: dict[str, tuple[float, int, 
             d = start - pos - 1 + 0.5
         else:
             continue
-        if d < dist:
-            best, dist = col, d
+        if d < dist or (d == dist and score > named):  # "second run": Run 2 over Run 1
+            best, dist, named = col, d, score
     if clock and dist > 4 and len(table.durations) == 1:
         return next(iter(table.durations))
     return best if dist <= 4 else None

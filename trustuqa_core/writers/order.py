@@ -225,13 +225,16 @@ def rule_finished_place(s: LinkState) -> bool:
     >>> rule_finished_place(s), [(c.column, c.cmp, c.value) for c in s.conds]
     (True, [('Rank', '=', '5')])
     """
-    if s.conds or s.agg or s.ranking is not None or s.neighbour or s.computed is not None \
+    if s.agg or s.ranking is not None or s.neighbour or s.computed is not None \
             or s.select is None or not s.q:
         return False
     found = _finished_place(s.q)
     if found is None:
         return False
     place, at = found
+    # the place's own number may have been read as a value (*2nd* as ``Bib = 2``): no other
+    if any(c.span != (at, at + 1) for c in s.conds):
+        return False
     columns = place_columns(s.table)
     if not columns or not (s.q[0] == "who" or asks_row(s.q, s.mentions, s.covered)):
         return False
@@ -268,6 +271,9 @@ def _finished_place(q: list[str]) -> tuple[int, int] | None:
     >>> _finished_place(tokens("who finished second?")), _finished_place(tokens("who came in "
     ...                                                                          "third place?"))
     ((2, 2), (3, 3))
+    >>> _finished_place(tokens("who came in 2nd place?")), _finished_place(tokens("who "
+    ...                                                                "finished 12th?"))
+    ((2, 3), (12, 2))
     >>> _finished_place(tokens("who won the second race?")) is None
     True
     """
@@ -279,4 +285,11 @@ def _finished_place(q: list[str]) -> tuple[int, int] | None:
             j += 1
         if j < len(q) and q[j] in _ORDINALS and 2 <= _ORDINALS.index(q[j]) <= 10:
             return _ORDINALS.index(q[j]), j
+        if j + 1 < len(q) and q[j].isdigit() and 2 <= int(q[j]) <= 999 and \
+                q[j + 1] == _SUFFIXES.get(int(q[j]) % 100, _SUFFIXES.get(int(q[j]) % 10, "th")):
+            return int(q[j]), j  # *2nd*, *23rd* (tokenized ``2``, ``nd``)
     return None
+
+
+#: the suffix of an ordinal written in digits, by its last two digits (11-13: *th*), else its last
+_SUFFIXES = {1: "st", 2: "nd", 3: "rd", 11: "th", 12: "th", 13: "th"}
