@@ -31,6 +31,7 @@ from ..writers.confirmed import confirmed_question
 from .runs import Run, execute_text
 from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
 from .sub_graphs import chosen_sources, restricted
+from .suggestion import suggestion_of, without_suggestion_message
 
 __all__ = ["ask", "verified_run", "reference_run", "attach_reference", "written_run",
            "bundled_demos", "Progress"]
@@ -134,11 +135,18 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
                       "origin": r.demo.origin, "verified": r.verified, "how": r.how,
                       "query": r.demo.query} for r in a.demos],
               stage_seconds=dict(a.timings), model=a.writer.removeprefix("llm:") if llm else None)
-    run.warnings += list(a.warnings)  # e.g. a prompt longer than the model's context
+    run.suggestion = suggestion_of(a)
+    # e.g. a prompt longer than the model's context; the suggestion panel says its own
+    run.warnings += [no_answer_wording(w, bool(a.answer))
+                     for w in without_suggestion_message(a.warnings, run.suggestion)]
     run.question_routing = a.routing.to_dict() if a.routing is not None else None
     if a.trace is None and trace.steps:
         why = (a.error or "").rstrip(".")  # the error may end a sentence of its own
-        run.note = f"No sample yielded an answer: {why}. Shown: the first sample's run."
+        if run.suggestion is not None and run.suggestion.message:
+            why = why.replace("; " + run.suggestion.message, "")
+        run.note = (f"No sample yielded an answer: {why}. Shown: the first sample's run"
+                    + (", whose result was not accepted." if trace.answer else "."))
+        run.verdict = a.verdict  # the core's no answer, not the shown sample's verdict
     elif a.trace is None:
         run.writer_error = a.error or "no query was written"
     elif a.tie:
@@ -151,6 +159,27 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
             run.prompt = [*(run.prompt or []), {"role": f"fallback (Query{call.query})",
                                                 "content": call.prompt}]
     return run
+
+
+#: how :func:`~trustuqa_core.answer.answer` ends the warning of a failed routed attempt
+_FELL_BACK = "; answered over all loaded sources"
+
+
+def no_answer_wording(warning: str, answered: bool) -> str:
+    """A fallback warning worded for a run that found no answer anywhere: the core says it
+    "answered over all loaded sources" even when that attempt found nothing too.
+
+    >>> print(no_answer_wording("the routed attempt over a.csv gave no answer; answered over "
+    ...                         "all loaded sources", False))  # doctest: +NORMALIZE_WHITESPACE
+    the routed attempt over a.csv gave no answer; tried again over all loaded sources: no
+    answer there either
+    >>> no_answer_wording("x; answered over all loaded sources", True)
+    'x; answered over all loaded sources'
+    """
+    if answered or not warning.endswith(_FELL_BACK):
+        return warning
+    return warning.removesuffix(_FELL_BACK) + "; tried again over all loaded sources: no " \
+        "answer there either"
 
 
 def _mark_confirmed_origin(run: Run, a: Answer) -> None:

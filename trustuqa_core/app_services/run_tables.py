@@ -24,7 +24,7 @@ from .runs import Run, writer_label
 
 __all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
            "run_verdict", "query_label", "element_rows", "evidence_table_rows",
-           "provenance_rows"]
+           "provenance_rows", "what_to_try"]
 
 
 def mapping_rows(run: Run) -> list[dict[str, Any]]:
@@ -101,10 +101,43 @@ def timing_rows(run: Run) -> list[dict[str, Any]]:
 
 
 def run_verdict(run: Run) -> Verdict:
-    """The run's verdict (a writer that wrote nothing: ``no answer`` saying why)."""
+    """The run's verdict (a writer that wrote nothing: ``no answer`` saying why; no sample's
+    answer accepted: the core's verdict, not the shown sample's)."""
     if run.writer_error:
         return judge(None, run.question, error=run.writer_error, graph=run.trace.graph)
+    if run.verdict is not None:
+        return run.verdict
     return run.trace.verdict
+
+
+def what_to_try(run: Run) -> str:
+    """What a no-answer card suggests, fitted to the run: writing the query by hand when
+    none was written (there is nothing to edit or map then), adopting a suggestion when there
+    is one, overriding a mapping only when the query has mappings, an LLM when none wrote it.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.app_services.runs import execute_text
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n"])
+    >>> run = execute_text("", g, None, origin="offline")
+    >>> run.writer_error = "could not link 'USA'"
+    >>> print(what_to_try(run))  # doctest: +NORMALIZE_WHITESPACE
+    What to try: write the query yourself ("Write a query by hand", above), or configure an
+    LLM on the Settings page.
+    """
+    tries = []
+    if run.suggestion is not None:
+        tries.append(f"adopt the suggestion below (it asks again over "
+                     f"{', '.join(run.suggestion.sources)})")
+    if run.writer_error or not run.query.strip():
+        tries.append('write the query yourself ("Write a query by hand", above)')
+    else:
+        tries.append("edit the query (Details → Steps)")
+        if mapping_rows(run):
+            tries.append("override a mapping (Details → Mappings)")
+    if run.origin != "llm":
+        tries.append("configure an LLM on the Settings page")
+    head = ", ".join(tries[:-1])
+    return "What to try: " + (f"{head}, or {tries[-1]}." if head else f"{tries[-1]}.")
 
 
 def query_label(origin: str, model: str | None = None) -> str:

@@ -124,7 +124,7 @@ def _answer_stage(run: Run, number: int) -> Stage:
         notes.insert(0, f"The run stopped: {run.trace.error.message}")
     answer = ", ".join(run.answer[:30]) or "(no answer)"
     return Stage("answer", "answer", f"{number} · The answer",
-                 answer, rows=provenance_rows(run.trace.answer_provenance()),
+                 answer, rows=provenance_rows(run.trace.answer_provenance()) if run.answer else [],
                  notes=notes, label=verdict.label)
 
 
