@@ -164,7 +164,7 @@ def _office_app(base_url: str) -> AppTest:
 
 
 def test_the_card_shows_the_suggestion_and_one_click_adopts_it() -> None:
-    with FakeOpenAIServer(scripted(FakeReply.ok(STAFF_QUERY))) as srv:
+    with FakeOpenAIServer(scripted(FakeReply.ok(*[STAFF_QUERY] * 5))) as srv:
         at = _office_app(srv.base_url)
         at.text_input(key="tq_question").set_value(QUESTION).run()
         at.button(key="tq_ask").click().run()
@@ -177,6 +177,8 @@ def test_the_card_shows_the_suggestion_and_one_click_adopts_it() -> None:
         assert "Not the answer. The question was routed to books.txt" in texts
         assert "Suggested answer (from staff.csv): **Marketing**" in texts
         assert "Its own verdict:" in texts
+        assert "Found only in a source not asked" not in texts  # the panel said it already
+        assert "limit of" not in texts  # the careless LLM answered each call in full
         assert not at.success  # never green, whatever the suggestion's own verdict
         assert not any("Marketing" in w.value for w in at.warning)  # not an amber answer
         assert "Check before use" not in "\n".join(w.value for w in at.warning)

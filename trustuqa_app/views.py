@@ -80,7 +80,7 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
         _no_answer(run, verdict)
         if run.suggestion is not None:
             suggestion_panel(run, on_adopt)
-    _info_reasons(verdict)
+    _info_reasons(verdict, shown=("unrouted_source",) if run.suggestion is not None else ())
     cols = st.columns(3)
     cols[0].metric("Confidence", "n/a" if run.confidence is None else f"{run.confidence:.0%}",
                    help="Share of the LLM samples that voted for this answer (self-consistency)."
@@ -236,8 +236,10 @@ def _no_answer(run: Run, verdict: Verdict) -> None:
         st.caption(md_escape(what_to_try(run)))
 
 
-def _info_reasons(verdict: Verdict) -> None:
-    info = [r for r in verdict.reasons if r.code not in verdict.blocking
+def _info_reasons(verdict: Verdict, shown: Sequence[str] = ()) -> None:
+    """The non-blocking reasons ("Also noted"), except those the card said already
+    (``shown``: e.g. ``unrouted_source``, which the suggestion panel words)."""
+    info = [r for r in verdict.reasons if r.code not in verdict.blocking and r.code not in shown
             and r.code not in ("unlinked_mention", "no_query", "run_failed", "empty_answer")]
     if info:
         st.caption("Also noted: " + "; ".join(_reason_text(r) for r in info))
