@@ -18,6 +18,7 @@ from trustuqa_core.app_services.run_tables import (
     element_rows,
     evidence_table_rows,
     mapping_rows,
+    overrides_text,
     provenance_rows,
     query_label,
     run_verdict,
@@ -63,6 +64,7 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
         st.caption(":material/filter_alt: " + md_escape(chosen))
     if run.adopted is not None:
         st.caption(":material/call_made: " + md_escape(adoption_text(run.adopted, run.answer)))
+    _overrides_line(run, on_override)
     for w in run.warnings:
         st.warning(md_escape(w))
     answer = _answer_text(run.answer)
@@ -94,6 +96,19 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
     if run.shaped_by:
         st.caption(":material/thumb_up: " + md_escape(shaped_by_text(run)))
     routing_section(run)
+
+
+def _overrides_line(run: Run, on_override: Callable[[dict[str, str]], None] | None) -> None:
+    """The user's mapping overrides the answer rests on, with a button that undoes them."""
+    text = overrides_text(run)
+    if text is None:
+        return
+    left, right = st.columns([5, 1], vertical_alignment="center")
+    left.caption(":material/edit: " + md_escape(text))
+    if on_override is not None and right.button("Undo and re-run", key=f"tq_undo{run.rid}",
+                                                help="Clears your mapping overrides and runs "
+                                                     "the query again (no LLM call)."):
+        on_override({})
 
 
 def _answer_text(values: Sequence[str], limit: int = 30) -> str:
