@@ -80,7 +80,9 @@ def test_a_refused_sample_is_not_shown_as_the_answer(office: GraphStore) -> None
     run = _suggested_run(office)
     assert run.trace.answer  # the sample shown for its steps did find something ...
     assert run.answer == []  # ... which is not the answer
-    assert "whose result was not accepted" in run.note
+    assert run.note == ("None of the 4 written queries gave an answer that counts: 4 had an "
+                        "argument that matches nothing in the data well enough. Shown: the "
+                        "first query's steps; what it found is not the answer.")
     record = json.loads(json.dumps(record_of(run, [])))
     assert record["answer"] == [] and record["verdict"] == "no answer"
     # an edit or an override is the user's own query, judged on its own: the suggestion goes
