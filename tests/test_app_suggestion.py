@@ -22,7 +22,8 @@ from streamlit.testing.v1 import AppTest
 from trustuqa_core.app_services.ask import ask, no_answer_wording
 from trustuqa_core.app_services.history import history_labels, remember
 from trustuqa_core.app_services.run_tables import run_verdict, what_to_try
-from trustuqa_core.app_services.runs import execute_text, record_of, rerun
+from trustuqa_core.app_services.runs import execute_text, imported_run, record_of, rerun
+from trustuqa_core.app_services.stages import run_stages
 from trustuqa_core.app_services.suggestion import (
     adoption_of,
     adoption_text,
@@ -72,6 +73,9 @@ def test_the_run_keeps_the_suggestion_apart_from_its_answer(office: GraphStore) 
     assert not any("shown as a suggestion" in w for w in run.warnings)
     assert "shown as a suggestion" not in run.note
     assert "adopt the suggestion below (it asks again over staff.csv)" in what_to_try(run)
+    last = run_stages(run)[-1]  # the step-through's answer stage says it too
+    assert last.kind == "answer" and not last.rows
+    assert last.notes[0].endswith("Suggested (not the answer): Marketing.")
 
 
 def test_a_refused_sample_is_not_shown_as_the_answer(office: GraphStore) -> None:
@@ -113,6 +117,7 @@ def test_the_export_and_the_history_carry_the_suggestion_and_its_adoption(
                                             "sources": ["staff.csv"],
                                             "suggested_answer": ["Marketing"]}
     assert "## Adopted suggestion" in suggestion_markdown(record)
+    assert imported_run(record, [], office, None).adopted == adoption  # re-run from the export
     labels = history_labels(remember(remember([], run), again))
     assert "no answer (suggested: Marketing)" in labels[run.rid]
     assert labels[again.rid].endswith("· adopted suggestion (staff.csv)")

@@ -205,6 +205,7 @@ def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphSt
     run = execute_text(record["query"], graph, mapper, origin="imported",
                        question=record.get("question"), overrides=record["overrides"],
                        sources=[str(s) for s in chosen] if isinstance(chosen, list) else None)
+    run.adopted = Adoption.from_dict(record.get("adopted_suggestion"))
     old = record.get("answer", [])
     same = sorted(map(str, old)) == sorted(run.answer)
     run.note = ("Re-ran an exported run on the data loaded now. "

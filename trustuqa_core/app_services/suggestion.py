@@ -82,6 +82,25 @@ class Adoption:
         return {"from_run": self.from_rid, "question": self.question,
                 "sources": list(self.sources), "suggested_answer": list(self.suggested)}
 
+    @classmethod
+    def from_dict(cls, d: Any) -> Adoption | None:
+        """An exported adoption read back (None when ``d`` is not one: an uploaded file is
+        not trusted to have the right shape).
+
+        >>> Adoption.from_dict({"from_run": "r1", "question": "q", "sources": ["s.csv"],
+        ...                     "suggested_answer": ["x"]})
+        Adoption(from_rid='r1', question='q', sources=('s.csv',), suggested=('x',))
+        >>> Adoption.from_dict({"sources": "s.csv"}) is None
+        True
+        """
+        if not isinstance(d, dict):
+            return None
+        sources, suggested = d.get("sources"), d.get("suggested_answer")
+        if not (isinstance(sources, list) and isinstance(suggested, list)):
+            return None
+        return cls(str(d.get("from_run", "")), str(d.get("question", "")),
+                   tuple(map(str, sources)), tuple(map(str, suggested)))
+
 
 def suggestion_of(a: Answer) -> Suggestion | None:
     """The suggestion of ``a`` (see the module docstring), or None when it has none."""
