@@ -209,3 +209,28 @@ def test_the_card_shows_the_suggestion_and_one_click_adopts_it() -> None:
         at.text_input(key="tq_question").set_value("who wrote Emma?").run()
         at.button(key="tq_ask").click().run()
         assert at.session_state["tq_run"].adopted is None
+
+
+def _hostile_panel() -> None:
+    from trustuqa_app.views import suggestion_panel
+    from trustuqa_core import load_graph
+    from trustuqa_core.app_services.runs import execute_text
+    from trustuqa_core.app_services.suggestion import SuggestedReason, Suggestion
+
+    g = load_graph(tables=[b"Name\nAnn\n"])
+    run = execute_text("", g, None, origin="llm", question="q")
+    run.suggestion = Suggestion(("<img src=x onerror=alert(1)>", "**bold**"),
+                                ("<b>evil</b>.csv",), ("k.txt",), "check",
+                                (SuggestedReason("weak_mapping", "Weak mapping",
+                                                 "<script>x</script>"),), "Q", ("weak_mapping",))
+    suggestion_panel(run, lambda: None)
+
+
+def test_the_suggestion_panel_escapes_data() -> None:
+    at = AppTest.from_function(_hostile_panel).run()
+    assert not at.exception, at.exception
+    shown = "\n".join(str(e.value) for kind in ("markdown", "caption") for e in getattr(at, kind))
+    assert "<img" not in shown and "<b>" not in shown and "<script>" not in shown
+    assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in shown and "\\*\\*bold\\*\\*" in shown
+    label = at.button[0].label
+    assert "<b>" not in label and "&lt;b&gt;evil&lt;/b&gt;.csv" in label
