@@ -90,7 +90,8 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
     cols[1].metric("Steps", len(trace.steps))
     cols[2].metric("Evidence facts", len({f for s in trace.steps for f in
                                           s.output.all_witnesses()}))
-    note = "" if run.verdict is not None else run.note  # the no-answer box said it already
+    refused = run.verdict is not None and bool(trace.answer)  # a sample the vote refused
+    note = "" if refused else run.note  # the no-answer box said it already
     st.caption(f"Query written by: {md_escape(writer_label(run.origin, run.model))}. "
                + md_escape(note))
     if run.shaped_by:
@@ -241,7 +242,7 @@ def _no_answer(run: Run, verdict: Verdict) -> None:
             pos = f" (line {e.line}, column {e.column})" if e.line else ""
             st.error(f"No answer: the run stopped while {_STAGE.get(e.stage, e.stage)}{where}"
                      f"{pos}: {md_escape(e.message)}")
-        elif run.verdict is not None:  # no sample's answer accepted: the note says why
+        elif run.verdict is not None and trace.answer:  # a refused sample: the note says why
             st.warning(md_escape(run.note))
         else:
             st.warning(md_escape(trace.explain_empty() or "The query ran but found nothing."))

@@ -141,9 +141,13 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
                      for w in without_suggestion_message(a.warnings, run.suggestion)]
     run.question_routing = a.routing.to_dict() if a.routing is not None else None
     if a.trace is None and trace.steps:
-        run.note = refused_note(run.samples, bool(trace.answer)) or (
-            f"No sample yielded an answer: {(a.error or '').rstrip('.')}. Shown: the first "
-            "sample's run.")
+        if trace.answer:  # the shown sample found something the vote did not accept
+            run.note = refused_note(run.samples, True)
+        else:  # the core's message says what found nothing (the suggestion has its panel)
+            why = (a.error or "").rstrip(".")  # the error may end a sentence of its own
+            if run.suggestion is not None and run.suggestion.message:
+                why = why.replace("; " + run.suggestion.message, "")
+            run.note = f"No sample yielded an answer: {why}. Shown: the first sample's run."
         run.verdict = a.verdict  # the core's no answer, not the shown sample's verdict
     elif a.trace is None:
         run.writer_error = a.error or "no query was written"
