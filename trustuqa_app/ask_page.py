@@ -11,6 +11,7 @@ from trustuqa_core.app_services.data import sample_uploads
 from trustuqa_core.app_services.runs import Run, execute_text, imported_run, rerun
 from trustuqa_core.app_services.samples import questions_for, sample_sets
 from trustuqa_core.app_services.source_choice import AUTO_LABEL
+from trustuqa_core.app_services.suggestion import Adoption, adoption_of
 from trustuqa_core.demos import DemoNotReproduced
 from trustuqa_core.errors import TrustUQAError
 from trustuqa_core.export import md_escape
@@ -23,11 +24,13 @@ from .unioqa_views import answer_unioqa, system_choice, unioqa_mode
 from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
 
 __all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_tabs",
-           "feedback_box", "import_box", "comparison_box", "sources_box", "ask_over"]
+           "feedback_box", "import_box", "comparison_box", "sources_box", "ask_over",
+           "adopt_suggestion"]
 
 _Q = "tq_question"
 _OVER = "tq_ask_over"  # the "Ask over" choice (empty: every loaded source, routed)
 _PENDING = "tq_ask_over_pending"  # an "Answer over <source> only" click to answer next run
+_ADOPT = "tq_adopt_pending"  # the suggestion an "Ask again over <source>" click adopts
 
 
 def no_data() -> None:
@@ -76,7 +79,8 @@ def question_box() -> None:
         elif go or force:
             answer_question(question.strip(), force)
         elif st.session_state.pop(_PENDING, False) and (question or "").strip():
-            answer_question(question.strip(), False)
+            answer_question(question.strip(), False, st.session_state.pop(_ADOPT, None))
+        st.session_state.pop(_ADOPT, None)  # an adoption belongs to the run it asked for
 
 
 def sources_box() -> None:
@@ -108,6 +112,18 @@ def ask_over(question: str, source: str) -> None:
     st.session_state[_PENDING] = True
 
 
+def adopt_suggestion(run: Run) -> None:
+    """An "Ask again over <source>" click on a suggestion (a callback, run before the page):
+    choose the suggestion's source(s) in "Ask over" and answer the question again over them;
+    the new run records the adoption (history, exports)."""
+    if run.suggestion is None or not run.question:
+        return
+    st.session_state[_OVER] = list(run.suggestion.sources)
+    st.session_state[_Q] = run.question
+    st.session_state[_PENDING] = True
+    st.session_state[_ADOPT] = adoption_of(run.suggestion, run.rid, run.question)
+
+
 def _writer_settings() -> tuple[str, Any, str]:
     """(writer, LLM settings or None, note) from the Settings page."""
     cfg = state.settings()
@@ -122,9 +138,10 @@ def _writer_settings() -> tuple[str, Any, str]:
     return "llm", settings, ""
 
 
-def answer_question(question: str, force: bool) -> None:
+def answer_question(question: str, force: bool, adopted: Adoption | None = None) -> None:
     """Answer ``question`` on the loaded data with the configured writer, showing progress;
-    the run becomes the current run (and enters the history)."""
+    the run becomes the current run (and enters the history). ``adopted``: the suggestion
+    whose adoption asked this question again (kept on the run)."""
     rep, mapper = state.report(), state.mapper()
     assert rep is not None
     cfg = state.settings()
@@ -147,9 +164,10 @@ def answer_question(question: str, force: bool) -> None:
             st.warning(md_escape(message))
             return
         run.note = " ".join(x for x in (note, run.note) if x)
+        run.adopted = adopted
         status.write(f"Executed {len(run.trace.steps)} step(s) of the chosen query")
-        status.update(label="Answered" if run.trace.answer else "Finished without an answer",
-                      state="complete" if run.trace.answer else "error", expanded=False)
+        status.update(label="Answered" if run.answer else "Finished without an answer",
+                      state="complete" if run.answer else "error", expanded=False)
     state.set_run(run)
 
 
@@ -199,7 +217,10 @@ def _confirm(run: Run, arg: str) -> None:
 
 
 def feedback_box(run: Run) -> None:
-    """Thumbs up/down: a confirmed answer becomes a demonstration for later questions."""
+    """Thumbs up/down: a confirmed answer becomes a demonstration for later questions. Not
+    offered without a question or an answer: there is nothing to confirm then."""
+    if not (run.question and run.answer):
+        return
     score = st.feedback("thumbs", key=f"tq_fb_{run.rid}")
     if score is None or run.feedback is not None:
         if run.feedback == "up":
@@ -236,7 +257,8 @@ def run_tabs(run: Run) -> None:
     """The run, step by step; one view at a time (only the chosen view is computed)."""
     over = (lambda name: ask_over(run.question or "", name)) if run.question else None
     answer_card(run, lambda o: _rerun(run, overrides=o), _goto, over,
-                sorted(state.loaded_names(), key=_load_order()))
+                sorted(state.loaded_names(), key=_load_order()),
+                (lambda: adopt_suggestion(run)) if run.question else None)
     reference_view(run, key=f"tq_r{run.rid}")
     feedback_box(run)
     st.markdown("### Step-through")

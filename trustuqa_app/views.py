@@ -18,18 +18,25 @@ from trustuqa_core.app_services.run_tables import (
     element_rows,
     evidence_table_rows,
     mapping_rows,
+    overrides_text,
     provenance_rows,
     query_label,
     run_verdict,
+    what_to_try,
 )
 from trustuqa_core.app_services.runs import Run, shaped_by_text, writer_label
 from trustuqa_core.app_services.source_choice import choice_text, unsure_sources
+from trustuqa_core.app_services.suggestion import (
+    adopt_button_label,
+    adoption_text,
+    suggestion_line,
+)
 from trustuqa_core.export import md_escape
 from trustuqa_core.trace import Trace
 from trustuqa_core.verdict import Reason, Verdict
 
 __all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view",
-           "routing_section"]
+           "routing_section", "suggestion_panel"]
 
 _STATUS_ICON = {"ok": ":material/check_circle:", "empty": ":material/warning:",
                 "error": ":material/error:", "unanswered": ":material/help:",
@@ -41,22 +48,26 @@ _STAGE = {"parse": "reading the query", "map": "mapping arguments to the data",
 def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None = None,
                 on_goto: Callable[[str, int | None], None] | None = None,
                 on_ask_over: Callable[[str], None] | None = None,
-                loaded: Sequence[str] = ()) -> None:
+                loaded: Sequence[str] = (),
+                on_adopt: Callable[[], None] | None = None) -> None:
     """The verdict first: green only for ``verified``; amber ``check`` with its reasons (a
     weak mapping with a one-click runner-up override, a link to each step or mapping the
     reasons point at, "Answer over <source> only" for ``source_unsure``); grey ``no answer``
-    with what to try. ``loaded`` names the loaded sources (for a run asked over some)."""
+    with what to try, and a suggestion from a source the question was not routed to as such
+    (``on_adopt`` asks again over that source). ``loaded`` names the loaded sources (for a
+    run asked over some)."""
     trace = run.trace
     verdict = run_verdict(run)
     st.subheader("Answer")
     chosen = choice_text(run, loaded)
     if chosen:
         st.caption(":material/filter_alt: " + md_escape(chosen))
+    if run.adopted is not None:
+        st.caption(":material/call_made: " + md_escape(adoption_text(run.adopted, run.answer)))
+    _overrides_line(run, on_override)
     for w in run.warnings:
         st.warning(md_escape(w))
-    shown = trace.answer[:30]
-    more = f" … and {len(trace.answer) - 30} more" if len(trace.answer) > 30 else ""
-    answer = "**" + "**, **".join(md_escape(a) for a in shown) + "**" + more if shown else ""
+    answer = _answer_text(run.answer)
     if verdict.label == "verified":
         st.success(answer)
         st.caption(":material/verified: **Verified**: every value the question names is used by "
@@ -69,7 +80,9 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
         _source_buttons(run, verdict, loaded, on_ask_over)
     else:
         _no_answer(run, verdict)
-    _info_reasons(verdict)
+        if run.suggestion is not None:
+            suggestion_panel(run, on_adopt)
+    _info_reasons(verdict, shown=("unrouted_source",) if run.suggestion is not None else ())
     cols = st.columns(3)
     cols[0].metric("Confidence", "n/a" if run.confidence is None else f"{run.confidence:.0%}",
                    help="Share of the LLM samples that voted for this answer (self-consistency)."
@@ -77,11 +90,69 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
     cols[1].metric("Steps", len(trace.steps))
     cols[2].metric("Evidence facts", len({f for s in trace.steps for f in
                                           s.output.all_witnesses()}))
+    refused = run.verdict is not None and bool(trace.answer)  # a sample the vote refused
+    note = "" if refused else run.note  # the no-answer box said it already
     st.caption(f"Query written by: {md_escape(writer_label(run.origin, run.model))}. "
-               + md_escape(run.note))
+               + md_escape(note))
     if run.shaped_by:
         st.caption(":material/thumb_up: " + md_escape(shaped_by_text(run)))
     routing_section(run)
+
+
+def _overrides_line(run: Run, on_override: Callable[[dict[str, str]], None] | None) -> None:
+    """The user's mapping overrides the answer rests on, with a button that undoes them."""
+    text = overrides_text(run)
+    if text is None:
+        return
+    left, right = st.columns([5, 1], vertical_alignment="center")
+    left.caption(":material/edit: " + md_escape(text))
+    if on_override is not None and right.button("Undo and re-run", key=f"tq_undo{run.rid}",
+                                                help="Clears your mapping overrides and runs "
+                                                     "the query again (no LLM call)."):
+        on_override({})
+
+
+def _answer_text(values: Sequence[str], limit: int = 30) -> str:
+    """The answer's values as escaped bold Markdown (the first ``limit``, then how many more)."""
+    shown = values[:limit]
+    more = f" … and {len(values) - limit} more" if len(values) > limit else ""
+    return "**" + "**, **".join(md_escape(a) for a in shown) + "**" + more if shown else ""
+
+
+_SUGGESTION_VERDICT = {"verified": "verified over the source it read",
+                       "check": "check before use", "no answer": "no answer"}
+
+
+def suggestion_panel(run: Run, on_adopt: Callable[[], None] | None) -> None:
+    """A no-answer card's suggestion: clearly not the answer (a blue badge, never green), its
+    answer, the source(s) it came from, its own verdict and reasons, the query that found it,
+    and one button that asks the question again over those sources."""
+    s = run.suggestion
+    if s is None:
+        return
+    with st.container(border=True, key=f"tq_sugg{run.rid}"):
+        st.markdown(":blue-background[:material/lightbulb: **Suggestion — not the answer**]")
+        st.caption(md_escape(suggestion_line(s)))
+        st.markdown(f"Suggested answer (from {md_escape(', '.join(s.sources))}): "
+                    + _answer_text(s.answer, 10))
+        blocking = [r for r in s.reasons if r.code in s.blocking]
+        noted = [r for r in s.reasons if r.code not in s.blocking]
+        label = _SUGGESTION_VERDICT.get(s.verdict, s.verdict)
+        st.markdown(f"Its own verdict: **{md_escape(label)}**"
+                    + "".join(f"\n- **{md_escape(r.title)}**: {md_escape(r.message)} "
+                              f":gray[`{r.code}`]" for r in blocking))
+        if noted:
+            st.caption("Also noted: " + "; ".join(f"**{md_escape(r.title)}**: "
+                                                  f"{md_escape(r.message)}" for r in noted))
+        if s.query:
+            with st.expander("The query that found it"):
+                st.code(s.query, language=None, wrap_lines=True)
+        if on_adopt is not None:
+            st.button(md_escape(adopt_button_label(s)), key=f"tq_adopt{run.rid}",
+                      on_click=on_adopt, icon=":material/call_made:",
+                      help="Asks the question again over this source alone (\"Ask over\" "
+                           "above shows the choice); the new run records that you adopted "
+                           "this suggestion, in the history and in its exports.")
 
 
 def routing_section(run: Run) -> None:
@@ -133,7 +204,7 @@ def _runner_up_buttons(run: Run, verdict: Verdict,
         if r.code != "weak_mapping" or not r.arg:
             continue
         options = [c for c in candidates_of(run, r.arg)[1:] if c]
-        if options and st.button(f"Use {options[0]!r} for {r.arg} and re-run",
+        if options and st.button(md_escape(f"Use {options[0]!r} for {r.arg} and re-run"),
                                  key=f"tq_v{run.rid}_{r.arg}"):
             on_override({**run.overrides, r.arg: options[0]})
 
@@ -171,17 +242,20 @@ def _no_answer(run: Run, verdict: Verdict) -> None:
             pos = f" (line {e.line}, column {e.column})" if e.line else ""
             st.error(f"No answer: the run stopped while {_STAGE.get(e.stage, e.stage)}{where}"
                      f"{pos}: {md_escape(e.message)}")
+        elif run.verdict is not None and trace.answer:  # a refused sample: the note says why
+            st.warning(md_escape(run.note))
         else:
             st.warning(md_escape(trace.explain_empty() or "The query ran but found nothing."))
         for r in verdict.reasons:
             if r.code == "unlinked_mention":
                 st.markdown(f"- {_reason_text(r)}")
-        st.caption("What to try: edit the query below, override a mapping (Mappings view), or "
-                   "configure an LLM on the Settings page.")
+        st.caption(md_escape(what_to_try(run)))
 
 
-def _info_reasons(verdict: Verdict) -> None:
-    info = [r for r in verdict.reasons if r.code not in verdict.blocking
+def _info_reasons(verdict: Verdict, shown: Sequence[str] = ()) -> None:
+    """The non-blocking reasons ("Also noted"), except those the card said already
+    (``shown``: e.g. ``unrouted_source``, which the suggestion panel words)."""
+    info = [r for r in verdict.reasons if r.code not in verdict.blocking and r.code not in shown
             and r.code not in ("unlinked_mention", "no_query", "run_failed", "empty_answer")]
     if info:
         st.caption("Also noted: " + "; ".join(_reason_text(r) for r in info))

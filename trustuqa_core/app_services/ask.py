@@ -31,9 +31,10 @@ from ..writers.confirmed import confirmed_question
 from .runs import Run, execute_text
 from .samples import SAMPLE_DIR, example_questions, find_example, question_match_key, sample_sets
 from .sub_graphs import chosen_sources, restricted
+from .suggestion import suggestion_of, without_suggestion_message
 
 __all__ = ["ask", "verified_run", "reference_run", "attach_reference", "written_run",
-           "bundled_demos", "Progress"]
+           "bundled_demos", "Progress", "refused_note", "no_answer_wording"]
 
 Progress = Callable[[str], None]
 
@@ -134,11 +135,20 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
                       "origin": r.demo.origin, "verified": r.verified, "how": r.how,
                       "query": r.demo.query} for r in a.demos],
               stage_seconds=dict(a.timings), model=a.writer.removeprefix("llm:") if llm else None)
-    run.warnings += list(a.warnings)  # e.g. a prompt longer than the model's context
+    run.suggestion = suggestion_of(a)
+    # e.g. a prompt longer than the model's context; the suggestion panel says its own
+    run.warnings += [no_answer_wording(w, bool(a.answer))
+                     for w in without_suggestion_message(a.warnings, run.suggestion)]
     run.question_routing = a.routing.to_dict() if a.routing is not None else None
     if a.trace is None and trace.steps:
-        why = (a.error or "").rstrip(".")  # the error may end a sentence of its own
-        run.note = f"No sample yielded an answer: {why}. Shown: the first sample's run."
+        if trace.answer:  # the shown sample found something the vote did not accept
+            run.note = refused_note(run.samples, True)
+        else:  # the core's message says what found nothing (the suggestion has its panel)
+            why = (a.error or "").rstrip(".")  # the error may end a sentence of its own
+            if run.suggestion is not None and run.suggestion.message:
+                why = why.replace("; " + run.suggestion.message, "")
+            run.note = f"No sample yielded an answer: {why}. Shown: the first sample's run."
+        run.verdict = a.verdict  # the core's no answer, not the shown sample's verdict
     elif a.trace is None:
         run.writer_error = a.error or "no query was written"
     elif a.tie:
@@ -151,6 +161,73 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
             run.prompt = [*(run.prompt or []), {"role": f"fallback (Query{call.query})",
                                                 "content": call.prompt}]
     return run
+
+
+#: why a written query's sample did not vote, worded for the card (by sample status)
+_REFUSED = {
+    "unmapped": "had an argument that matches nothing in the data well enough",
+    "empty": "found nothing",
+    "parse_error": "could not be read",
+    "map_error": "could not be mapped onto the data",
+    "rewrite_error": "could not be turned into a plan",
+    "execute_error": "failed while running",
+    "unanswered": "had a step the data cannot answer",
+    "writer_error": "was not written (the writer failed)",
+}
+
+
+def refused_note(samples: Sequence[dict[str, Any]], found: bool) -> str:
+    """What the card says when no written query's answer was accepted: how many queries were
+    written and why each group did not count; ``found``: the first sample, whose steps are
+    shown, did find something (which is not the answer). Empty without samples.
+
+    >>> print(refused_note([{"status": "unmapped"}] * 3 + [{"status": "empty"}], True))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    None of the 4 written queries gave an answer that counts: 3 had an argument that matches
+    nothing in the data well enough; 1 found nothing. Shown: the first query's steps; what it
+    found is not the answer.
+    >>> refused_note([{"status": "empty"}], False)
+    'The written query gave no answer that counts: it found nothing. Shown: its steps.'
+    """
+    counts: dict[str, int] = {}
+    for sample in samples:
+        status = str(sample.get("status"))
+        if status != "answered":
+            counts[status] = counts.get(status, 0) + 1
+    if not samples:
+        return ""
+    n = len(samples)
+    if n == 1:
+        status = next(iter(counts), "")
+        head = "The written query gave no answer that counts" + (
+            f": it {_REFUSED.get(status, status)}" if status else "")
+        return head + ". Shown: its steps" + (
+            "; what it found is not the answer." if found else ".")
+    why = "; ".join(f"{k} {_REFUSED.get(status, status)}" for status, k in counts.items())
+    return (f"None of the {n} written queries gave an answer that counts"
+            + (f": {why}" if why else "") + ". Shown: the first query's steps"
+            + ("; what it found is not the answer." if found else "."))
+
+
+#: how :func:`~trustuqa_core.answer.answer` ends the warning of a failed routed attempt
+_FELL_BACK = "; answered over all loaded sources"
+
+
+def no_answer_wording(warning: str, answered: bool) -> str:
+    """A fallback warning worded for a run that found no answer anywhere: the core says it
+    "answered over all loaded sources" even when that attempt found nothing too.
+
+    >>> print(no_answer_wording("the routed attempt over a.csv gave no answer; answered over "
+    ...                         "all loaded sources", False))  # doctest: +NORMALIZE_WHITESPACE
+    the routed attempt over a.csv gave no answer; tried again over all loaded sources: no
+    answer there either
+    >>> no_answer_wording("x; answered over all loaded sources", True)
+    'x; answered over all loaded sources'
+    """
+    if answered or not warning.endswith(_FELL_BACK):
+        return warning
+    return warning.removesuffix(_FELL_BACK) + "; tried again over all loaded sources: no " \
+        "answer there either"
 
 
 def _mark_confirmed_origin(run: Run, a: Answer) -> None:

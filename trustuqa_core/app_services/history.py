@@ -2,7 +2,8 @@
 
 The history is a plain list of :class:`~trustuqa_core.app_services.runs.Run` (newest last),
 capped at :data:`MAX_RUNS`; a re-run of the same question with an edit or an override is a
-new entry (its ``rid`` differs), so earlier versions stay reopenable.
+new entry (its ``rid`` differs), so earlier versions stay reopenable. A no-answer run names
+its suggestion; a run made by adopting one says so.
 
 >>> from trustuqa_core import load_graph
 >>> from trustuqa_core.app_services.runs import execute_text
@@ -46,9 +47,13 @@ def history_labels(history: Sequence[Run]) -> dict[str, str]:
     out = {}
     for i, run in enumerate(history, 1):
         answer = _short(", ".join(run.answer), 40) or "no answer"
+        if not run.answer and run.suggestion is not None:
+            answer += f" (suggested: {_short(', '.join(run.suggestion.answer), 30)})"
         question = _short(run.question or "(hand-written query)", 60)
+        adopted = (f" · adopted suggestion ({_short(', '.join(run.adopted.sources), 30)})"
+                   if run.adopted is not None else "")
         out[run.rid] = (f"{i} · {question} → {answer} · {run_verdict(run).label} · "
-                        f"{writer_label(run.origin, run.model)}")
+                        f"{writer_label(run.origin, run.model)}{adopted}")
     return out
 
 

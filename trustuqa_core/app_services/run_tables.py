@@ -24,7 +24,7 @@ from .runs import Run, writer_label
 
 __all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
            "run_verdict", "query_label", "element_rows", "evidence_table_rows",
-           "provenance_rows"]
+           "provenance_rows", "what_to_try", "overrides_text"]
 
 
 def mapping_rows(run: Run) -> list[dict[str, Any]]:
@@ -47,6 +47,28 @@ def mapping_rows(run: Run) -> list[dict[str, Any]]:
                        "weak: please check" if m.weak else "ok"),
         })
     return rows
+
+
+def overrides_text(run: Run) -> str | None:
+    """The card's line for a run whose answer rests on the user's mapping overrides (None
+    without any): each argument as written and the node the user chose for it.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.app_services.runs import execute_text
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\nBo,United States\\n"])
+    >>> q = "Query1: \\"get_information(relation='Nation', tail_entity='USA')\\""
+    >>> run = execute_text(q, g, None, origin="hand-written",
+    ...                    overrides={"Q1.tail_entity": "United States"})
+    >>> print(overrides_text(run))  # doctest: +NORMALIZE_WHITESPACE
+    Mapped by you: 'USA' → United States (Q1.tail_entity). The answer rests on this choice.
+    """
+    if not run.overrides:
+        return None
+    written = {r["argument"]: r["written"] for r in mapping_rows(run)}
+    parts = [f"{written[k]!r} → {v} ({k})" if k in written else f"{k} → {v}"
+             for k, v in run.overrides.items()]
+    plural = "these choices" if len(parts) > 1 else "this choice"
+    return f"Mapped by you: {'; '.join(parts)}. The answer rests on {plural}."
 
 
 def candidates_of(run: Run, key: str) -> list[str]:
@@ -101,10 +123,43 @@ def timing_rows(run: Run) -> list[dict[str, Any]]:
 
 
 def run_verdict(run: Run) -> Verdict:
-    """The run's verdict (a writer that wrote nothing: ``no answer`` saying why)."""
+    """The run's verdict (a writer that wrote nothing: ``no answer`` saying why; no sample's
+    answer accepted: the core's verdict, not the shown sample's)."""
     if run.writer_error:
         return judge(None, run.question, error=run.writer_error, graph=run.trace.graph)
+    if run.verdict is not None:
+        return run.verdict
     return run.trace.verdict
+
+
+def what_to_try(run: Run) -> str:
+    """What a no-answer card suggests, fitted to the run: writing the query by hand when
+    none was written (there is nothing to edit or map then), adopting a suggestion when there
+    is one, overriding a mapping only when the query has mappings, an LLM when none wrote it.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.app_services.runs import execute_text
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n"])
+    >>> run = execute_text("", g, None, origin="offline")
+    >>> run.writer_error = "could not link 'USA'"
+    >>> print(what_to_try(run))  # doctest: +NORMALIZE_WHITESPACE
+    What to try: write the query yourself (the hand-written query box above), or configure an
+    LLM on the Settings page.
+    """
+    tries = []
+    if run.suggestion is not None:
+        tries.append(f"adopt the suggestion below (it asks again over "
+                     f"{', '.join(run.suggestion.sources)})")
+    if run.writer_error or not run.query.strip():
+        tries.append("write the query yourself (the hand-written query box above)")
+    else:
+        tries.append("edit the query (Details → Steps)")
+        if mapping_rows(run):
+            tries.append("override a mapping (Details → Mappings)")
+    if run.origin != "llm":
+        tries.append("configure an LLM on the Settings page")
+    head = ", ".join(tries[:-1])
+    return "What to try: " + (f"{head}, or {tries[-1]}." if head else f"{tries[-1]}.")
 
 
 def query_label(origin: str, model: str | None = None) -> str:

@@ -29,8 +29,9 @@ from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
 from ..store import GraphStore
 from ..trace import WRITERS, ErrorInfo, Trace
-from ..verdict import judge_alone
+from ..verdict import Verdict, judge_alone
 from .sub_graphs import chosen_sources, restricted
+from .suggestion import Adoption, Suggestion, without_suggestion_message
 
 __all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
            "WRITER_LABELS", "writer_label", "shaped_by_text"]
@@ -114,9 +115,19 @@ class Run:
     #: the sources the user chose to ask over (None: every loaded source, routed as usual);
     #: re-runs of this run (overrides, edited query) run over them too
     sources: tuple[str, ...] | None = None
+    #: the core's verdict when it differs from the shown trace's: no sample's answer was
+    #: accepted (the trace shown is the first sample's, whose result is not the answer)
+    verdict: Verdict | None = None
+    #: an answer read from a source the question was not routed to (not this run's answer)
+    suggestion: Suggestion | None = None
+    #: set on a run made by adopting an earlier run's suggestion
+    adopted: Adoption | None = None
 
     @property
     def answer(self) -> list[str]:
+        """The run's answer: the trace's, unless the core gave no answer (:attr:`verdict`)."""
+        if self.verdict is not None and self.verdict.label == "no answer":
+            return []
         return self.trace.answer
 
 
@@ -161,14 +172,17 @@ def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
 def rerun(run: Run, graph: GraphStore, mapper: Mapper | None, *, query: str | None = None,
           overrides: Mapping[str, str] | None = None, origin: str | None = None) -> Run:
     """Execute an edited query and/or new overrides; keeps the question, prompt and samples,
-    and the sources the user chose to ask over (``graph`` is the whole loaded graph)."""
+    and the sources the user chose to ask over (``graph`` is the whole loaded graph). The new
+    trace is judged on its own: the core's verdict and the suggestion of ``run`` are dropped
+    (an adoption stays: the re-run is still the adopted question's)."""
     new = execute_text(run.query if query is None else query, graph, mapper,
                        origin=origin or run.origin, question=run.question,
                        overrides=run.overrides if overrides is None else overrides,
                        sources=run.sources)
     return replace(run, query=new.query, trace=new.trace, overrides=new.overrides,
                    origin=new.origin, stage_seconds={**run.stage_seconds, **new.stage_seconds},
-                   feedback=None, confirmed=set(), rid=new.rid, warnings=list(run.warnings))
+                   feedback=None, confirmed=set(), rid=new.rid, verdict=None, suggestion=None,
+                   warnings=without_suggestion_message(run.warnings, run.suggestion))
 
 
 def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphStore,
@@ -191,6 +205,7 @@ def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphSt
     run = execute_text(record["query"], graph, mapper, origin="imported",
                        question=record.get("question"), overrides=record["overrides"],
                        sources=[str(s) for s in chosen] if isinstance(chosen, list) else None)
+    run.adopted = Adoption.from_dict(record.get("adopted_suggestion"))
     old = record.get("answer", [])
     same = sorted(map(str, old)) == sorted(run.answer)
     run.note = ("Re-ran an exported run on the data loaded now. "
@@ -206,7 +221,8 @@ def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphSt
 def record_of(run: Run, stamps: Sequence[SourceStamp]) -> dict[str, Any]:
     """The export record of a run (see :func:`trustuqa_core.export.build_record`); a run the
     user asked over chosen sources only adds ``asked_over`` (their names), which
-    :func:`imported_run` honours."""
+    :func:`imported_run` honours; the core's ``no answer`` replaces a refused sample's answer;
+    a suggestion (``suggestion``) and an adoption (``adopted_suggestion``) are kept."""
     record = build_record(run.trace.to_dict(), question=run.question, sources=stamps,
                         overrides=run.overrides, origin=run.origin, prompt=run.prompt,
                         data_sent=run.data_sent, samples=run.samples,
@@ -214,4 +230,10 @@ def record_of(run: Run, stamps: Sequence[SourceStamp]) -> dict[str, Any]:
                         feedback=run.feedback)
     if run.sources is not None:
         record["asked_over"] = list(run.sources)
+    if run.verdict is not None:  # the core's verdict: the trace shown is a refused sample's
+        record.update(answer=run.answer, **run.verdict.to_dict())
+    if run.suggestion is not None:
+        record["suggestion"] = run.suggestion.to_dict()
+    if run.adopted is not None:
+        record["adopted_suggestion"] = run.adopted.to_dict()
     return record

@@ -29,6 +29,7 @@ from typing import Any
 from .compare import DiffLine, reference_comparison, writer_label
 from .run_tables import element_rows, mapping_rows, provenance_rows, run_verdict
 from .runs import Run
+from .suggestion import suggestion_line
 
 __all__ = ["Stage", "run_stages", "stage_index"]
 
@@ -122,9 +123,12 @@ def _answer_stage(run: Run, number: int) -> Stage:
         notes.insert(0, f"No query was written: {run.writer_error}")
     elif run.trace.error is not None:
         notes.insert(0, f"The run stopped: {run.trace.error.message}")
+    if run.suggestion is not None:
+        notes.insert(0, suggestion_line(run.suggestion) + " Suggested (not the answer): "
+                     + ", ".join(run.suggestion.answer[:10]) + ".")
     answer = ", ".join(run.answer[:30]) or "(no answer)"
     return Stage("answer", "answer", f"{number} · The answer",
-                 answer, rows=provenance_rows(run.trace.answer_provenance()),
+                 answer, rows=provenance_rows(run.trace.answer_provenance()) if run.answer else [],
                  notes=notes, label=verdict.label)
 
 
