@@ -68,6 +68,11 @@ WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word"
                                 "central": 4.0, "number_span": 1.0}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
+#: words asking for an extreme or the most frequent value (*most*, *least*, *highest*): what
+#: the query does with the data, never evidence of which source holds it, even when a node
+#: label has the word (*Most Valuable Player Award*; stop 20)
+_OPERATION = frozenset(w for name in ("frequency_words", "superlative_max", "superlative_min")
+                       for w in word_set(name) if " " not in w)
 #: function words that can still be a table's whole column name ("film", "team")
 _COLUMN_ONLY = word_set("column_nouns")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
@@ -182,7 +187,8 @@ def _index(graph: GraphStore) -> _Index:
                 names.setdefault(label, set()).add(i)
                 nodes_of.setdefault(label, set()).add(node)
             for word in label.split()[:_MAX_SPAN]:
-                if word not in _STOP and len(word) > 2 and not word.isdigit():
+                if word not in _STOP and word not in _OPERATION and len(word) > 2 \
+                        and not word.isdigit():
                     tokens.setdefault(word, set()).add(i)
         rels = {graph.relation_names[int(r)] for r in np.unique(graph.rels_of(facts)).tolist()}
         words.append(source_words(sorted(rels | set(info.columns))))
