@@ -81,3 +81,17 @@ def test_superlative_words_of_a_kg_label_do_not_route_made_up_files() -> None:
     # the award's own name still routes to the KG: it is a span of the question
     named = route("who received the most valuable player award?", graph)
     assert named.sources == ("kg1",)
+
+
+def test_a_season_that_is_a_whole_column_name_routes_to_its_table() -> None:
+    """*2008/09* is a column of the crops table and a cell of two others: as a column it named
+    nothing of its table (relation words are letters), so the cells won."""
+    crops = b"Crop,2007/08,2008/09\nWheat,1200,1350\nRice,800,760\n"
+    clubs = b"Season,Club,Points\n2008/09,Reds,71\n2009/10,Reds,64\n"
+    league = b"Season,Champion\n2008/09,Blues\n2010/11,Greens\n"
+    graph = load_graph(tables=[clubs, crops, league])
+    decision = route("what is the value for rice in 2008/09?", graph)
+    assert decision.sources == ("table2",)
+    assert "'2008 09' is the name of a column of table2" in decision.evidence["table2"]
+    assert answer("what is the value for rice in 2008/09?", graph,
+                  writer="offline").answer == ["760"]
