@@ -14,6 +14,11 @@ without demo similarities, as this script did before.
     python scripts/routing_accuracy.py --half check           # held out
     python scripts/routing_accuracy.py --half check --demos   # and the paper's proxy
 
+Per benchmark: ``exact`` (the decision is exactly the question's own source(s): the figure
+the >= 95% target is judged on), ``kind`` (every routed source is of the kind of its own
+source, table / KG / TKG, and each such kind is routed to) and ``kept`` (its own source is
+among the routed ones).
+
 ``--demos`` also scores the paper's proxy for routing (TrustUQA's Table 8 "retrieval
 accuracy"): of the ``k`` demonstrations retrieved for a question from the union of the five
 benchmark pools, the share that come from the question's own benchmark (the bundled initial
@@ -39,6 +44,7 @@ from trustuqa_core.evaluate.mixed import (  # noqa: E402
     build_mixed_graph,
     mixed_examples,
     own_sources,
+    right_kind,
     topic_entities,
 )
 from trustuqa_core.llm.prompts import graph_kind  # noqa: E402
@@ -80,7 +86,7 @@ def main() -> None:
     lo, hi = (args.per, 2 * args.per) if args.half == "tune" else (0, args.per)
     chosen = examples[lo * n_b:hi * n_b]
     graph = build_mixed_graph(chosen)
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     shares: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     product = MixedEvaluation("mix-unknown", encoder=args.encoder)
     for e in chosen:
@@ -93,6 +99,7 @@ def main() -> None:
         c[0] += 1
         c[1] += exact
         c[2] += kept
+        c[3] += right_kind(graph, d.sources, tuple(own))
         if args.demos:
             pool, exclude_for = product.pool(e.benchmark)
             union, exclude = product.union_pool(), list(exclude_for(e))
@@ -108,7 +115,7 @@ def main() -> None:
             print(f"MISS {e.benchmark} {e.id}: {e.question!r}\n  own {sorted(own)} "
                   f"{own_scores}\n  how {d.how}\n  top {top}")
     out: dict[str, dict[str, object]] = {
-        b: {"n": c[0], "exact": c[1], "kept": c[2]} for b, c in counts.items()}
+        b: {"n": c[0], "exact": c[1], "kind": c[3], "kept": c[2]} for b, c in counts.items()}
     for b, sh in shares.items():
         out[b]["own_demos_routed"] = round(sh[0] / sh[1], 4) if sh[1] else None
         out[b]["own_demos_unrouted"] = round(sh[2] / sh[3], 4) if sh[3] else None
@@ -122,7 +129,8 @@ def main() -> None:
         if "own_demos_routed" in row:
             demos = (f"  own-benchmark demos: routed {_pct(row['own_demos_routed'])}, "
                      f"unrouted {_pct(row['own_demos_unrouted'])}")
-        print(f"  {b:14s} exact {row['exact']:3d}/{row['n']}  kept {row['kept']:3d}/{row['n']}"
+        print(f"  {b:14s} exact {row['exact']:3d}/{row['n']}  kind {row['kind']:3d}/{row['n']}"
+              f"  kept {row['kept']:3d}/{row['n']}"
               + demos)
 
 

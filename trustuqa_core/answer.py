@@ -286,14 +286,20 @@ def answer(
     fell_back = False
     if decision is None or not decision.narrowed:
         result = over(graph, mapper, decision.routing() if decision else None, ())
+        if decision is not None and not result.answer:
+            result = _by_failed_query(result, decision, decision.sources, graph, mapper, over)
     else:
         sub = restrict(graph, source_indices(graph, decision.sources))
         result = over(sub, sub_mapper(sub, mapper), decision.routing(), ())
+        if not result.answer:
+            result = _by_failed_query(result, decision, decision.sources, graph, mapper, over)
         if not result.answer:
             fell_back = True
             reason = f"the routed attempt over {', '.join(decision.sources)} gave no answer"
             first = result
             result = over(graph, mapper, decision.fallback(reason), decision.sources)
+            result = _by_failed_query(result, decision, decision.all_sources, graph, mapper,
+                                      over)
             result.warnings.insert(0, reason + "; answered over all loaded sources")
             result.routed_attempt = first
             for key, seconds in first.timings.items():
@@ -353,14 +359,53 @@ def _unrouted_as_suggestion(result: Answer, decision: RouteDecision) -> Answer:
     return first
 
 
+def _by_failed_query(first: Answer, decision: RouteDecision, among: Sequence[str],
+                     graph: GraphStore, mapper: Mapper,
+                     over: functools.partial[Answer]) -> Answer:
+    """``first`` (an attempt over the sources ``among``), or, when it found nothing and
+    ``among`` holds several sources: the query it wrote, routed by where its arguments map
+    (:func:`~trustuqa_core.routing_by_query.route_by_query`) among them, and the question
+    answered over the one source that picks, alone, when that gives an answer (stop 20).
+
+    A query written over several sources at once can read its condition value in one and its
+    answer column in another, and then joins nothing: *who finished second?* over a race
+    table and a film ranking wrote ``Rank = 2`` (a film's rank: the race's top three have
+    none) and ``Name`` (a racer's column); over the race alone it is answered.
+    """
+    if first.answer or len(among) < 2:
+        return first
+    program = next((s.trace.program for s in first.samples
+                    if s.trace is not None and s.trace.program is not None), None)
+    if program is None:
+        return first
+    over_among = (graph if len(among) == len(graph.sources)
+                  else restrict(graph, source_indices(graph, among)))
+    by_query = route_by_query(program, over_among, decision, question=first.question)
+    if len(by_query.sources) != 1:
+        return first
+    one = restrict(graph, source_indices(graph, by_query.sources))
+    again = over(one, sub_mapper(one, mapper), by_query.routing(), ())
+    if not again.answer:
+        return first
+    for key, seconds in first.timings.items():
+        if key != "total":
+            again.timings[key] = again.timings.get(key, 0.0) + seconds
+    shown = ", ".join(among[:3]) + (f" and {len(among) - 3} more" if len(among) > 3 else "")
+    again.warnings[:0] = [*first.warnings, f"the attempt over {shown} gave no answer; its "
+                          f"written query maps best onto {by_query.sources[0]}: answered "
+                          f"over it alone"]
+    return again
+
+
 def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper: Mapper,
               over: functools.partial[Answer]) -> Answer:
     """Routing by the written query (:mod:`~trustuqa_core.routing_by_query`), with several
     sources loaded: the source where the winning program's arguments map decides; when that
     is one source other than the ones the answer was sought over, the question is answered
     again over it alone, kept when it gives an answer (else the first answer stands)."""
-    ran = decision.all_sources if result.routed_attempt is not None else decision.sources
     trace = result.trace
+    ran = (trace.routing.sources if trace is not None and trace.routing is not None  # as run
+           else decision.all_sources if result.routed_attempt is not None else decision.sources)
     read = trace.routing.used if trace is not None and trace.routing is not None else ()
     kinds = {s.kind for s in graph.sources if s.name in read}
     if len(decision.all_sources) < 2 or trace is None or trace.program is None or len(kinds) > 1:

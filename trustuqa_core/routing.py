@@ -7,9 +7,12 @@ source by
   a node of the source, longest spans first; a span found in fewer sources weighs more;
 - **label words**: question words (not inside such a span) that are words of a node label of
   the source (``herbert`` of *Frank Herbert*), weighted by how few sources hold the word
-  (``ln(n_sources / sources_with_it)``, so a word every source holds counts nothing);
+  (``ln(n_sources / sources_with_it)``, so a word every source holds counts nothing); words
+  asking for an extreme (*most*, *highest*) are not label words;
 - **relation words**: question words that are words of the source's relation / column names
-  (with the ``kg_relation_words`` synonyms of the lexicon: ``wrote`` -> ``written``);
+  (with the ``kg_relation_words`` synonyms of the lexicon: ``wrote`` -> ``written``); a
+  column name made of numbers only (*2008/09*) counts when the question says it, as a name
+  of numbers would;
 - **anchors**: a named node (or given entity) that sits in a fact of the source whose relation
   (a KG relation, the cell's column) another question word names: *time zone* of London;
 - **centrality**: a given entity's share of the source's facts, relative to the source where
@@ -68,6 +71,11 @@ WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word"
                                 "central": 4.0, "number_span": 1.0}
 _MAX_SPAN = 10
 _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_words")
+#: words asking for an extreme or the most frequent value (*most*, *least*, *highest*): what
+#: the query does with the data, never evidence of which source holds it, even when a node
+#: label has the word (*Most Valuable Player Award*; stop 20)
+_OPERATION = frozenset(w for name in ("frequency_words", "superlative_max", "superlative_min")
+                       for w in word_set(name) if " " not in w)
 #: function words that can still be a table's whole column name ("film", "team")
 _COLUMN_ONLY = word_set("column_nouns")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
@@ -122,6 +130,8 @@ class _Index:
     sizes: tuple[int, ...]  # facts per source
     #: per source: stems of its one-word column names that are not relation words ("film")
     heads: tuple[frozenset[str], ...]
+    #: normalised column names made of numbers only (``2008 09``) -> the tables having one
+    numeric: dict[str, frozenset[int]]
 
 
 _INDEXES: weakref.WeakKeyDictionary[GraphStore, _Index] = weakref.WeakKeyDictionary()
@@ -153,6 +163,17 @@ def column_heads(columns: Sequence[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def numeric_columns(columns: Sequence[str]) -> frozenset[str]:
+    """The normalised column names made of numbers only (a season, a year): relation words are
+    letters, so these would name nothing of their table (stop 20).
+
+    >>> sorted(numeric_columns(["Crop", "2008/09", "2010", "Year 1"]))
+    ['2008 09', '2010']
+    """
+    return frozenset(c for c in (normalize(x) for x in columns)
+                     if c and c.replace(" ", "").isdigit())
+
+
 def _index(graph: GraphStore) -> _Index:
     with _LOCK:
         found = _INDEXES.get(graph)
@@ -163,6 +184,7 @@ def _index(graph: GraphStore) -> _Index:
     labels: dict[int, str] = {}
     nodes_of: dict[str, set[int]] = {}
     words, temporal, sizes, heads = [], [], [], []
+    numeric: dict[str, set[int]] = {}
     for i, info in enumerate(graph.sources):
         facts = graph.facts_of_source(i)
         nodes = np.unique(np.concatenate([graph.heads_of(facts), graph.tails_of(facts)]))
@@ -182,17 +204,20 @@ def _index(graph: GraphStore) -> _Index:
                 names.setdefault(label, set()).add(i)
                 nodes_of.setdefault(label, set()).add(node)
             for word in label.split()[:_MAX_SPAN]:
-                if word not in _STOP and len(word) > 2 and not word.isdigit():
+                if word not in _STOP and word not in _OPERATION and len(word) > 2 \
+                        and not word.isdigit():
                     tokens.setdefault(word, set()).add(i)
         rels = {graph.relation_names[int(r)] for r in np.unique(graph.rels_of(facts)).tolist()}
         words.append(source_words(sorted(rels | set(info.columns))))
         heads.append(column_heads(info.columns) if info.kind == "table" else frozenset())
+        for column in numeric_columns(info.columns) if info.kind == "table" else ():
+            numeric.setdefault(column, set()).add(i)
         sizes.append(len(facts))
         temporal.append(info.kind == "tkg" or bool(np.isfinite(graph.intervals_of(facts)[0]).any()))
     index = _Index({k: frozenset(v) for k, v in names.items()}, tuple(words), tuple(temporal),
                    {k: frozenset(v) for k, v in tokens.items()},
                    {k: tuple(sorted(v)) for k, v in nodes_of.items()}, tuple(sizes),
-                   tuple(heads))
+                   tuple(heads), {k: frozenset(v) for k, v in numeric.items()})
     with _LOCK:
         _INDEXES[graph] = index
     return index
@@ -304,6 +329,16 @@ def route(question: str, graph: GraphStore,
             scores[i] += points
             evidence[i].append(f"'{text}' names a node of {names[i]} ({words} word"
                                f"{'s' if words > 1 else ''})")
+    padded = f" {' '.join(tokens)} "
+    for text, where in index.numeric.items():  # a number that is a whole column name
+        if f" {text} " not in padded:
+            continue
+        words = text.count(" ") + 1
+        idf = 1.0 + math.log(n / len(where))
+        points = (WEIGHTS["number"] if words == 1 else WEIGHTS["number_span"] * words) * idf
+        for i in where:
+            scores[i] += points
+            evidence[i].append(f"'{text}' is the name of a column of {names[i]}")
     for entity in dict.fromkeys(normalize(x) for x in entities):
         if entity in spans:
             continue  # the same mention, already counted as a name of the question

@@ -18,7 +18,8 @@ Settings (``--setting``):
   pool.
 
 Every setting also records the routing decision over the mixed graph (``flags.routed``: the
-decision is exactly the question's own source(s); ``flags.routed_kept``: they are among the
+decision is exactly the question's own source(s); ``flags.routed_kind``: the routed sources
+are of the right kind (table / KG / TKG); ``flags.routed_kept``: its own are among the
 routed ones; in *mix-unknown* also ``flags.routed_final``: the sources the winning query
 finally ran over, after routing by the written query and the second look, are exactly its
 own; ``flags.routed_final_or_decided``: the same where a query ran, the question's decision
@@ -54,7 +55,7 @@ from .demo_pools import benchmark_pool
 from .outcome import Outcome, Unavailable
 
 __all__ = ["MIXED_BENCHMARKS", "SETTINGS", "MixedEvaluation", "mixed_examples", "source_name",
-           "routing_summary", "product_route", "final_flags"]
+           "routing_summary", "product_route", "final_flags", "right_kind"]
 
 MIXED_BENCHMARKS = ("wikisql", "wtq", "metaqa-1hop", "webqsp", "cronquestions")
 SETTINGS = ("mix-unknown", "mix-known", "unmix-unknown", "unmix-known")
@@ -158,7 +159,22 @@ def build_mixed_graph(examples: Sequence[Example]) -> GraphStore:
 product_route = route_decision
 
 
-def final_flags(answered: Any, own: Sequence[str], decision: RouteDecision) -> dict[str, bool]:
+def right_kind(graph: GraphStore, routed: Sequence[str], own: Sequence[str]) -> bool:
+    """True when the sources ``routed`` are all of the kind(s) of the question's ``own``
+    sources (table / KG / TKG) and include each of those kinds: routed to the right *kind*
+    of source, whether or not to the right one.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"A\\n1\\n", b"B\\n2\\n"], kgs=[b"x|r|y\\n"])
+    >>> right_kind(g, ("table2",), ("table1",)), right_kind(g, ("table1", "kg1"), ("table1",))
+    (True, False)
+    """
+    kinds = {s.name: s.kind for s in graph.sources}
+    return bool(routed) and {kinds.get(s) for s in routed} == {kinds.get(s) for s in own}
+
+
+def final_flags(answered: Any, own: Sequence[str], decision: RouteDecision,
+                graph: GraphStore | None = None) -> dict[str, bool]:
     """The final-routing flags of one *mix-unknown* answer (``answered``: what ``answer()``
     returned, None when it raised) for a question whose own sources are ``own``:
 
@@ -168,7 +184,9 @@ def final_flags(answered: Any, own: Sequence[str], decision: RouteDecision) -> d
     - ``routed_final_or_decided``: ``routed_final`` where a query ran; where none did (the
       writer wrote nothing that executes, so there is no final routing), the decision made
       before writing, ``decision`` (the question's routing), is exactly ``own``. A separate
-      count, not a redefinition of ``routed_final``.
+      count, not a redefinition of ``routed_final``;
+    - with ``graph`` given, where a query ran, ``routed_final_kind``: those sources are of
+      the right kind (:func:`right_kind`), and ``routed_final_kept``: ``own`` is among them.
 
     >>> d = RouteDecision(("t1",), "routed to t1", all_sources=("t1", "t2"))
     >>> final_flags(None, ("t1",), d)
@@ -178,14 +196,21 @@ def final_flags(answered: Any, own: Sequence[str], decision: RouteDecision) -> d
     if final is None:
         return {"routed_final_or_decided": set(decision.sources) == set(own)}
     exact = set(final.sources) == set(own)
-    return {"routed_final": exact, "routed_final_or_decided": exact}
+    out = {"routed_final": exact, "routed_final_or_decided": exact}
+    if graph is not None:
+        out["routed_final_kind"] = right_kind(graph, final.sources, own)
+        out["routed_final_kept"] = set(own) <= set(final.sources)
+    return out
 
 
 def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     """Routing accuracy overall and per source (benchmark), from the outcomes' flags
-    (``final``: how many the winning query finally ran over exactly, where recorded;
-    ``final_or_decided``: the same, counting the question's decision where no query ran;
-    ``no_query``: how many had no query that ran)."""
+    (``exact``: the question's decision is exactly its own sources, the figure the target
+    is judged on; ``kind``: the routed sources are of the right kind; ``kept``: its own are
+    among the routed; ``final``: how many the winning query finally ran over exactly, where
+    recorded, with ``final_kind`` and ``final_kept`` likewise; ``final_or_decided``: the
+    same, counting the question's decision where no query ran; ``no_query``: how many had no
+    query that ran)."""
     def part(items: Sequence[Outcome]) -> dict[str, Any]:
         n = len(items)
         exact = sum(1 for o in items if o.flags.get("routed"))
@@ -193,6 +218,12 @@ def routing_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         out: dict[str, Any] = {"n": n, "exact": exact, "kept": kept,
                                "accuracy": exact / n if n else None,
                                "kept_rate": kept / n if n else None}
+        if any("routed_kind" in o.flags for o in items):  # not in runs recorded before
+            kind = sum(1 for o in items if o.flags.get("routed_kind"))
+            out.update(kind=kind, kind_rate=kind / n if n else None)
+        if any("routed_final_kind" in o.flags for o in items):
+            out["final_kind"] = sum(1 for o in items if o.flags.get("routed_final_kind"))
+            out["final_kept"] = sum(1 for o in items if o.flags.get("routed_final_kept"))
         if any("routed_final_or_decided" in o.flags for o in items):  # mix-unknown answers
             out["final"] = sum(1 for o in items if o.flags.get("routed_final"))
             out["final_or_decided"] = sum(1 for o in items
@@ -290,9 +321,10 @@ class MixedEvaluation:
         outcome.id = f"{e.benchmark}:{e.id}"
         outcome.groups = {**outcome.groups, "source": e.benchmark}
         outcome.flags = {**outcome.flags, "routed": set(decision.sources) == set(own),
-                         "routed_kept": set(own) <= set(decision.sources)}
+                         "routed_kept": set(own) <= set(decision.sources),
+                         "routed_kind": right_kind(graph, decision.sources, own)}
         if self.setting == "mix-unknown":
-            outcome.flags.update(final_flags(self._local.answered, own, decision))
+            outcome.flags.update(final_flags(self._local.answered, own, decision, graph))
         return outcome
 
     def route(self, e: Example, graph: GraphStore) -> RouteDecision:
