@@ -60,7 +60,7 @@ def test_the_card_says_the_answer_rests_on_the_users_override_and_can_undo_it() 
 
 def test_a_card_without_a_query_offers_what_can_be_done() -> None:
     at = _ask_page("slalom")
-    at.text_input(key="tq_question").set_value("which skiers are from USA?").run()
+    at.text_input(key="tq_question").set_value("which skiers are from Japan?").run()
     at.button(key="tq_ask").click().run()
     assert not at.exception, at.exception
     run = at.session_state["tq_run"]
