@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from trustuqa_core import load_graph
 from trustuqa_core.store import GraphStore
@@ -58,3 +59,18 @@ class FixedWriter:
     def write(self, request: WriteRequest, n: int, attempt: int = 0,
               failed_stage: str = "") -> Written:
         return Written([self.text], "", ["fixed"])
+
+
+def configure_llm(at: Any, base_url: str, key: str | None = None) -> None:
+    """On the Settings page of the AppTest ``at``: the custom OpenAI-compatible server at
+    ``base_url`` with model ``fake-model`` (and the API key ``key``, when given)."""
+    at.switch_page("pages/4_Settings.py").run()
+    at.radio[0].set_value("llm")
+    at.selectbox[0].set_value("Custom server")
+    at.text_input[0].set_value(base_url)
+    at.text_input[1].set_value("fake-model")
+    at.button[0].click().run()
+    if key:
+        next(t for t in at.text_input if t.label == "API key").set_value(key)
+        next(b for b in at.button if b.label == "Save key").click().run()
+    assert not at.exception

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_openai import FakeOpenAIServer, FakeReply, scripted
+from helpers import configure_llm
 from streamlit.testing.v1 import AppTest
 
 from trustuqa_core.app_services.page_settings import AppSettings
@@ -462,19 +463,6 @@ def test_api_key_is_never_displayed_and_connection_test_uses_the_server() -> Non
         assert at.session_state["tq_api_key"] == secret
 
 
-def _configure_llm(at: AppTest, base_url: str, key: str | None = None) -> None:
-    at.switch_page("pages/4_Settings.py").run()
-    at.radio[0].set_value("llm")
-    at.selectbox[0].set_value("Custom server")
-    at.text_input[0].set_value(base_url)
-    at.text_input[1].set_value("fake-model")
-    at.button[0].click().run()
-    if key:
-        next(t for t in at.text_input if t.label == "API key").set_value(key)
-        next(b for b in at.button if b.label == "Save key").click().run()
-    assert not at.exception
-
-
 def test_llm_writer_shows_prompt_samples_and_vote() -> None:
     """With an LLM configured (the local fake server), the Ask page shows what it saw."""
     good = ("Step1: Find the rows whose Nation is Slovenia\n"
@@ -483,7 +471,7 @@ def test_llm_writer_shows_prompt_samples_and_vote() -> None:
     bad = "Query1: \"get_information(relation='Nation', tail_entity=)\""
     with FakeOpenAIServer(scripted(FakeReply.ok(good, good, bad))) as srv:
         at = _load_sample(_app(), "slalom")
-        _configure_llm(at, srv.base_url)
+        configure_llm(at, srv.base_url)
         at.switch_page("pages/4_Settings.py").run()
         at.slider[2].set_value(3)
         next(b for b in at.button if b.label == "Apply" and b.form_id == "tq_pipeline_form"
@@ -508,7 +496,7 @@ def test_llm_rejected_key_is_reported() -> None:
     # the server answers, but with HTTP 401: an authentication problem, not an unreachable one
     with FakeOpenAIServer(scripted(FakeReply.error(401, "bad key"))) as srv:
         at = _load_sample(_app(), "slalom")
-        _configure_llm(at, srv.base_url, key="sk-wrong-000000")
+        configure_llm(at, srv.base_url, key="sk-wrong-000000")
         _ask(at, "who skied for slovenia?")
         assert not at.exception
         shown = _texts(at)
@@ -526,7 +514,7 @@ def test_llm_unreachable_server_is_reported() -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     at = _load_sample(_app(), "slalom")
-    _configure_llm(at, f"http://127.0.0.1:{port}/v1")
+    configure_llm(at, f"http://127.0.0.1:{port}/v1")
     _ask(at, "who skied for slovenia?")
     run = at.session_state["tq_run"]
     assert not run.answer and run.writer_error

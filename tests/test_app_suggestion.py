@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from fake_openai import FakeOpenAIServer, FakeReply, scripted
-from helpers import FixedWriter, office_files, office_graph_of
+from helpers import FixedWriter, configure_llm, office_files, office_graph_of
 from streamlit.testing.v1 import AppTest
 
 from trustuqa_core.app_services.ask import ask, no_answer_wording
@@ -159,13 +159,7 @@ def _office_app(base_url: str) -> AppTest:
          ("politics.tsv", POLITICS, "text/plain")]).run()
     at.button(key="tq_upload_go").click().run()
     assert not at.exception, at.exception
-    at.switch_page("pages/4_Settings.py").run()
-    at.radio[0].set_value("llm")
-    at.selectbox[0].set_value("Custom server")
-    at.text_input[0].set_value(base_url)
-    at.text_input[1].set_value("fake-model")
-    at.button[0].click().run()
-    assert not at.exception, at.exception
+    configure_llm(at, base_url)
     at.switch_page("pages/2_Ask.py").run()
     return at
 

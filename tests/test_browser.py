@@ -157,8 +157,9 @@ def server(tmp_path: Path) -> Iterator[tuple[str, float]]:
         yield running
 
 
-def _shot(page: object, name: str) -> None:
-    """A screenshot of the whole app (Streamlit scrolls inside the page, so grow the viewport)."""
+def whole_app_shot(page: object, name: str) -> None:
+    """A screenshot of the whole app into ``ARTIFACTS / name`` (Streamlit scrolls inside the
+    page, so the viewport grows to the content for the shot, then returns to 1400 x 1000)."""
     height = page.evaluate(  # type: ignore[attr-defined]
         "Math.max(...[...document.querySelectorAll('[data-testid=stMain], section')]"
         ".map(e => e.scrollHeight), 1000)")
@@ -166,6 +167,15 @@ def _shot(page: object, name: str) -> None:
     page.wait_for_timeout(300)  # type: ignore[attr-defined]
     page.screenshot(path=str(ARTIFACTS / name))  # type: ignore[attr-defined]
     page.set_viewport_size({"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def app_with_page(tmp_path: Path, timeout_ms: int) -> Iterator[tuple[Any, str]]:
+    """A running app (its folder ``tmp_path/app``) and one Chromium page: (page, base URL)."""
+    app = tmp_path / "app"
+    app.mkdir()
+    with running_app(app) as (url, _started), chromium_page(timeout_ms) as page:
+        yield page, url
 
 
 def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
@@ -188,7 +198,7 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
             page.locator(".st-key-tq_sample_cross button").click()
             expect(page.get_by_text("cron_tkg.tsv · tkg · 66 facts")).to_be_visible()
             expect(page.get_by_role("heading", name="Relations and columns")).to_be_visible()
-            _shot(page, "data_page.png")
+            whole_app_shot(page, "data_page.png")
 
             # this test checks the cross-source execution of the example's reference query
             # (demo mode would run the offline writer first): the Settings toggle says so
@@ -217,7 +227,7 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
             metrics = page.locator("[data-testid='stMetricValue']")
             expect(metrics.nth(0)).to_have_text("n/a")  # a reference query: no vote was taken
             expect(metrics.nth(1)).to_have_text("4")  # four steps
-            _shot(page, "answer.png")
+            whole_app_shot(page, "answer.png")
 
             page.locator(".st-key-tq_view").get_by_text("Evidence graph", exact=True).click()
             iframe = page.locator("iframe[srcdoc]").first
@@ -234,15 +244,15 @@ def test_cross_source_question_in_browser(server: tuple[str, float]) -> None:
                 expect(legend).to_contain_text(name)
             assert "cdn.jsdelivr" not in html
             page.wait_for_timeout(800)  # let vis draw
-            _shot(page, "evidence_graph.png")
+            whole_app_shot(page, "evidence_graph.png")
 
             page.locator(".st-key-tq_view").get_by_text("Steps", exact=True).click()
             page.get_by_text("Query4 · get_information").click()
             expect(page.get_by_text("Grammy Award for Best Music Film").first).to_be_visible()
-            _shot(page, "steps.png")
+            whole_app_shot(page, "steps.png")
             page.locator(".st-key-tq_view").get_by_text("Mappings", exact=True).click()
             expect(page.get_by_text("Check or fix a mapping")).to_be_visible()
-            _shot(page, "mappings.png")
+            whole_app_shot(page, "mappings.png")
             body = page.locator("body").inner_text()
             assert "Traceback" not in body
         finally:
@@ -272,5 +282,5 @@ def test_unchecked_answer_is_amber_with_its_reason_in_browser(server: tuple[str,
         expect(card).to_be_visible()
         expect(card).to_contain_text("2011")  # the reason names the value the query ignores
         assert page.locator("[data-testid='stAlertContentSuccess']").count() == 0
-        _shot(page, "check_card.png")
+        whole_app_shot(page, "check_card.png")
         assert "Traceback" not in page.locator("body").inner_text()

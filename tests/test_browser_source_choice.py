@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARTIFACTS, chromium_page, open_app_page, running_app
+from test_browser import ARTIFACTS, app_with_page, open_app_page, whole_app_shot
 from test_browser import click_until as _click_until
 from test_browser import wait_idle as _idle
 
@@ -40,21 +40,8 @@ def rosters(tmp_path: Path) -> list[Path]:
 
 @pytest.fixture
 def page_and_url(tmp_path: Path) -> Iterator[tuple[Any, str]]:
-    app = tmp_path / "app"
-    app.mkdir()
-    with running_app(app) as (url, _started), chromium_page(TIMEOUT_MS) as page:
-        yield page, url
-
-
-def _shot(page: Any, name: str) -> None:
-    """The whole app as one screenshot (Streamlit scrolls inside the page)."""
-    height = page.evaluate(
-        "Math.max(...[...document.querySelectorAll('[data-testid=stMain], section')]"
-        ".map(e => e.scrollHeight), 1000)")
-    page.set_viewport_size({"width": 1400, "height": min(int(height) + 40, 6000)})
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(ARTIFACTS / name))
-    page.set_viewport_size({"width": 1400, "height": 1000})
+    with app_with_page(tmp_path, TIMEOUT_MS) as running:
+        yield running
 
 
 def test_a_source_unsure_card_answers_over_the_roster_the_user_picks(
@@ -89,7 +76,7 @@ def test_a_source_unsure_card_answers_over_the_roster_the_user_picks(
     one = page.get_by_role("button", name="Answer over roster_2022.csv only")
     expect(one).to_be_visible()
     expect(page.get_by_role("button", name="Answer over roster_2023.csv only")).to_be_visible()
-    _shot(page, "source_unsure_card.png")
+    whole_app_shot(page, "source_unsure_card.png")
 
     chosen = page.get_by_text("Asked over roster_2022.csv only (your choice)")
     _click_until(page, one, chosen)
@@ -101,4 +88,4 @@ def test_a_source_unsure_card_answers_over_the_roster_the_user_picks(
     expect(page.locator(".st-key-tq_ask_over")).to_contain_text("roster_2022.csv")
     assert page.get_by_role("button", name="Answer over roster_2022.csv only").count() == 0
     assert "Traceback" not in page.locator("body").inner_text()
-    _shot(page, "source_chosen_card.png")
+    whole_app_shot(page, "source_chosen_card.png")

@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer, FakeReply, scripted
+from helpers import office_files
 from test_app_suggestion import BOOKS, POLITICS, QUESTION, STAFF, STAFF_QUERY
-from test_browser import ARTIFACTS, chromium_page, open_app_page, running_app
+from test_browser import ARTIFACTS, app_with_page, open_app_page, whole_app_shot
 from test_browser import click_until as _click_until
 from test_browser import wait_idle as _idle
 
@@ -30,31 +31,14 @@ TIMEOUT_MS = 60_000
 
 @pytest.fixture
 def office(tmp_path: Path) -> list[Path]:
-    out = []
-    for name, data in (("staff.csv", STAFF), ("books.txt", BOOKS), ("politics.tsv", POLITICS)):
-        path = tmp_path / name
-        path.write_bytes(data)
-        out.append(path)
-    return out
+    folder = office_files(tmp_path, STAFF, BOOKS, POLITICS)
+    return [folder / "staff.csv", folder / "books.txt", folder / "politics.tsv"]
 
 
 @pytest.fixture
 def page_and_url(tmp_path: Path) -> Iterator[tuple[Any, str]]:
-    app = tmp_path / "app"
-    app.mkdir()
-    with running_app(app) as (url, _started), chromium_page(TIMEOUT_MS) as page:
-        yield page, url
-
-
-def _shot(page: Any, name: str) -> None:
-    """The whole app as one screenshot (Streamlit scrolls inside the page)."""
-    height = page.evaluate(
-        "Math.max(...[...document.querySelectorAll('[data-testid=stMain], section')]"
-        ".map(e => e.scrollHeight), 1000)")
-    page.set_viewport_size({"width": 1400, "height": min(int(height) + 40, 6000)})
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(ARTIFACTS / name))
-    page.set_viewport_size({"width": 1400, "height": 1000})
+    with app_with_page(tmp_path, TIMEOUT_MS) as running:
+        yield running
 
 
 def _use_llm(page: Any, base_url: str) -> None:
@@ -105,7 +89,7 @@ def test_a_suggestion_is_shown_apart_and_adopted_with_one_click(
         assert page.locator("[data-testid='stAlertContentSuccess']").count() == 0
         assert page.locator("[data-testid='stAlertContentWarning']").filter(
             has_text="Check before use").count() == 0
-        _shot(page, "suggestion_card.png")
+        whole_app_shot(page, "suggestion_card.png")
 
         adopted = page.get_by_text("You adopted the suggestion of an earlier run")
         _click_until(page, panel.get_by_role("button", name="Ask again over staff.csv"),
@@ -117,4 +101,4 @@ def test_a_suggestion_is_shown_apart_and_adopted_with_one_click(
         expect(page.locator(".st-key-tq_ask_over")).to_contain_text("staff.csv")
         assert page.locator("[class*='st-key-tq_sugg']").count() == 0
         assert "Traceback" not in page.locator("body").inner_text()
-        _shot(page, "suggestion_adopted.png")
+        whole_app_shot(page, "suggestion_adopted.png")
