@@ -2,7 +2,9 @@
 
 *how many times did X hold Y?* over a temporal KG read X's relation and answered with Y
 itself; *what is ranked first?* / *what came first?* answered with the place (``1``), not the
-row's name. Each test runs on data made here.
+row's name; *in the top ten* of a ranking was read as the first ten rows, missing a row tied
+at 10th; *how many X does each Y have?* answered the number of groups. Each test runs on data
+made here.
 """
 
 from __future__ import annotations
@@ -26,6 +28,14 @@ OFFICES = (
 
 # a ranking whose first column is the place
 BOOKS = b"Rank,Title,Year\n1,Green Hills,1931\n2,Salt Road,1950\n3,Iron Bell,1927\n"
+
+# a ranking: the medallists' places are blank, two rows tie at 4th (the 5th row holds 4)
+RACE = (
+    b"Rank,Name,Nation\n"
+    b",Ada Berg,Norway\n,Bo Lind,Canada\n,Cy Moor,Norway\n"
+    b"4,Di Park,Sweden\n4,Ed Quinn,Norway\n6,Flo Ray,Canada\n7,Gus Hale,Norway\n"
+    b"8,Hal Ives,Sweden\n9,Ivo Kerr,Canada\n10,Jon Lund,Norway\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +73,36 @@ def test_what_is_ranked_first_asks_for_the_row(question: str, expected: list[str
                                                books: GraphStore) -> None:
     assert answer(question, books, writer="offline").answer == expected
 
+
+
+@pytest.fixture(scope="module")
+def race() -> GraphStore:
+    return load_graph(tables=[RACE])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("how many Norwegians finished in the top four?", ["3"]),
+    ("how many skiers from Norway are in the top four?", ["3"]),
+    ("how many skiers from Canada are in the top four?", ["1"]),
+])
+def test_top_n_of_a_ranking_keeps_a_tie_at_the_last_place(question: str, expected: list[str],
+                                                           race: GraphStore) -> None:
+    assert answer(question, race, writer="offline").answer == expected
+
+
+def test_a_count_per_group_is_no_answer_naming_the_words(race: GraphStore) -> None:
+    a = answer("how many skiers does each nation have?", race, writer="offline")
+    assert a.answer == []
+    assert a.error is not None and "each nation" in a.error
+
+
+def test_a_count_per_group_naming_one_group_is_counted(race: GraphStore) -> None:
+    assert answer("how many skiers from Sweden does each nation have?", race,
+                  writer="offline").answer == ["2"]
+
+
+def test_each_over_rows_of_one_group_is_counted() -> None:
+    """The counted rows hold one group only: *each team* reads no group, the count stands."""
+    g = load_graph(tables=[b"Team,Result,Year\nAce,won,2001\nAce,lost,2002\nBolt,lost,2003\n"])
+    assert answer("how many games were won by each team?", g,
+                  writer="offline").answer == ["1"]

@@ -118,6 +118,9 @@ class Cond:
     negated: bool = field(default=False, repr=False)
     #: one of the cells holding the question's word among others ("June" -> "June 3, 1990")
     part: bool = field(default=False, repr=False)
+    #: conditions sharing this tag are joined: a row meeting any of them (*the top 10* of a
+    #: ranking: the first 10 rows, or a place of 10 or better when places tie)
+    either: str | None = field(default=None, repr=False)
 
 
 def spans(conds: Iterable[Cond]) -> set[int]:
