@@ -12,9 +12,10 @@ row holding that one place:
   finished in the top N* read as the first N rows of the table (``row_number <= N``) -> the
   table's column of places ``<= N`` when it has one that does not number a ranking (a table
   of one athlete's results is in time order, not in order of places); in a ranking (its
-  places numbered nearly without gaps) *the top N* is the first N rows (blank places of
-  medallists included) or a place of N or better (a row tied at Nth after the Nth row): the
-  two conditions joined (:attr:`.linking.Cond.either`, a ``set_union``).
+  places numbered nearly without gaps, the rows in their order) *the top N* is the first N
+  rows (blank places of medallists included) or a place of N or better (a row tied at Nth
+  after the Nth row): the two conditions joined (:attr:`.linking.Cond.either`, a
+  ``set_union``).
 
 Only columns named as places (*Rank*, *Pos.*, *Position*, *Place*, *Finish*) whose cells are
 mostly places or whole numbers; the executor reads ``12th`` as 12 when it compares.
@@ -124,7 +125,7 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
             pass
         elif c.column in places and c.cmp == "=" and _PLACE.match(c.value.replace(" ", "")):
             cmp = _bound(q, c.span)
-            if cmp == "<=" and numbers_ranking(table, c.column) and _top(q, c.span):
+            if cmp == "<=" and _ranking(table, c.column) and _top(q, c.span):
                 # "the top 4" of a ranking: its first 4 rows, blank places included, or a
                 # place of 4 or better (a tie at 4th in the 5th row)
                 n = str(_number(c.value))
@@ -135,10 +136,9 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
         elif c.column == "row_number" and c.cmp == "<=" and c.either is None \
                 and places[0] not in used:
             first = places[0]  # the table's own places (not "Run 1 rank" after "Rank")
-            ranking = numbers_ranking(table, first)
-            if not ranking and _PLACED & set(q):
+            if not numbers_ranking(table, first) and _PLACED & set(q):
                 new = replace(c, column=first)  # "placed in the top 10": by the places
-            elif ranking:
+            elif _ranking(table, first):
                 # "in the top 10" of a ranking: the first 10 rows or a place of 10 or better
                 # (two rows tied at 10th: the 11th row is in the top ten too)
                 new = replace(c, either=_TOP)
@@ -154,6 +154,12 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
                 out.append(Cond(free[0], cmp, q[i] + q[i + 1], (i, i + 2)))
                 changed = True
     return out if changed else None
+
+
+def _ranking(table: Table, column: str) -> bool:
+    """``column`` numbers the rows of a ranking and the rows are in its order (not one
+    athlete's results in time order, whose places merely cover 1 to N)."""
+    return numbers_ranking(table, column) and column in table.in_order
 
 
 def _top(q: list[str], span: tuple[int, int]) -> bool:
