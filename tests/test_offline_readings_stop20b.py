@@ -3,8 +3,7 @@
 *how many times did X hold Y?* over a temporal KG read X's relation and answered with Y
 itself; *what is ranked first?* / *what came first?* answered with the place (``1``), not the
 row's name; *in the top ten* of a ranking was read as the first ten rows, missing a row tied
-at 10th; *how many X does each Y have?* answered the number of groups. Each test runs on data
-made here.
+at 10th. Each test runs on data made here.
 """
 
 from __future__ import annotations
@@ -89,20 +88,3 @@ def test_top_n_of_a_ranking_keeps_a_tie_at_the_last_place(question: str, expecte
                                                            race: GraphStore) -> None:
     assert answer(question, race, writer="offline").answer == expected
 
-
-def test_a_count_per_group_is_no_answer_naming_the_words(race: GraphStore) -> None:
-    a = answer("how many skiers does each nation have?", race, writer="offline")
-    assert a.answer == []
-    assert a.error is not None and "each nation" in a.error
-
-
-def test_a_count_per_group_naming_one_group_is_counted(race: GraphStore) -> None:
-    assert answer("how many skiers from Sweden does each nation have?", race,
-                  writer="offline").answer == ["2"]
-
-
-def test_each_over_rows_of_one_group_is_counted() -> None:
-    """The counted rows hold one group only: *each team* reads no group, the count stands."""
-    g = load_graph(tables=[b"Team,Result,Year\nAce,won,2001\nAce,lost,2002\nBolt,lost,2003\n"])
-    assert answer("how many games were won by each team?", g,
-                  writer="offline").answer == ["1"]

@@ -22,7 +22,7 @@ from .link_state import LinkState
 from .linking import Cond, Table, tokens
 
 __all__ = ["AGG_CUES", "AGG_WORDS", "bound_word", "rule_aggregate", "rule_count_reads_column",
-           "rule_summary_row", "rule_exists", "per_group"]
+           "rule_summary_row", "rule_exists"]
 
 #: (cue, aggregate) pairs, in the order ``lexicon.txt`` lists them
 AGG_CUES = pairs("aggregate_cues")
@@ -171,40 +171,3 @@ def rule_exists(s: LinkState) -> bool:
         return False  # "was Ann's total more than ..." reads a column: not a plain existence
     s.agg = "exists"
     return True
-
-
-#: words asking for one answer per group of rows (*each nation*, *per year*)
-_PER_GROUP = frozenset({"each", "per", "every"})
-
-
-def per_group(s: LinkState) -> tuple[str, str]:
-    """The words of a count asked per group and the column naming the groups (*how many
-    skiers does each nation have?*, *the number of films per year*: one count for every value
-    of a column the question names after *each / every / per* and no condition fixes), else
-    ``("", "")``. The query language answers one set, not a table of counts: when the counted
-    rows hold more than one group (:func:`.tables.groups_among`), the linker marks the plan
-    unread (:attr:`.tables.TablePlan.unread`) and the writer answers nothing, naming these
-    words, rather than counting the groups.
-
-    >>> t = Table("t", ["Name", "Nation"], {("italy",): [("Nation", "Italy")]},
-    ...           {"Name": False, "Nation": False}, 1, {})
-    >>> s = LinkState.start("how many skiers does each nation have?", t)
-    >>> s.agg = "count"
-    >>> per_group(s)
-    ('each nation', 'Nation')
-    >>> s = LinkState.start("how many skiers from italy does each nation have?", t)
-    >>> s.agg, s.conds = "count", [Cond("Nation", "=", "Italy", (4, 5))]
-    >>> per_group(s)
-    ('', '')
-    """
-    if s.agg != "count" or s.computed is not None:
-        return "", ""
-    fixed = {c.column for c in s.conds if c.cmp == "=" and not c.negated}
-    for i, word in enumerate(s.q):
-        if word not in _PER_GROUP or i in s.covered:
-            continue
-        j = i + 1 + (i + 1 < len(s.q) and s.q[i + 1] == "the")
-        for column, (score, start, end) in s.mentions.items():
-            if start == j and score >= 0.5 and column not in fixed:
-                return " ".join(s.q[i:end]), column
-    return "", ""

@@ -89,11 +89,9 @@ class OfflineWriter:
         """Every candidate as ``(query program, how it was made)``, best first."""
         out = self._template_candidates(request)
         self.unlinked: list[str] = []
-        self.unread: str = ""
         if self.tables and any(s.kind == "table" for s in request.graph.sources):
             plan = link_table(request.question, request.graph)
-            built = plan_program(plan) if not plan.unread else None
-            self.unread = plan.unread
+            built = plan_program(plan)
             missing = unlinked_words(request.question, built) if built is not None else []
             if missing:
                 self.unlinked = missing
@@ -135,13 +133,6 @@ class OfflineWriter:
             notes.append(f"could not link {words} to any value of the loaded data (the "
                          "offline writer does not guess): override a mapping, write the query, "
                          "or configure an LLM")
-        if self.unread and not batch:
-            lines.append(f"cannot write {self.unread!r}: the offline writer does not write a "
-                         "count per group, and counting the groups would answer another "
-                         "question")
-            notes.append(f"could not read {self.unread!r} (a count per group, which the "
-                         "offline writer does not write): ask for one group ('how many ... "
-                         "from X?'), write the query, or configure an LLM")
         return Written([render_program(p) for p, _ in batch], "\n".join(lines), notes)
 
     # -- confirmed examples ----------------------------------------------------------------

@@ -28,16 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..store import GraphStore
-from .aggregates import (
-    per_group,
-    rule_aggregate,
-    rule_count_reads_column,
-    rule_exists,
-    rule_summary_row,
-)
+from .aggregates import rule_aggregate, rule_count_reads_column, rule_exists, rule_summary_row
 from .asking import SELECT_RULES, rule_select
 from .comparisons import (
     rule_choice,
@@ -78,8 +70,6 @@ class TablePlan:
     computed: Computed | None = None
     #: names of the linking rules that changed the plan, in order (:func:`link_rules`)
     rules: tuple[str, ...] = ()
-    #: question words the plan cannot express (*each nation*, a count per group): no query
-    unread: str = ""
 
     def explain(self) -> str:
         """The reasons as one line (the offline writer's note)."""
@@ -105,39 +95,7 @@ def _link_one(question: str, graph: GraphStore, index: int) -> TablePlan:
                      state.ranking, state.exclude, state.neighbour, state.computed)
     plan.why = _reasons(plan)
     plan.rules = tuple(state.fired)
-    words, column = per_group(state)
-    if words and groups_among(graph, index, state.conds, column) > 1:
-        plan.unread = words  # a count per group: no query (the writer says why)
     return plan
-
-
-def groups_among(graph: GraphStore, index: int, conds: list[Cond], column: str) -> int:
-    """How many distinct values of ``column`` the rows meeting ``conds`` hold (table source
-    ``index``); 0 when a condition is not a plain ``column = value`` (the rows it keeps are
-    not read here: the count is then not refused).
-
-    >>> from trustuqa_core import load_graph
-    >>> g = load_graph(tables=[b"Team,Result\\nAce,win\\nAce,loss\\nBolt,loss\\n"])
-    >>> groups_among(g, 0, [], "Team"), groups_among(g, 0, [Cond("Result", "=", "win", (0, 1))],
-    ...                                              "Team")
-    (2, 1)
-    """
-    rel = graph.relation(column)
-    if rel is None:
-        return 0
-    rows = set(graph.heads_of_source(index).tolist())
-    for c in conds:
-        cond_rel = graph.relation(c.column)
-        if c.cmp != "=" or c.negated or c.part or c.either or cond_rel is None:
-            return 0
-        facts = graph.facts_rel(cond_rel)
-        rows &= {int(h) for h, t in zip(graph.heads_of(facts).tolist(),
-                                        graph.tails_of(facts).tolist(), strict=True)
-                 if graph.label(int(t)) == c.value}
-    if not rows:
-        return 0
-    facts = graph.facts_heads_rel(np.array(sorted(rows), dtype=np.int64), rel)
-    return len({graph.label(int(t)) for t in graph.tails_of(facts).tolist()})
 
 
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
