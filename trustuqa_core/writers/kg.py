@@ -108,7 +108,16 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
         heads = [graph.label(n) for n in nodes if len(graph.facts_head_rel(n, rel))]
         tails = [graph.label(n) for n in nodes if len(graph.facts_rel_tail(rel, n))]
         why = f"knowledge-graph linking: relation {rel_name!r} (question words score {score:.1f})"
-        if graph.is_temporal and heads and tails and _HOW_LONG.search(question):
+        if graph.is_temporal and heads and tails and _HOW_MANY_TIMES.search(question):
+            head, tail = heads[0], tails[0]  # each dated fact X -r-> Y is one time
+            out.append((program(None, [
+                (f"The times of the facts {head} {rel_name} {tail}",
+                 call("get_information", arg("head_entity", _quote(head)),
+                      arg("relation", rel_name), arg("tail_entity", _quote(tail)),
+                      arg("key", "time"))),
+                ("How many such facts", call("count", arg("set", ref(1)))),
+            ]), f"{why}; 'how many times': the dated facts {head!r} -> {tail!r}, counted"))
+        elif graph.is_temporal and heads and tails and _HOW_LONG.search(question):
             head, tail = heads[0], tails[0]
             out.append((program(None, [
                 (f"When was {head} {rel_name} {tail}",
@@ -183,6 +192,7 @@ def _unfound_lookup(rel: tuple[float, str], node: str) -> tuple[Program, str]:
 
 _HOW_LONG = re.compile(r"\bhow long\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\bhow many\b(?! times\b)", re.IGNORECASE)
+_HOW_MANY_TIMES = re.compile(r"\bhow many times\b", re.IGNORECASE)
 
 
 def _counted(p: Program) -> Program:

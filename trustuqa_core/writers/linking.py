@@ -17,6 +17,7 @@ from functools import cache
 
 from ..lexicon import demonym_entries, pairs, word_set, words
 from ..numbers import is_duration, parse_number, parse_quantity
+from ..reasoning.cues import RANK_RELATION
 from ..store import GraphStore
 from ..text import stem, table_words
 
@@ -118,6 +119,9 @@ class Cond:
     negated: bool = field(default=False, repr=False)
     #: one of the cells holding the question's word among others ("June" -> "June 3, 1990")
     part: bool = field(default=False, repr=False)
+    #: conditions sharing this tag are joined: a row meeting any of them (*the top 10* of a
+    #: ranking: the first 10 rows, or a place of 10 or better when places tie)
+    either: str | None = field(default=None, repr=False)
 
 
 def spans(conds: Iterable[Cond]) -> set[int]:
@@ -157,6 +161,9 @@ class Table:
     words: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     #: column -> the cells found in two rows or more (rows can be counted per value)
     repeated: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: columns named as places whose numbers never go down from one row to the next (blank
+    #: cells aside): the rows are in order of places, a ranking
+    in_order: frozenset[str] = frozenset()
 
 
 def read_table(graph: GraphStore, index: int) -> Table:
@@ -194,8 +201,38 @@ def read_table(graph: GraphStore, index: int) -> Table:
         if len(key) >= 2:
             for word in set(key):
                 words.setdefault(word, []).extend(options)
+    in_order = frozenset(c for c in source.columns if numeric.get(c)
+                         and any(RANK_RELATION.match(t) for t in tokens(c))
+                         and _rows_in_order(graph, index, c))
     return Table(source.name, list(source.columns), cells, numeric, longest, ranges,
-                 frozenset(durations), sizes, words, repeated)
+                 frozenset(durations), sizes, words, repeated, in_order)
+
+
+def _rows_in_order(graph: GraphStore, index: int, column: str) -> bool:
+    """The numbers of ``column`` in table ``index`` never go down from row to row (blank and
+    non-number cells skipped; at least two numbers).
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Rank,Name\\n,A\\n2,B\\n2,C\\n4,D\\n"])
+    >>> _rows_in_order(g, 0, "Rank")
+    True
+    >>> g = load_graph(tables=[b"Year,Rank\\n2001,3\\n2002,1\\n2003,5\\n"])
+    >>> _rows_in_order(g, 0, "Rank")
+    False
+    """
+    rel = graph.relation(column)
+    if rel is None:
+        return False
+    facts = graph.facts_rel(rel)
+    found = []
+    for head, tail in zip(graph.heads_of(facts).tolist(), graph.tails_of(facts).tolist(),
+                          strict=True):
+        at = graph.row_position(int(head))
+        number = parse_number(graph.label(int(tail)))
+        if at is not None and at[0] == index and number is not None:
+            found.append((at[1], number))
+    numbers = [n for _, n in sorted(found)]
+    return len(numbers) >= 2 and all(a <= b for a, b in zip(numbers, numbers[1:], strict=False))
 
 
 def _of_times(labels: Sequence[str], n_numbers: int) -> bool:

@@ -90,6 +90,10 @@ def rule_row_order(s: LinkState) -> bool:
         return False
     s.agg, s.ranking = order, ("extreme", "row_number")
     focus = focus_at(s.q)
+    if s.q[0] in ("what", "which") and 0 <= focus < len(s.q) and s.q[focus] in _PLACING \
+            and rank_like(s.select) and (name := name_column(s, s.select)):
+        s.select = name  # "what is ranked first?": the row itself, by its name, not its place
+        return True
     if _LISTED & set(s.q):
         return True
     if not holds_years(s.table.ranges.get(s.select)):
@@ -105,6 +109,9 @@ def rule_row_order(s: LinkState) -> bool:
     return True
 
 
+#: verbs of placing after *what / which* (*what is ranked first?*, *what came first?*)
+_PLACING = frozenset({"ranked", "rated", "came", "come", "comes", "finished", "placed",
+                      "listed"})
 #: words saying the order asked is the table's (*the first single listed*)
 _LISTED = frozenset({"listed", "list", "table", "chart", "shown"})
 #: verbs dating a row (*the first film released*): first / last by the year column

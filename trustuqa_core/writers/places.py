@@ -11,8 +11,11 @@ row holding that one place:
 - *the top N* read as the rows holding place N (``Pos. = 10``) -> ``Pos. <= 10``; and *placed /
   finished in the top N* read as the first N rows of the table (``row_number <= N``) -> the
   table's column of places ``<= N`` when it has one that does not number a ranking (a table
-  of one athlete's results is in time order, not in order of places; in a ranking the first
-  N rows are its top N, blank places of medallists included).
+  of one athlete's results is in time order, not in order of places); in a ranking (its
+  places numbered nearly without gaps, the rows in their order) *the top N* is the first N
+  rows (blank places of medallists included) or a place of N or better (a row tied at Nth
+  after the Nth row): the two conditions joined (:attr:`.linking.Cond.either`, a
+  ``set_union``).
 
 Only columns named as places (*Rank*, *Pos.*, *Position*, *Place*, *Finish*) whose cells are
 mostly places or whole numbers; the executor reads ``12th`` as 12 when it compares.
@@ -37,6 +40,8 @@ from .linking import Cond, Table, spans, tokens
 __all__ = ["place_bounds", "place_columns", "numbers_ranking"]
 
 _PLACE = re.compile(r"^\d+(?:st|nd|rd|th)?\.?$")
+#: the tag joining *the top N* rows by position and by place (:attr:`Cond.either`)
+_TOP = "top"
 _SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 #: words between a place and *or better* (*3rd position or higher*)
 _PLACE_NOUNS = frozenset({"place", "position", "spot", "places", "positions", "spots"})
@@ -120,15 +125,24 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
             pass
         elif c.column in places and c.cmp == "=" and _PLACE.match(c.value.replace(" ", "")):
             cmp = _bound(q, c.span)
-            if cmp == "<=" and numbers_ranking(table, c.column) and _top(q, c.span):
-                # "the top 4" of a ranking: its first 4 rows, blank places included
-                new = replace(c, column="row_number", cmp="<=", value=str(_number(c.value)))
+            if cmp == "<=" and _ranking(table, c.column) and _top(q, c.span):
+                # "the top 4" of a ranking: its first 4 rows, blank places included, or a
+                # place of 4 or better (a tie at 4th in the 5th row)
+                n = str(_number(c.value))
+                new = replace(c, column="row_number", cmp="<=", value=n, either=_TOP)
+                out.append(replace(c, cmp="<=", value=n, either=_TOP))
             elif cmp is not None:
                 new = replace(c, cmp=cmp)
-        elif c.column == "row_number" and c.cmp == "<=" and _PLACED & set(q):
+        elif c.column == "row_number" and c.cmp == "<=" and c.either is None \
+                and places[0] not in used:
             first = places[0]  # the table's own places (not "Run 1 rank" after "Rank")
-            if first not in used and not numbers_ranking(table, first):
+            if not numbers_ranking(table, first) and _PLACED & set(q):
                 new = replace(c, column=first)  # "placed in the top 10": by the places
+            elif _ranking(table, first):
+                # "in the top 10" of a ranking: the first 10 rows or a place of 10 or better
+                # (two rows tied at 10th: the 11th row is in the top ten too)
+                new = replace(c, either=_TOP)
+                out.append(replace(c, column=first, either=_TOP))
         changed |= new != c
         out.append(new)
     free = [p for p in places if p not in used]
@@ -140,6 +154,12 @@ def place_bounds(q: list[str], conds: list[Cond], table: Table) -> list[Cond] | 
                 out.append(Cond(free[0], cmp, q[i] + q[i + 1], (i, i + 2)))
                 changed = True
     return out if changed else None
+
+
+def _ranking(table: Table, column: str) -> bool:
+    """``column`` numbers the rows of a ranking and the rows are in its order (not one
+    athlete's results in time order, whose places merely cover 1 to N)."""
+    return numbers_ranking(table, column) and column in table.in_order
 
 
 def _top(q: list[str], span: tuple[int, int]) -> bool:

@@ -56,12 +56,14 @@ def plan_program(plan: TablePlan) -> Program | None:
         if c.negated:
             negated.append(len(steps))
             continue
-        key = (c.column, "=") if c.cmp == "=" else (c.column, f"{c.cmp}{len(steps)}")
+        key = ("", f"either {c.either}") if c.either else (c.column, "=") if c.cmp == "=" \
+            else (c.column, f"{c.cmp}{len(steps)}")
         groups.setdefault(key, []).append(len(steps))
     for (column, _), numbers in groups.items():
         if len(numbers) > 1:
-            steps.append((f"Keep the rows having any of these {column} values",
-                          call("set_union", *_sets(numbers))))
+            said = (f"Keep the rows having any of these {column} values" if column
+                    else "Keep the rows meeting any of these conditions")
+            steps.append((said, call("set_union", *_sets(numbers))))
             parts.append(len(steps))
         else:
             parts.append(numbers[0])
