@@ -85,3 +85,15 @@ def test_the_code_blocks_and_has_a_card_title() -> None:
     assert "names a relation of kg1" in reason.message
     line = reason_line(reason)
     assert line.title == "A word of another source" and line.where == ""
+
+
+def test_a_word_naming_several_other_sources_singles_out_none(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # tuned on the mixed tune half: 'score', 'section' named columns of 2-50 other tables
+    (tmp_path / "essays.txt").write_bytes(b"On Liberty|written_by|John Stuart Mill\n")
+    folder = office_files(tmp_path, STAFF, BOOKS, POLITICS)
+    g = load_graph(tables=[folder / "staff.csv"], kgs=[folder / "books.txt",
+                                                       folder / "essays.txt"],
+                   tkgs=[folder / "politics.tsv"])
+    a = answer("who wrote Chen Wei?", g, writer="offline")
+    assert a.answer == ["Marketing"] and a.verdict is not None
+    assert all(r.code != "word_of_other_source" for r in a.verdict.reasons)

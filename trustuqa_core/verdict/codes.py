@@ -152,5 +152,6 @@ REASON_CODES = {
     # -- stop 20, second round (routing) ----------------------------------------------------
     "word_of_other_source": "with several sources loaded, a word of the question that the "
                             "answer's query leaves unexplained names a relation or column of "
-                            "another loaded source, not of the one the answer was read from",
+                            "one other loaded source (and of no other), not of the one the "
+                            "answer was read from",
 }
