@@ -56,7 +56,7 @@ from .trace import ALL_SOURCES, Routing
 from .translate.table import ROW_NUMBER
 
 __all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words", "name_index",
-           "explaining_sources"]
+           "explaining_sources", "relation_word_sources"]
 
 #: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
 #: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
@@ -251,6 +251,30 @@ def explaining_sources(words: Sequence[str], graph: GraphStore) -> dict[str, lis
         where |= index.tokens.get(w, frozenset()) | index.names.get(w, frozenset())
         for i in sorted(where):
             found.setdefault(i, []).append(w)
+    return {graph.sources[i].name: found[i] for i in sorted(found)}
+
+
+def relation_word_sources(words: Sequence[str], graph: GraphStore) -> dict[str, list[str]]:
+    """Per source, the ``words`` (of a question, normalised) that are words of one of its
+    relation / column names, read as routing reads them: stemmed, with the lexicon's
+    ``kg_relation_words`` synonyms (*wrote* -> *written*), a column noun (*film*) only as a
+    table's whole column name. Node labels do not count. Sources naming none are left out.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Department\\nChen Wei,Marketing\\n"],
+    ...                kgs=[b"Dune|written_by|Frank Herbert\\n"])
+    >>> relation_word_sources(["wrote", "department", "herbert", "marketing"], g)
+    {'table1': ['department'], 'kg1': ['wrote']}
+    """
+    index = _index(graph)
+    found: dict[int, list[str]] = {}
+    for w in dict.fromkeys(words):
+        if not w:
+            continue
+        stems = {stem(w)} | _SYNONYMS.get(w, set())
+        for i in range(len(graph.sources)):
+            if (w not in _STOP and stems & index.words[i]) or stem(w) in index.heads[i]:
+                found.setdefault(i, []).append(w)
     return {graph.sources[i].name: found[i] for i in sorted(found)}
 
 

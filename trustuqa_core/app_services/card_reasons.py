@@ -34,6 +34,7 @@ __all__ = ["ReasonLine", "reason_line", "TITLES"]
 TITLES = {
     "source_unsure": "Source unclear",
     "unrouted_source": "Found only in a source not asked",
+    "word_of_other_source": "A word of another source",
     "low_estimate": "Rarely right with this evidence",
     "unexplained_words": "Words the query leaves out",
     "weak_mapping": "Weak mapping",

@@ -149,4 +149,9 @@ REASON_CODES = {
     "unrouted_source": "no answer over the sources the question was routed to; an attempt "
                        "over every loaded source answered from one it was not routed to, "
                        "which is shown as a suggestion, not as the answer",
+    # -- stop 20, second round (routing) ----------------------------------------------------
+    "word_of_other_source": "with several sources loaded, a word of the question that the "
+                            "answer's query leaves unexplained names a relation or column of "
+                            "one other loaded source (and of no other), not of the one the "
+                            "answer was read from",
 }

@@ -60,7 +60,9 @@ class Thresholds:
         "count_of_target_value", "year_bound_elsewhere", "top_n_as_equal",
         # stop 17 (WikiSQL verdict): ambiguity by execution
         "answer_column_ambiguous", "condition_column_ambiguous", "condition_value_narrower",
-        "step_unused"})
+        "step_unused",
+        # stop 20, second round (routing): a question word naming another source's relation
+        "word_of_other_source"})
     llm_exempt: frozenset[str] = frozenset({
         "unexplained_words", "target_unnamed", "whole_column_aggregate", "count_unclear",
         "comparison_unbound", "count_words_unexplained", "row_order", "choice_unanswered",
