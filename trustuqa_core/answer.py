@@ -302,9 +302,7 @@ def answer(
                                       over)
             result.warnings.insert(0, reason + "; answered over all loaded sources")
             result.routed_attempt = first
-            for key, seconds in first.timings.items():
-                if key != "total":
-                    result.timings[key] = result.timings.get(key, 0.0) + seconds
+            _add_timings(result, first)
     if decision is not None:
         result = _by_query(result, decision, graph, mapper, over)
         result = _second_look(result, decision, graph, mapper, over)
@@ -330,6 +328,23 @@ def unrouted_sources(result: Answer, decision: RouteDecision) -> list[str]:
     return [s for s in trace.routing.used if s not in decision.sources]
 
 
+def _add_timings(into: Answer, earlier: Answer) -> None:
+    """Add the stage seconds of ``earlier`` (an attempt ``into`` followed) to ``into``'s; its
+    ``total`` already spans both."""
+    for key, seconds in earlier.timings.items():
+        if key != "total":
+            into.timings[key] = into.timings.get(key, 0.0) + seconds
+
+
+def _first_few(names: Sequence[str]) -> str:
+    """Up to three ``names`` for a message, then how many more.
+
+    >>> _first_few(["a", "b"]), _first_few(["a", "b", "c", "d", "e"])
+    ('a, b', 'a, b, c and 2 more')
+    """
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
 def _unrouted_as_suggestion(result: Answer, decision: RouteDecision) -> Answer:
     """After the routed attempt found nothing: when the answer the fallback ends with (over
     every source, then routing by the query and the second look) was read from a source the
@@ -340,8 +355,7 @@ def _unrouted_as_suggestion(result: Answer, decision: RouteDecision) -> Answer:
     elsewhere = unrouted_sources(result, decision)
     if first is None or first.answer or not elsewhere:
         return result
-    routed = ", ".join(decision.sources[:3]) + (
-        f" and {len(decision.sources) - 3} more" if len(decision.sources) > 3 else "")
+    routed = _first_few(decision.sources)
     shown = ", ".join(repr(a) for a in result.answer[:5]) + (
         ", ..." if len(result.answer) > 5 else "")
     message = (f"routed to {routed}: the query found nothing there; an attempt over the other "
@@ -388,10 +402,8 @@ def _by_failed_query(first: Answer, decision: RouteDecision, among: Sequence[str
     again = over(one, sub_mapper(one, mapper), by_query.routing(), ())
     if not again.answer:
         return first
-    for key, seconds in first.timings.items():
-        if key != "total":
-            again.timings[key] = again.timings.get(key, 0.0) + seconds
-    shown = ", ".join(among[:3]) + (f" and {len(among) - 3} more" if len(among) > 3 else "")
+    _add_timings(again, first)
+    shown = _first_few(among)
     again.warnings[:0] = [*first.warnings, f"the attempt over {shown} gave no answer; its "
                           f"written query maps best onto {by_query.sources[0]}: answered "
                           f"over it alone"]
@@ -422,9 +434,7 @@ def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper
     again = over(sub, sub_mapper(sub, mapper), by_query.routing(), ())
     if not again.answer:
         return _source_unsure(result, by_query, decision, graph)
-    for key, seconds in result.timings.items():
-        if key != "total":
-            again.timings[key] = again.timings.get(key, 0.0) + seconds
+    _add_timings(again, result)
     again.routed_attempt = result.routed_attempt
     again.warnings[:0] = [*result.warnings, f"routed by the written query to "
                           f"{by_query.sources[0]}; answered again over it"]
@@ -499,9 +509,7 @@ def _second_look(result: Answer, decision: RouteDecision, graph: GraphStore, map
     if len(answers) > 1:
         return result  # a tie the data cannot break
     again, name = best[0]
-    for key, seconds in result.timings.items():
-        if key != "total":
-            again.timings[key] = again.timings.get(key, 0.0) + seconds
+    _add_timings(again, result)
     again.routed_attempt = result.routed_attempt or result
     again.warnings[:0] = [*result.warnings, f"a second look over {name}: its query leaves "
                           f"fewer words of the question unexplained; answered over it"]
@@ -577,7 +585,7 @@ def _looked_elsewhere(again: Answer, asked: RouteDecision, name: str) -> Answer:
     above = [s for s in asked.sources if s != name and float(asked.scores.get(s, 0.0)) > own]
     if again.verdict is None or again.trace is None or not above:
         return again
-    shown = ", ".join(above[:3]) + (f" and {len(above) - 3} more" if len(above) > 3 else "")
+    shown = _first_few(above)
     reason = Reason("source_unsure", f"the question's words point to {shown}; a second look "
                     f"answered over {name}, whose query leaves fewer of them unexplained: "
                     f"check that {name} is the source meant", None, ", ".join(above))
@@ -622,7 +630,7 @@ def _source_unsure(result: Answer, by_query: RouteDecision, asked: RouteDecision
             and not values_only_in(_query_values(trace), graph, read, close) \
             and not named_relations_only_in(trace.program, result.question, graph, read, close):
         others = close
-        shown = ", ".join(close[:3]) + (f" and {len(close) - 3} more" if len(close) > 3 else "")
+        shown = _first_few(close)
         message = (f"the question's words fit {shown} as well as {read}, and no value of the "
                    f"written query is found in {read} only: the columns the query reads there "
                    f"are all that chose it")

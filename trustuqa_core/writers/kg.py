@@ -88,6 +88,17 @@ def _lookup(description: str, **args: str) -> Program:
         "get_information", *(arg(name, _quote(value)) for name, value in args.items())))])
 
 
+def _of_fact_times(head: str, rel_name: str, tail: str, said: str, function: str,
+                   then: str) -> Program:
+    """Two steps: the times of the facts ``head`` -``rel_name``-> ``tail`` (described as
+    ``said``), then ``function`` of them (described as ``then``): ``count``, ``duration``."""
+    return program(None, [
+        (said, call("get_information", arg("head_entity", _quote(head)),
+                    arg("relation", rel_name), arg("tail_entity", _quote(tail)),
+                    arg("key", "time"))),
+        (then, call(function, arg("set", ref(1))))])
+
+
 def link_kg(question: str, graph: GraphStore, mapper: Mapper,
             limit: int = 3) -> list[tuple[Program, str]]:
     """One-hop (or TKG time) query candidates as ``(query text, how it was made)``."""
@@ -110,23 +121,17 @@ def link_kg(question: str, graph: GraphStore, mapper: Mapper,
         why = f"knowledge-graph linking: relation {rel_name!r} (question words score {score:.1f})"
         if graph.is_temporal and heads and tails and _HOW_MANY_TIMES.search(question):
             head, tail = heads[0], tails[0]  # each dated fact X -r-> Y is one time
-            out.append((program(None, [
-                (f"The times of the facts {head} {rel_name} {tail}",
-                 call("get_information", arg("head_entity", _quote(head)),
-                      arg("relation", rel_name), arg("tail_entity", _quote(tail)),
-                      arg("key", "time"))),
-                ("How many such facts", call("count", arg("set", ref(1)))),
-            ]), f"{why}; 'how many times': the dated facts {head!r} -> {tail!r}, counted"))
+            out.append((_of_fact_times(head, rel_name, tail,
+                                       f"The times of the facts {head} {rel_name} {tail}",
+                                       "count", "How many such facts"),
+                        f"{why}; 'how many times': the dated facts {head!r} -> {tail!r}, "
+                        f"counted"))
         elif graph.is_temporal and heads and tails and _HOW_LONG.search(question):
             head, tail = heads[0], tails[0]
-            out.append((program(None, [
-                (f"When was {head} {rel_name} {tail}",
-                 call("get_information", arg("head_entity", _quote(head)),
-                      arg("relation", rel_name), arg("tail_entity", _quote(tail)),
-                      arg("key", "time"))),
-                ("The years from its start to its end", call("duration", arg("set", ref(1)))),
-            ]), f"{why}; 'how long': the years from the start to the end of the fact "
-                f"{head!r} -> {tail!r}"))
+            out.append((_of_fact_times(head, rel_name, tail, f"When was {head} {rel_name} {tail}",
+                                       "duration", "The years from its start to its end"),
+                        f"{why}; 'how long': the years from the start to the end of the fact "
+                        f"{head!r} -> {tail!r}"))
         elif graph.is_temporal and heads and tails and ("when" in words or "year" in words):
             head, tail = heads[0], tails[0]
             order = _time_order(words) or _start_or_end(words)

@@ -293,10 +293,7 @@ def _finished_place(q: list[str]) -> tuple[int, int] | None:
         if j < len(q) and q[j] in _ORDINALS and 2 <= _ORDINALS.index(q[j]) <= 10:
             return _ORDINALS.index(q[j]), j
         if j + 1 < len(q) and q[j].isdigit() and 2 <= int(q[j]) <= 999 and \
-                q[j + 1] == _SUFFIXES.get(int(q[j]) % 100, _SUFFIXES.get(int(q[j]) % 10, "th")):
+                ordinal_text(int(q[j])) == q[j] + q[j + 1]:
             return int(q[j]), j  # *2nd*, *23rd* (tokenized ``2``, ``nd``)
     return None
 
-
-#: the suffix of an ordinal written in digits, by its last two digits (11-13: *th*), else its last
-_SUFFIXES = {1: "st", 2: "nd", 3: "rd", 11: "th", 12: "th", 13: "th"}
