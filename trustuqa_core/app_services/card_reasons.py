@@ -14,7 +14,7 @@ Plain text: the page escapes it.
 >>> line = reason_line(Reason("weak_mapping", "'USA' -> 'Austria' (margin 0.00)", 1,
 ...                           "Q1.tail_entity"))
 >>> line.title, line.where
-('Weak mapping', 'Query1 · Q1.tail_entity')
+('A loose match to the data', 'Query1 · Q1.tail_entity')
 >>> reason_line(Reason("unrouted_source", "routed to a.csv: the query found nothing there",
 ...                    None, None)).title
 'Found only in a source not asked'
@@ -30,25 +30,92 @@ from ..verdict import Reason
 
 __all__ = ["ReasonLine", "reason_line", "TITLES"]
 
-#: the card's title per reason code (others: the code in words)
+#: the card's title per reason code: plain words a non-expert reads first (the message says
+#: the detail); every code the verdict emits has one (tests/test_card_reason_titles.py)
 TITLES = {
-    "source_unsure": "Source unclear",
-    "unrouted_source": "Found only in a source not asked",
-    "word_of_other_source": "A word of another source",
-    "low_estimate": "Rarely right with this evidence",
-    "unexplained_words": "Words the query leaves out",
-    "weak_mapping": "Weak mapping",
-    "unbound_mention": "A value the query ignores",
+    # -- the run --------------------------------------------------------------------------
+    "no_query": "No query could be written",
+    "run_failed": "The query could not run",
+    "empty_answer": "The query found nothing",
+    "llm_inferred": "Answered by the LLM, not the data",
+    # -- what the question names ------------------------------------------------------------
     "unlinked_mention": "Words nothing in the data matched",
-    "vote_tie": "The vote was a tie",
-    "low_agreement": "The samples disagree",
-    "recovered": "A runner-up mapping was used",
-    "single_query": "One query only",
-    "llm_inferred": "LLM-inferred step",
+    "weak_mapping": "A loose match to the data",
+    "unbound_mention": "A value the query ignores",
+    "unexplained_words": "Words the query leaves out",
+    "count_words_unexplained": "The count may miss a condition",
+    "focus_unexplained": "What is asked for is not read",
+    "column_unused": "A column the question names is not used",
+    "focus_column_unused": "The column asked for is not read",
+    "date_unbound": "A date the query ignores",
+    "answer_unused_phrase": "The answer is a phrase of the question",
+    "echoes_question": "The answer repeats the question",
+    "target_unnamed": "Read from a column the question does not name",
+    "target_sibling": "Read from a look-alike column",
+    "header_condition": "A column name used as a value",
+    "header_answer": "The answer is a column name",
+    # -- the query's shape ------------------------------------------------------------------
+    "no_condition": "Nothing filters the rows",
+    "column_dump": "A whole column as the answer",
+    "whole_column_aggregate": "Counted or ranked over everything",
+    "id_aggregate": "Arithmetic on an ID column",
+    "aggregate_of_one": "A total of a single value",
+    "step_unused": "A condition the answer ignores",
+    "list_condition": "Cells that list several values",
+    "list_condition_aggregate": "Counted over cells that list several values",
+    # -- the kind of answer -----------------------------------------------------------------
+    "type_mismatch": "Not the kind of answer asked for",
+    "many_for_one": "Several answers where one is asked",
+    "several_rows": "Several rows match",
+    "several_in_cell": "Several values in one cell",
+    "placeholder_answer": "The answer marks a missing value",
+    "placeholder_unasked": "A missing-value mark where a value is asked",
+    "yes_no_answer": "A computed yes / no",
+    "choice_unanswered": "None of the options offered",
+    "choice_not_among": "None of the options named",
+    "duration_as_date": "A date where a duration is asked",
+    # -- counting ---------------------------------------------------------------------------
+    "count_unclear": "Count or value? Unclear",
+    "count_of_one": "Counted a single row",
+    "count_of_quantity": "Counted rows: maybe a sum is asked",
+    "count_of_named_value": "Counted rows: maybe a cell's value is asked",
+    "count_of_target_value": "Counted rows: maybe the cell's number is asked",
+    # -- ordering, comparing, ranking -------------------------------------------------------
+    "unexplained_cue": "\"First\" or \"highest\" not applied",
+    "unexplained_negation": "\"Not\" or \"except\" not applied",
+    "unexplained_neighbour": "\"Before\" or \"after\" not applied",
+    "position_unread": "\"Above\" or \"below\" not applied",
+    "comparison_unbound": "\"More than\" or \"before\" not applied",
+    "comparison_unread": "A comparison not made",
+    "range_unread": "A range read as its two ends",
+    "year_bound_elsewhere": "A year compared with a column of no years",
+    "top_n_as_equal": "\"Top N\" read as \"equal to N\"",
+    "extreme_from_bound": "\"At least\" read as \"the most\"",
+    "ranked_backwards": "Ranked the wrong way round",
+    "text_extreme": "Highest or lowest over text",
+    "extreme_missing": "Highest or lowest skips blank cells",
+    "extreme_not_number": "A number asked, text compared",
+    "row_order": "Relies on the table's row order",
+    "row_order_vs_time": "The table's order runs against time",
+    "neighbour_other_column": "Next row read in another column",
+    "same_unlinked": "\"The same as\" not followed",
+    # -- ambiguity by execution (stop 17) ---------------------------------------------------
     "answer_column_ambiguous": "Another column answers otherwise",
     "condition_column_ambiguous": "Another column holds the value too",
     "condition_value_narrower": "The question names a longer cell",
-    "step_unused": "A condition the answer ignores",
+    # -- the vote and the examples ----------------------------------------------------------
+    "single_query": "One query only",
+    "vote_tie": "The vote was a tie",
+    "low_agreement": "The samples disagree",
+    "recovered": "A runner-up mapping was used",
+    "similar_template": "Copied from a differently worded example",
+    "user_demo": "Shaped by an example a user confirmed",
+    "confirmed_example": "Shaped by your confirmed example",
+    "low_estimate": "Rarely right with this evidence",
+    # -- sources ----------------------------------------------------------------------------
+    "source_unsure": "Source unclear",
+    "unrouted_source": "Found only in a source not asked",
+    "word_of_other_source": "A word of another source",
 }
 
 
