@@ -174,8 +174,9 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     if not type_consistent(question, answer) and not _head_names_target(trace, question) \
             and not _reads_as_time(question, answer):
         want = expected_type(question)
-        out.append(Reason("type_mismatch", f"the question asks for a {want} and the answer "
-                          f"({clip(', '.join(answer[:3]), 60)}) is not one", None, None))
+        out.append(Reason("type_mismatch", f"the question asks for {_WANTED.get(want, want)} "
+                          f"and the answer ({clip(', '.join(answer[:3]), 60)}) is not one",
+                          None, None))
     elif _WHO.match(question) and all(CALENDAR.search(a) for a in answer):
         out.append(Reason("type_mismatch", "the question asks who, and the answer "
                           f"({clip(', '.join(answer[:3]), 60)}) is a date", None, None))
@@ -356,6 +357,9 @@ def _echo_read_elsewhere(trace: Trace, echoed: str) -> bool:
 _OR = re.compile(r"\bor\b", re.IGNORECASE)
 #: a question asking for a person: "who was ...", "whom ..."
 _WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
+#: how ``type_mismatch`` words each expected answer type (with its article)
+_WANTED = {"entity": "a name (an entity)", "number": "a number", "quantity": "a quantity",
+           "time": "a date or time", "any": "a value"}
 _RANGE = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:-|–|—|\bto\b|\bthrough\b|\buntil\b)\s*(\d{1,4})"
                     r"(?!\w|\.\d)|\bbetween\s+(\d{1,4})\s+and\s+(\d{1,4})\b", re.IGNORECASE)
 
