@@ -151,16 +151,7 @@ def _text_summary(p: dict[str, Any]) -> str:
                      f"wrong and verified {percent(p['wrong_verified'])} of all questions")
     routing = p.get("routing_accuracy")
     if routing:
-        per = ", ".join(f"{k} {part['exact']} / {part['n']}"
-                        for k, part in routing["source"].items())
-        lines.append(f"routing: {routing['all']['exact']} / {routing['all']['n']} to exactly the "
-                     f"question's source ({per})")
-        if "final" in routing["all"]:
-            after = ", ".join(f"{k} {part['final']} / {part['final_or_decided']}"
-                              for k, part in routing["source"].items())
-            lines.append(f"routing after answering: {routing['all']['final']} answered over "
-                         f"exactly the question's source; {routing['all']['final_or_decided']} "
-                         f"counting the decision where no query ran ({after})")
+        lines += _routing_lines(routing)
     for name, part in p.get("groups", {}).get("source", {}).items():
         lines.append(f"  {name}: {part['correct']} / {part['n']} correct")
     if p["interrupted"]:
@@ -168,6 +159,52 @@ def _text_summary(p: dict[str, Any]) -> str:
     for kind, path in p["files"].items():
         lines.append(f"{kind}: {path}")
     return "\n".join(lines)
+
+
+def _routing_lines(routing: dict[str, Any]) -> list[str]:
+    """The mixed benchmark's routing in words: ``exact`` (the question's decision is exactly
+    its own sources), beside ``kind`` (the routed sources are of the right kind) and ``kept``
+    (its own are among the routed), overall and per source; then the same after answering
+    where recorded (``final``, ``final_kind``, ``final_kept``). Counts a run recorded before
+    a figure existed lacks are left out.
+
+    >>> part = {"n": 4, "exact": 2, "kind": 3, "kept": 4}
+    >>> print("\\n".join(_routing_lines({"all": part, "source": {"wtq": part}})))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    routing: 2 / 4 to exactly the question's source (wtq 2 / 4); of the right kind (table /
+    KG / TKG) 3 / 4 (wtq 3 / 4); keeping the question's source among the routed 4 / 4
+    (wtq 4 / 4)
+    """
+    alls, per = routing["all"], routing["source"]
+
+    def figure(key: str, of: str = "n") -> str:
+        return f"{alls[key]} / {alls[of]}"
+
+    def each(key: str, of: str = "n") -> str:
+        parts = ", ".join(f"{k} {part[key]} / {part[of]}" for k, part in per.items()
+                          if key in part)
+        return f" ({parts})" if parts else ""
+
+    line = f"routing: {figure('exact')} to exactly the question's source{each('exact')}"
+    if "kind" in alls:
+        line += f"; of the right kind (table / KG / TKG) {figure('kind')}{each('kind')}"
+    if "kept" in alls:
+        line += (f"; keeping the question's source among the routed "
+                 f"{figure('kept')}{each('kept')}")
+    lines = [line]
+    if "final" in alls and "final_or_decided" in alls:
+        after = (f"routing after answering: {alls['final']} answered over exactly the "
+                 f"question's source; {alls['final_or_decided']} counting the decision where "
+                 "no query ran (" + ", ".join(f"{k} {part['final']} / "
+                                              f"{part['final_or_decided']}"
+                                              for k, part in per.items()) + ")")
+        if "final_kind" in alls:
+            after += f"; of the right kind {figure('final_kind')}{each('final_kind')}"
+        if "final_kept" in alls:
+            after += (f"; keeping the question's source "
+                      f"{figure('final_kept')}{each('final_kept')}")
+        lines.append(after)
+    return lines
 
 
 def cmd_bench_differential(args: argparse.Namespace) -> int:
