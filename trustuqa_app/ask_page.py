@@ -256,9 +256,11 @@ def _goto(view: str, step: int | None) -> None:
 def run_tabs(run: Run) -> None:
     """The run, step by step; one view at a time (only the chosen view is computed)."""
     over = (lambda name: ask_over(run.question or "", name)) if run.question else None
+    rep = state.report()
     answer_card(run, lambda o: _rerun(run, overrides=o), _goto, over,
                 sorted(state.loaded_names(), key=_load_order()),
-                (lambda: adopt_suggestion(run)) if run.question else None)
+                (lambda: adopt_suggestion(run)) if run.question else None,
+                rep.graph if rep is not None else None)
     reference_view(run, key=f"tq_r{run.rid}")
     feedback_box(run)
     st.markdown("### Step-through")

@@ -17,6 +17,7 @@ from trustuqa_core.app_services.charts import (
 )
 from trustuqa_core.app_services.run_tables import aggregate_values, timing_rows
 from trustuqa_core.app_services.runs import Run, record_of
+from trustuqa_core.app_services.source_choice import choice_markdown
 from trustuqa_core.app_services.suggestion import suggestion_markdown
 from trustuqa_core.explain import (
     ROLE_COLORS,
@@ -169,7 +170,8 @@ def export_view(run: Run, stamps: Sequence[SourceStamp], secrets: Sequence[str])
     c1.download_button("Run as JSON", to_json(record, secrets), "trustuqa_run.json",
                        "application/json", key="tq_dl_json")
     c2.download_button("Report as Markdown", to_markdown(record, secrets)
-                       + suggestion_markdown(record), "trustuqa_run.md",
+                       + choice_markdown(record) + suggestion_markdown(record),
+                       "trustuqa_run.md",
                        "text/markdown", key="tq_dl_md")
     evidence = [{"answer": p["answer"], **{k: e[k] for k in ("head", "relation", "tail",
                                                              "source", "unit", "number")}}

@@ -25,13 +25,19 @@ from trustuqa_core.app_services.run_tables import (
     what_to_try,
 )
 from trustuqa_core.app_services.runs import Run, shaped_by_text, writer_label
-from trustuqa_core.app_services.source_choice import choice_text, unsure_sources
+from trustuqa_core.app_services.source_choice import (
+    choice_text,
+    unsure_sources,
+    word_source_line,
+    word_sources,
+)
 from trustuqa_core.app_services.suggestion import (
     adopt_button_label,
     adoption_text,
     suggestion_line,
 )
 from trustuqa_core.export import md_escape
+from trustuqa_core.store import GraphStore
 from trustuqa_core.trace import Trace
 from trustuqa_core.verdict import Reason, Verdict
 
@@ -49,13 +55,15 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
                 on_goto: Callable[[str, int | None], None] | None = None,
                 on_ask_over: Callable[[str], None] | None = None,
                 loaded: Sequence[str] = (),
-                on_adopt: Callable[[], None] | None = None) -> None:
+                on_adopt: Callable[[], None] | None = None,
+                graph: GraphStore | None = None) -> None:
     """The verdict first: green only for ``verified``; amber ``check`` with its reasons (a
     weak mapping with a one-click runner-up override, a link to each step or mapping the
-    reasons point at, "Answer over <source> only" for ``source_unsure``); grey ``no answer``
-    with what to try, and a suggestion from a source the question was not routed to as such
-    (``on_adopt`` asks again over that source). ``loaded`` names the loaded sources (for a
-    run asked over some)."""
+    reasons point at, "Answer over <source> only" for ``source_unsure``, "Ask over <source>
+    only" for ``word_of_other_source``); grey ``no answer`` with what to try, and a suggestion
+    from a source the question was not routed to as such (``on_adopt`` asks again over that
+    source). ``loaded`` names the loaded sources (for a run asked over some); ``graph`` is the
+    whole loaded graph (for the sources a ``word_of_other_source`` points to)."""
     trace = run.trace
     verdict = run_verdict(run)
     st.subheader("Answer")
@@ -78,6 +86,7 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
         _runner_up_buttons(run, verdict, on_override)
         _goto_buttons(run, verdict, on_goto)
         _source_buttons(run, verdict, loaded, on_ask_over)
+        _word_source_buttons(run, verdict, graph, on_ask_over)
     else:
         _no_answer(run, verdict)
         if run.suggestion is not None:
@@ -193,6 +202,26 @@ def _source_buttons(run: Run, verdict: Verdict, loaded: Sequence[str],
                       on_click=on_ask_over, args=(name,),
                       help="Answers the question again over this source alone; the other "
                            "loaded sources stay loaded (\"Ask over\" above shows the choice).")
+
+
+def _word_source_buttons(run: Run, verdict: Verdict, graph: GraphStore | None,
+                         on_ask_over: Callable[[str], None] | None) -> None:
+    """``word_of_other_source``: per source a question word names (and the answer was not
+    read from), what the click does and one "Ask over <source> only" button."""
+    if on_ask_over is None or graph is None:
+        return
+    offers = word_sources(run, verdict, graph)
+    if not offers:
+        return
+    read = list(run.trace.routing.used) if run.trace.routing is not None else []
+    with st.container(key=f"tq_word{run.rid}"):
+        for i, offer in enumerate(offers):
+            st.caption(":material/alt_route: " + md_escape(word_source_line(offer, read)))
+            st.button(f"Ask over {md_escape(offer.name)} only", key=f"tq_word{run.rid}_{i}",
+                      on_click=on_ask_over, args=(offer.name,), icon=":material/filter_alt:",
+                      help="Answers the question again over this source alone; the other "
+                           "loaded sources stay loaded (\"Ask over\" above shows the choice, "
+                           "and the history and exports say it was yours).")
 
 
 def _runner_up_buttons(run: Run, verdict: Verdict,

@@ -3,7 +3,8 @@
 The history is a plain list of :class:`~trustuqa_core.app_services.runs.Run` (newest last),
 capped at :data:`MAX_RUNS`; a re-run of the same question with an edit or an override is a
 new entry (its ``rid`` differs), so earlier versions stay reopenable. A no-answer run names
-its suggestion; a run made by adopting one says so.
+its suggestion; a run made by adopting one says so, and so does a run asked over sources
+the user chose ("Ask over", or a card's "Ask over <source> only").
 
 >>> from trustuqa_core import load_graph
 >>> from trustuqa_core.app_services.runs import execute_text
@@ -15,6 +16,11 @@ its suggestion; a run made by adopting one says so.
 '1 · who is italian? → table1 row 1 · verified · your query'
 >>> len(remember(history, run))  # the same run is kept once
 1
+>>> g2 = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n", b"Name,Nation\\nBo,Italy\\n"])
+>>> run = execute_text("Query1: \\"get_information(relation='Nation', tail_entity='Italy')\\"",
+...                    g2, None, origin="hand-written", question="who?", sources=["table2"])
+>>> history_labels([run])[run.rid]
+'1 · who? → table2 row 1 · verified · your query · over table2 (your choice)'
 """
 
 from __future__ import annotations
@@ -51,7 +57,9 @@ def history_labels(history: Sequence[Run]) -> dict[str, str]:
             answer += f" (suggested: {_short(', '.join(run.suggestion.answer), 30)})"
         question = _short(run.question or "(hand-written query)", 60)
         adopted = (f" · adopted suggestion ({_short(', '.join(run.adopted.sources), 30)})"
-                   if run.adopted is not None else "")
+                   if run.adopted is not None else
+                   f" · over {_short(', '.join(run.sources), 30)} (your choice)"
+                   if run.sources is not None else "")
         out[run.rid] = (f"{i} · {question} → {answer} · {run_verdict(run).label} · "
                         f"{writer_label(run.origin, run.model)}{adopted}")
     return out

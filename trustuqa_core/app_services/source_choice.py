@@ -6,7 +6,12 @@ Two things, as plain data (the page escapes and draws them):
   roster_2022.csv only (your choice) ...");
 - :func:`unsure_sources`: on a card whose verdict has the reason ``source_unsure``, the
   sources involved (the ones the answer was read from, then the ones the reason names), one
-  "Answer over <source> only" button each.
+  "Answer over <source> only" button each;
+- :func:`word_sources`: on a card whose verdict has the reason ``word_of_other_source`` (a
+  question word names a relation or column of another loaded source than the one the answer
+  was read from), that other source and its words, one "Ask over <source> only" button each
+  (:func:`word_source_line` says what the click does);
+- :func:`choice_markdown`: the Markdown export's line on a run asked over chosen sources.
 
 >>> from trustuqa_core import load_graph
 >>> from trustuqa_core.app_services.runs import execute_text
@@ -20,12 +25,18 @@ override, an edited query) stay over it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
+from ..export import md_escape
+from ..routing import relation_word_sources
+from ..store import GraphStore
 from ..verdict import Verdict
 from .runs import Run
 
-__all__ = ["choice_text", "unsure_sources", "MAX_SOURCE_BUTTONS", "AUTO_LABEL"]
+__all__ = ["choice_text", "unsure_sources", "word_sources", "word_source_line", "WordSource",
+           "choice_markdown", "MAX_SOURCE_BUTTONS", "AUTO_LABEL"]
 
 #: at most this many "Answer over <source> only" buttons on one card
 MAX_SOURCE_BUTTONS = 5
@@ -89,3 +100,92 @@ def unsure_sources(run: Run, verdict: Verdict, loaded: Sequence[str],
     named = [s for r in reasons for s in _named(r.arg or "", loaded)]
     return list(dict.fromkeys([*used, *named]))[:limit]
 
+
+
+@dataclass(frozen=True)
+class WordSource:
+    """A loaded source a ``word_of_other_source`` reason points to, and the question's words
+    naming one of its relations or columns."""
+
+    name: str
+    words: tuple[str, ...]
+    kind: str  # the source's kind: table, kg or tkg
+
+
+def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
+                 limit: int = MAX_SOURCE_BUTTONS) -> list[WordSource]:
+    """The sources to offer "Ask over <source> only" for: empty unless ``verdict`` has the
+    reason ``word_of_other_source``; else, per word of the reason (its ``arg``), the one loaded
+    source of ``graph`` (the whole loaded graph) whose relation or column names it and which
+    the answer was not read from, read as the reason reads it
+    (:func:`~trustuqa_core.routing.relation_word_sources`); within the sources the run was
+    asked over; nothing when it was already asked over one chosen source.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.app_services.runs import execute_text
+    >>> from trustuqa_core.verdict import Reason, with_reasons
+    >>> g = load_graph(tables=[b"Name,Department\\nChen Wei,Marketing\\n"],
+    ...                kgs=[b"Dune|written_by|Frank Herbert\\n"])
+    >>> q = "Query1: \\"get_information(relation='Department', head_entity='Chen Wei')\\""
+    >>> run = execute_text(q, g, None, origin="hand-written", question="who wrote Chen Wei?")
+    >>> v = with_reasons(run.trace.verdict, [Reason("word_of_other_source", "...", None,
+    ...                                             "wrote")])
+    >>> word_sources(run, v, g)
+    [WordSource(name='kg1', words=('wrote',), kind='kg')]
+    """
+    if run.sources is not None and len(run.sources) == 1:
+        return []
+    words = [w.strip() for r in verdict.reasons if r.code == "word_of_other_source"
+             for w in (r.arg or "").split(",") if w.strip()]
+    if not words:
+        return []
+    routing = run.trace.routing
+    used = set(routing.used if routing is not None else ())
+    asked = set(run.sources) if run.sources is not None else None
+    named = relation_word_sources(words, graph)
+    found: dict[str, list[str]] = {}
+    for w in dict.fromkeys(words):
+        where = [s for s, ws in named.items() if w in ws and s not in used
+                 and (asked is None or s in asked)]
+        if len(where) == 1:
+            found.setdefault(where[0], []).append(w)
+    kinds = {s.name: s.kind for s in graph.sources}
+    return [WordSource(name, tuple(ws), kinds.get(name, "")) for name, ws in found.items()][:limit]
+
+
+def word_source_line(offer: WordSource, read: Sequence[str]) -> str:
+    """What the card says above an "Ask over <source> only" button: what the word points to
+    and what the click does; ``read`` names the source(s) the answer was read from.
+
+    >>> print(word_source_line(WordSource("books.txt", ("wrote",), "kg"), ["staff.csv"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'wrote' names a relation of books.txt, but the answer was read from staff.csv. Ask over
+    books.txt only to answer the question again from that source alone: the other sources
+    stay loaded, and the new answer says it was your choice.
+    """
+    what = "a column" if offer.kind == "table" else "a relation"
+    words = " and ".join(repr(w) for w in offer.words)
+    names = "names" if len(offer.words) == 1 else "each name"
+    where = ", ".join(read) or "another source"
+    return (f"{words} {names} {what} of {offer.name}, but the answer was read from {where}. "
+            f"Ask over {offer.name} only to answer the question again from that source alone: "
+            "the other sources stay loaded, and the new answer says it was your choice.")
+
+
+def choice_markdown(record: Mapping[str, Any]) -> str:
+    """The Markdown export's section on a run asked over chosen sources (``asked_over`` of
+    its record; empty otherwise); names pass through :func:`~trustuqa_core.export.md_escape`.
+
+    >>> print(choice_markdown({"asked_over": ["books.txt"]}))  # doctest: +NORMALIZE_WHITESPACE
+    <BLANKLINE>
+    ## Sources chosen by the user
+    <BLANKLINE>
+    - Asked over books.txt only: the user's choice, not routing's
+    <BLANKLINE>
+    """
+    chosen = record.get("asked_over")
+    if not isinstance(chosen, list) or not chosen:
+        return ""
+    return ("\n## Sources chosen by the user\n\n"
+            f"- Asked over {md_escape(', '.join(map(str, chosen)))} only: the user's choice, "
+            "not routing's\n")
