@@ -46,10 +46,10 @@ def test_the_service_names_the_source_the_word_points_to(office: GraphStore) -> 
     verdict = run_verdict(run)
     assert verdict.label == "check" and "word_of_other_source" in verdict.codes
     offers = word_sources(run, verdict, office)
-    assert offers == [WordSource("books.txt", ("wrote",), "kg")]
-    line = word_source_line(offers[0], ["staff.csv"])
-    assert line.startswith("'wrote' names a relation of books.txt, but the answer was read "
-                           "from staff.csv. Ask over books.txt only")
+    assert offers == [WordSource("books.txt", ("wrote",))]
+    line = word_source_line(offers[0])
+    assert line.startswith("To answer from books.txt, the source 'wrote' points to: ask over "
+                           "it only.")
 
 
 def test_no_offer_without_the_reason_or_once_one_source_is_chosen(office: GraphStore) -> None:
@@ -62,11 +62,10 @@ def test_no_offer_without_the_reason_or_once_one_source_is_chosen(office: GraphS
     assert word_sources(chosen, run_verdict(chosen), office) == []
 
 
-def test_a_word_names_two_sources_only_in_the_line() -> None:
-    offer = WordSource("staff.csv", ("department", "office"), "table")
-    assert word_source_line(offer, ["books.txt"]).startswith(
-        "'department' and 'office' each name a column of staff.csv, but the answer was read "
-        "from books.txt.")
+def test_two_words_pointing_to_one_source_are_named_together() -> None:
+    offer = WordSource("staff.csv", ("department", "office"))
+    assert word_source_line(offer).startswith(
+        "To answer from staff.csv, the source 'department' and 'office' point to:")
 
 
 def _texts(at: AppTest) -> str:
@@ -90,9 +89,10 @@ def test_the_card_offers_ask_over_the_other_source_and_records_the_choice() -> N
     assert first.answer == ["Marketing"] and first.sources is None
     texts = _texts(at)
     assert "Check before use" in texts and "**A word of another source**" in texts
-    assert ("'wrote' names a relation of books.txt, but the answer was read from staff.csv. "
-            "Ask over books.txt only to answer the question again from that source alone"
-            in texts), texts
+    assert ("'wrote' names a relation of books.txt, but the answer was read from staff.csv"
+            in texts), texts  # the reason says which word names what
+    assert ("To answer from books.txt, the source 'wrote' points to: ask over it only. The "
+            "question is answered again from books.txt alone" in texts), texts
     button = at.button(key=f"tq_word{first.rid}_0")
     assert button.label.replace("\\", "") == "Ask over books.txt only"
     button.click().run()

@@ -213,10 +213,9 @@ def _word_source_buttons(run: Run, verdict: Verdict, graph: GraphStore | None,
     offers = word_sources(run, verdict, graph)
     if not offers:
         return
-    read = list(run.trace.routing.used) if run.trace.routing is not None else []
     with st.container(key=f"tq_word{run.rid}"):
         for i, offer in enumerate(offers):
-            st.caption(":material/alt_route: " + md_escape(word_source_line(offer, read)))
+            st.caption(":material/alt_route: " + md_escape(word_source_line(offer)))
             st.button(f"Ask over {md_escape(offer.name)} only", key=f"tq_word{run.rid}_{i}",
                       on_click=on_ask_over, args=(offer.name,), icon=":material/filter_alt:",
                       help="Answers the question again over this source alone; the other "

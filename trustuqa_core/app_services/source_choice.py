@@ -109,7 +109,6 @@ class WordSource:
 
     name: str
     words: tuple[str, ...]
-    kind: str  # the source's kind: table, kg or tkg
 
 
 def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
@@ -131,7 +130,7 @@ def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
     >>> v = with_reasons(run.trace.verdict, [Reason("word_of_other_source", "...", None,
     ...                                             "wrote")])
     >>> word_sources(run, v, g)
-    [WordSource(name='kg1', words=('wrote',), kind='kg')]
+    [WordSource(name='kg1', words=('wrote',))]
     """
     if run.sources is not None and len(run.sources) == 1:
         return []
@@ -149,27 +148,24 @@ def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
                  and (asked is None or s in asked)]
         if len(where) == 1:
             found.setdefault(where[0], []).append(w)
-    kinds = {s.name: s.kind for s in graph.sources}
-    return [WordSource(name, tuple(ws), kinds.get(name, "")) for name, ws in found.items()][:limit]
+    return [WordSource(name, tuple(ws)) for name, ws in found.items()][:limit]
 
 
-def word_source_line(offer: WordSource, read: Sequence[str]) -> str:
-    """What the card says above an "Ask over <source> only" button: what the word points to
-    and what the click does; ``read`` names the source(s) the answer was read from.
+def word_source_line(offer: WordSource) -> str:
+    """What the card says above an "Ask over <source> only" button: what the click does (the
+    reason above it already says which word names what, and where the answer was read).
 
-    >>> print(word_source_line(WordSource("books.txt", ("wrote",), "kg"), ["staff.csv"]))
+    >>> print(word_source_line(WordSource("books.txt", ("wrote",))))
     ... # doctest: +NORMALIZE_WHITESPACE
-    'wrote' names a relation of books.txt, but the answer was read from staff.csv. Ask over
-    books.txt only to answer the question again from that source alone: the other sources
-    stay loaded, and the new answer says it was your choice.
+    To answer from books.txt, the source 'wrote' points to: ask over it only. The question is
+    answered again from books.txt alone; the other sources stay loaded, and the new answer
+    says it was your choice.
     """
-    what = "a column" if offer.kind == "table" else "a relation"
     words = " and ".join(repr(w) for w in offer.words)
-    names = "names" if len(offer.words) == 1 else "each name"
-    where = ", ".join(read) or "another source"
-    return (f"{words} {names} {what} of {offer.name}, but the answer was read from {where}. "
-            f"Ask over {offer.name} only to answer the question again from that source alone: "
-            "the other sources stay loaded, and the new answer says it was your choice.")
+    return (f"To answer from {offer.name}, the source {words} "
+            f"{'points' if len(offer.words) == 1 else 'point'} to: ask over it only. The "
+            f"question is answered again from {offer.name} alone; the other sources stay "
+            "loaded, and the new answer says it was your choice.")
 
 
 def choice_markdown(record: Mapping[str, Any]) -> str:
