@@ -111,3 +111,15 @@ def test_the_card_offers_ask_over_the_other_source_and_records_the_choice() -> N
     assert record["asked_over"] == ["books.txt"]
     assert "Asked over books.txt only: the user's choice" in choice_markdown(record)
     assert choice_markdown(record_of(first, [])) == ""
+
+    # over books.txt alone nothing answers: the no-answer card offers every source again
+    assert run.answer == []
+    assert 'ask over every loaded source (your choice left out all but books.txt' in texts
+    back = at.button(key=f"tq_all{run.rid}")
+    assert back.label == "Ask over all loaded sources"
+    back.click().run()
+    assert not at.exception, at.exception
+    again = at.session_state["tq_run"]
+    assert again.rid != run.rid and again.sources is None and again.answer == ["Marketing"]
+    assert at.multiselect(key="tq_ask_over").value == []
+    assert "(your choice)" not in _texts(at)

@@ -25,7 +25,7 @@ from .views import answer_card, mapping_view, provenance_view, query_editor, ste
 
 __all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_tabs",
            "feedback_box", "import_box", "comparison_box", "sources_box", "ask_over",
-           "adopt_suggestion"]
+           "ask_over_all", "adopt_suggestion"]
 
 _Q = "tq_question"
 _OVER = "tq_ask_over"  # the "Ask over" choice (empty: every loaded source, routed)
@@ -108,6 +108,14 @@ def ask_over(question: str, source: str) -> None:
     """An "Answer over <source> only" click (a callback, run before the page): choose that
     source in "Ask over" and answer ``question`` again on this run of the page."""
     st.session_state[_OVER] = [source]
+    st.session_state[_Q] = question
+    st.session_state[_PENDING] = True
+
+
+def ask_over_all(question: str) -> None:
+    """An "Ask over all loaded sources" click (a callback, run before the page): clear the
+    "Ask over" choice and answer ``question`` again over every loaded source, routed."""
+    st.session_state[_OVER] = []
     st.session_state[_Q] = question
     st.session_state[_PENDING] = True
 
@@ -260,7 +268,8 @@ def run_tabs(run: Run) -> None:
     answer_card(run, lambda o: _rerun(run, overrides=o), _goto, over,
                 sorted(state.loaded_names(), key=_load_order()),
                 (lambda: adopt_suggestion(run)) if run.question else None,
-                rep.graph if rep is not None else None)
+                rep.graph if rep is not None else None,
+                (lambda: ask_over_all(run.question or "")) if run.question else None)
     reference_view(run, key=f"tq_r{run.rid}")
     feedback_box(run)
     st.markdown("### Step-through")

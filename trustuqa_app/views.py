@@ -23,6 +23,7 @@ from trustuqa_core.app_services.run_tables import (
     query_label,
     run_verdict,
     what_to_try,
+    writer_error_line,
 )
 from trustuqa_core.app_services.runs import Run, shaped_by_text, writer_label
 from trustuqa_core.app_services.source_choice import (
@@ -56,14 +57,17 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
                 on_ask_over: Callable[[str], None] | None = None,
                 loaded: Sequence[str] = (),
                 on_adopt: Callable[[], None] | None = None,
-                graph: GraphStore | None = None) -> None:
+                graph: GraphStore | None = None,
+                on_ask_all: Callable[[], None] | None = None) -> None:
     """The verdict first: green only for ``verified``; amber ``check`` with its reasons (a
     weak mapping with a one-click runner-up override, a link to each step or mapping the
     reasons point at, "Answer over <source> only" for ``source_unsure``, "Ask over <source>
     only" for ``word_of_other_source``); grey ``no answer`` with what to try, and a suggestion
     from a source the question was not routed to as such (``on_adopt`` asks again over that
     source). ``loaded`` names the loaded sources (for a run asked over some); ``graph`` is the
-    whole loaded graph (for the sources a ``word_of_other_source`` points to)."""
+    whole loaded graph (for the sources a ``word_of_other_source`` points to); ``on_ask_all``
+    asks again over every loaded source (offered on a no-answer card of a run asked over
+    chosen sources)."""
     trace = run.trace
     verdict = run_verdict(run)
     st.subheader("Answer")
@@ -88,7 +92,7 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
         _source_buttons(run, verdict, loaded, on_ask_over)
         _word_source_buttons(run, verdict, graph, on_ask_over)
     else:
-        _no_answer(run, verdict)
+        _no_answer(run, verdict, on_ask_all)
         if run.suggestion is not None:
             suggestion_panel(run, on_adopt)
     _info_reasons(verdict, shown=("unrouted_source",) if run.suggestion is not None else ())
@@ -258,12 +262,13 @@ def _goto_buttons(run: Run, verdict: Verdict,
                    args=(view, step))
 
 
-def _no_answer(run: Run, verdict: Verdict) -> None:
+def _no_answer(run: Run, verdict: Verdict,
+               on_ask_all: Callable[[], None] | None = None) -> None:
     trace = run.trace
     with st.container(border=True):
         st.markdown(":gray-background[**No answer**]")
         if run.writer_error:
-            st.error(f"No query was written: {md_escape(run.writer_error)}")
+            st.error(md_escape(writer_error_line(run.writer_error)))
         elif trace.error is not None:
             e = trace.error
             where = f" at Query{e.step}" if e.step else ""
@@ -278,6 +283,11 @@ def _no_answer(run: Run, verdict: Verdict) -> None:
             if r.code == "unlinked_mention":
                 st.markdown(f"- {_reason_text(r)}")
         st.caption(md_escape(what_to_try(run)))
+        if run.sources is not None and on_ask_all is not None:
+            st.button("Ask over all loaded sources", key=f"tq_all{run.rid}",
+                      on_click=on_ask_all, icon=":material/filter_alt_off:",
+                      help="Clears your \"Ask over\" choice and answers the question again "
+                           "over every loaded source, routed automatically.")
 
 
 def _info_reasons(verdict: Verdict, shown: Sequence[str] = ()) -> None:

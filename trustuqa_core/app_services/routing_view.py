@@ -32,6 +32,7 @@ table2 — unsure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,12 +40,32 @@ from typing import Any
 from ..export import routing_text
 from ..trace import ALL_SOURCES, Trace
 
-__all__ = ["RoutingView", "routing_view", "QUERY_EVIDENCE", "BY_QUERY"]
+__all__ = ["RoutingView", "routing_view", "with_half_note", "QUERY_EVIDENCE", "BY_QUERY",
+           "HALF_NOTE"]
 
 #: how ``routing_by_query`` starts each evidence line it adds
 QUERY_EVIDENCE = "query: "
 #: how the trace's ``how`` starts when the written query re-routed the question
 BY_QUERY = "routed by the query to "
+
+#: what a fractional count of arguments means (routing_by_query's fit: a literal found only
+#: outside the column or relation the query puts it in counts half)
+HALF_NOTE = ("a value found in the source, but not in the column or relation the query looks "
+             "it up in, counts half")
+_FRACTION = re.compile(r"\b\d+\.\d+ of (?:the query's|its) \d+ arguments")
+
+
+def with_half_note(text: str) -> str:
+    """``text`` with :data:`HALF_NOTE` added when it counts arguments in fractions ("1.5 of
+    the query's 3 arguments"), which reads as a typo without it.
+
+    >>> with_half_note("1.5 of the query's 3 arguments map exactly onto kg.txt.")
+    "1.5 of the query's 3 arguments map exactly onto kg.txt. (Counting: a value found in the \
+source, but not in the column or relation the query looks it up in, counts half.)"
+    >>> with_half_note("3 of the query's 3 arguments map exactly onto kg.txt.")
+    "3 of the query's 3 arguments map exactly onto kg.txt."
+    """
+    return f"{text} (Counting: {HALF_NOTE}.)" if _FRACTION.search(text) else text
 
 
 @dataclass(frozen=True)
@@ -80,7 +101,7 @@ def routing_view(trace: Trace, question_routing: Mapping[str, Any] | None = None
             before = ", ".join(map(str, question_routing.get("sources", []))) or "(none)"
             text += (f" The question's words alone pointed to {before} — "
                      f"{question_routing.get('how', '')}.")
-        return RoutingView(line, text, question, query)
+        return RoutingView(line, with_half_note(text), question, query)
     line = f"Asked of: {routing_text(r.to_dict())}"
     agreed = [item.removeprefix(QUERY_EVIDENCE) for src in r.sources
               for item in r.evidence.get(src, ()) if item.startswith(QUERY_EVIDENCE)]
@@ -88,4 +109,5 @@ def routing_view(trace: Trace, question_routing: Mapping[str, Any] | None = None
     if agreed:
         caption = ("The written query agrees: " if len(r.sources) == 1 else
                    "The written query fits these sources alike: ") + "; ".join(agreed) + "."
+        caption = with_half_note(caption)
     return RoutingView(line, caption, question, query)

@@ -24,7 +24,7 @@ from .runs import Run, writer_label
 
 __all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
            "run_verdict", "query_label", "element_rows", "evidence_table_rows",
-           "provenance_rows", "what_to_try", "overrides_text"]
+           "provenance_rows", "what_to_try", "overrides_text", "writer_error_line"]
 
 
 def mapping_rows(run: Run) -> list[dict[str, Any]]:
@@ -133,7 +133,8 @@ def run_verdict(run: Run) -> Verdict:
 
 
 def what_to_try(run: Run) -> str:
-    """What a no-answer card suggests, fitted to the run: writing the query by hand when
+    """What a no-answer card suggests, fitted to the run: asking over every loaded source
+    when the user chose some (the others may hold the answer), writing the query by hand when
     none was written (there is nothing to edit or map then), adopting a suggestion when there
     is one, overriding a mapping only when the query has mappings, an LLM when none wrote it.
 
@@ -145,8 +146,18 @@ def what_to_try(run: Run) -> str:
     >>> print(what_to_try(run))  # doctest: +NORMALIZE_WHITESPACE
     What to try: write the query yourself (the hand-written query box above), or configure an
     LLM on the Settings page.
+    >>> g2 = load_graph(tables=[b"Name\\nAnn\\n", b"Name\\nBo\\n"])
+    >>> run = execute_text("", g2, None, origin="offline", sources=["table2"])
+    >>> run.writer_error = "could not link 'Ann'"
+    >>> print(what_to_try(run))  # doctest: +NORMALIZE_WHITESPACE
+    What to try: ask over every loaded source (your choice left out all but table2: the button
+    below, or clear "Ask over"), write the query yourself (the hand-written query box above),
+    or configure an LLM on the Settings page.
     """
     tries = []
+    if run.sources is not None:  # the user's choice left sources out: they may hold it
+        tries.append(f"ask over every loaded source (your choice left out all but "
+                     f"{', '.join(run.sources)}: the button below, or clear \"Ask over\")")
     if run.suggestion is not None:
         tries.append(f"adopt the suggestion below (it asks again over "
                      f"{', '.join(run.suggestion.sources)})")
@@ -160,6 +171,20 @@ def what_to_try(run: Run) -> str:
         tries.append("configure an LLM on the Settings page")
     head = ", ".join(tries[:-1])
     return "What to try: " + (f"{head}, or {tries[-1]}." if head else f"{tries[-1]}.")
+
+
+def writer_error_line(error: str) -> str:
+    """The no-answer card's line on why no query was written (plain text), without saying it
+    twice when the error is the generic "no query could be written".
+
+    >>> writer_error_line("no query could be written for this question")
+    'No query was written for this question.'
+    >>> writer_error_line("could not link 'USA'")
+    "No query was written: could not link 'USA'"
+    """
+    if error.strip().lower().startswith("no query could be written"):
+        return "No query was written for this question."
+    return f"No query was written: {error}"
 
 
 def query_label(origin: str, model: str | None = None) -> str:
