@@ -88,7 +88,7 @@ def test_the_card_offers_ask_over_the_other_source_and_records_the_choice() -> N
     first = at.session_state["tq_run"]
     assert first.answer == ["Marketing"] and first.sources is None
     texts = _texts(at)
-    assert "Check before use" in texts and "**A word of another source**" in texts
+    assert "Check before use" in texts and "**A word points to another source**" in texts
     assert ("'wrote' names a relation of books.txt, but the answer was read from staff.csv"
             in texts), texts  # the reason says which word names what
     assert ("To answer from books.txt, the source 'wrote' points to: ask over it only. The "

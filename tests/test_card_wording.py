@@ -8,7 +8,7 @@ from pathlib import Path
 
 from trustuqa_core import answer, load_graph
 from trustuqa_core.app_services.routing_view import HALF_NOTE, routing_view, with_half_note
-from trustuqa_core.app_services.run_tables import writer_error_line
+from trustuqa_core.app_services.run_tables import as_sentence, writer_error_line
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_data"
 
@@ -35,4 +35,19 @@ def test_the_writer_error_line_says_it_once() -> None:
     assert writer_error_line("no query could be written for this question") == \
         "No query was written for this question."
     assert writer_error_line("the query writer failed: timeout") == \
-        "No query was written: the query writer failed: timeout"
+        "No query was written: the query writer failed: timeout."
+
+
+def test_the_writer_error_line_leaves_the_advice_to_what_to_try() -> None:
+    g = load_graph(tables=[SAMPLES / "giant_slalom.csv"], kgs=[SAMPLES / "movies_kg.txt"])
+    a = answer("who directed Titanic?", g, writer="offline")
+    assert a.answer == [] and a.error is not None and "override a mapping" in a.error
+    line = writer_error_line(a.error)
+    assert line.startswith("No query was written: could not link 'Titanic'")
+    assert "override a mapping" not in line and line.endswith(".")
+
+
+def test_a_core_warning_reads_as_a_sentence() -> None:
+    assert as_sentence("tried again over all loaded sources: no answer there either") == \
+        "Tried again over all loaded sources: no answer there either."
+    assert as_sentence("Done.") == "Done."

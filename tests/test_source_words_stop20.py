@@ -84,7 +84,7 @@ def test_the_code_blocks_and_has_a_card_title() -> None:
     reason = next(r for r in a.verdict.reasons if r.code == "word_of_other_source")
     assert "names a relation of kg1" in reason.message
     line = reason_line(reason)
-    assert line.title == "A word of another source" and line.where == ""
+    assert line.title == "A word points to another source" and line.where == ""
 
 
 def test_a_word_naming_several_other_sources_singles_out_none(tmp_path) -> None:  # type: ignore[no-untyped-def]

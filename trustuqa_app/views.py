@@ -14,6 +14,7 @@ import streamlit as st
 from trustuqa_core.app_services.card_reasons import reason_line
 from trustuqa_core.app_services.routing_view import routing_view
 from trustuqa_core.app_services.run_tables import (
+    as_sentence,
     candidates_of,
     element_rows,
     evidence_table_rows,
@@ -78,7 +79,7 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
         st.caption(":material/call_made: " + md_escape(adoption_text(run.adopted, run.answer)))
     _overrides_line(run, on_override)
     for w in run.warnings:
-        st.warning(md_escape(w))
+        st.warning(md_escape(as_sentence(w)))
     answer = _answer_text(run.answer)
     if verdict.label == "verified":
         st.success(answer)

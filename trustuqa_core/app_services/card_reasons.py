@@ -115,7 +115,7 @@ TITLES = {
     # -- sources ----------------------------------------------------------------------------
     "source_unsure": "Source unclear",
     "unrouted_source": "Found only in a source not asked",
-    "word_of_other_source": "A word of another source",
+    "word_of_other_source": "A word points to another source",
 }
 
 

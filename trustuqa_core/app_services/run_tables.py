@@ -14,6 +14,7 @@ evidence, provenance, timings, and the verdict they are judged by (plain rows, n
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..ops import elem_text
@@ -24,7 +25,8 @@ from .runs import Run, writer_label
 
 __all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
            "run_verdict", "query_label", "element_rows", "evidence_table_rows",
-           "provenance_rows", "what_to_try", "overrides_text", "writer_error_line"]
+           "provenance_rows", "what_to_try", "overrides_text", "writer_error_line",
+           "as_sentence"]
 
 
 def mapping_rows(run: Run) -> list[dict[str, Any]]:
@@ -174,17 +176,38 @@ def what_to_try(run: Run) -> str:
 
 
 def writer_error_line(error: str) -> str:
-    """The no-answer card's line on why no query was written (plain text), without saying it
-    twice when the error is the generic "no query could be written".
+    """The no-answer card's line on why no query was written (plain text): without saying it
+    twice when the error is the generic "no query could be written", and without the advice
+    the writer appends (the card's "What to try" gives it, fitted to the run).
 
     >>> writer_error_line("no query could be written for this question")
     'No query was written for this question.'
-    >>> writer_error_line("could not link 'USA'")
-    "No query was written: could not link 'USA'"
+    >>> writer_error_line("could not link 'USA' (the offline writer does not guess): override "
+    ...                   "a mapping, write the query, or configure an LLM")
+    "No query was written: could not link 'USA' (the offline writer does not guess)."
     """
     if error.strip().lower().startswith("no query could be written"):
         return "No query was written for this question."
-    return f"No query was written: {error}"
+    return f"No query was written: {_ADVICE.sub('', error).strip().rstrip('.')}."
+
+
+def as_sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter upper case, a full stop when it ends with no
+    punctuation (core messages are clauses, written to be embedded).
+
+    >>> as_sentence("the routed attempt over a.csv gave no answer")
+    'The routed attempt over a.csv gave no answer.'
+    >>> as_sentence("'USA' is not a value?")
+    "'USA' is not a value?"
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?)\"'" else text + "."
+
+
+_ADVICE = re.compile(r":\s*override a mapping\b[^:]*$")
 
 
 def query_label(origin: str, model: str | None = None) -> str:
