@@ -57,6 +57,7 @@ def test_row_numbers_do_not_connect_tables_but_shared_cells_do() -> None:
     c = source_connections(apart.graph)
     assert c is not None and c.pairs == () and c.isolated == ("a.csv", "b.csv")
     assert c.notes()[0].startswith("No two sources share a node")
+    assert c.notes()[0].endswith("(each source still answers questions about itself).")
 
 
 def test_words_come_before_numbers_and_examples_are_capped() -> None:

@@ -93,12 +93,13 @@ class Connections:
         """What the page says besides the pairs: unconnected sources, partial reading.
 
         >>> Connections(("a", "b"), (), 0, ("a", "b"), ()).notes()[0]
-        'No two sources share a node: a question cannot chain from one source to another.'
+        'No two sources share a node: a question cannot chain from one source to another (each \
+source still answers questions about itself).'
         """
         out = []
         if self.isolated and len(self.isolated) == len(self.sources):
             out.append("No two sources share a node: a question cannot chain from one source "
-                       "to another.")
+                       "to another (each source still answers questions about itself).")
         else:
             for name in self.isolated:
                 out.append(f"{name} shares no node with the other sources: a question cannot "
