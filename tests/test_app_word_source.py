@@ -115,6 +115,8 @@ def test_the_card_offers_ask_over_the_other_source_and_records_the_choice() -> N
     # over books.txt alone nothing answers: the no-answer card offers every source again
     assert run.answer == []
     assert 'ask over every loaded source (your choice left out all but books.txt' in texts
+    assert "'Chen Wei' is not a value of books.txt (the source you asked over)" in texts
+    assert "is not a value of the loaded data" not in texts
     back = at.button(key=f"tq_all{run.rid}")
     assert back.label == "Ask over all loaded sources"
     back.click().run()

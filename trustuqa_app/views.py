@@ -186,9 +186,10 @@ def routing_section(run: Run) -> None:
             st.markdown("\n".join(f"- {md_escape(e)}" for e in view.query))
 
 
-def _reason_text(r: Reason) -> str:
-    """One reason as Markdown: bold title, where it points, the message, the code (small)."""
-    line = reason_line(r)
+def _reason_text(r: Reason, over: Sequence[str] | None = None) -> str:
+    """One reason as Markdown: bold title, where it points, the message, the code (small);
+    ``over``: the sources the user chose to ask over (see :func:`reason_line`)."""
+    line = reason_line(r, over)
     return (f"**{md_escape(line.title)}**" + (f" ({md_escape(line.where)})" if line.where
                                               else "")
             + f": {md_escape(line.message)} :gray[`{line.code}`]")
@@ -282,7 +283,7 @@ def _no_answer(run: Run, verdict: Verdict,
             st.warning(md_escape(trace.explain_empty() or "The query ran but found nothing."))
         for r in verdict.reasons:
             if r.code == "unlinked_mention":
-                st.markdown(f"- {_reason_text(r)}")
+                st.markdown(f"- {_reason_text(r, run.sources)}")
         st.caption(md_escape(what_to_try(run)))
         if run.sources is not None and on_ask_all is not None:
             st.button("Ask over all loaded sources", key=f"tq_all{run.rid}",

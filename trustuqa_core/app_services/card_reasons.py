@@ -24,6 +24,7 @@ Plain text: the page escapes it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..verdict import Reason
@@ -129,12 +130,26 @@ class ReasonLine:
     code: str
 
 
-def reason_line(r: Reason) -> ReasonLine:
-    """``r`` worded for the card (see the module docstring)."""
+def reason_line(r: Reason, over: Sequence[str] | None = None) -> ReasonLine:
+    """``r`` worded for the card (see the module docstring). ``over``: the sources the user
+    chose to ask over (None: every loaded source); a "not a value of the loaded data" then
+    names them, since the sources left out were not searched.
+
+    >>> r = Reason("unlinked_mention", "'Ann' is not a value of the loaded data: override a "
+    ...            "mapping", None, "Ann")
+    >>> reason_line(r, over=["kg.txt"]).message
+    "'Ann' is not a value of kg.txt (the source you asked over): override a mapping"
+    >>> reason_line(r).message == r.message
+    True
+    """
     title = TITLES.get(r.code) or r.code.replace("_", " ").capitalize()
+    message = r.message
+    if over and r.code == "unlinked_mention":
+        which = "the source you asked over" if len(over) == 1 else "the sources you asked over"
+        message = message.replace("the loaded data", f"{', '.join(over)} ({which})", 1)
     arg = r.arg or ""
     items = [a.strip() for a in arg.split(",") if a.strip()]
     said = bool(items) and all(a.lower() in r.message.lower() for a in items)
     where = " · ".join(x for x in (f"Query{r.step}" if r.step else "",
                                    "" if said else arg) if x)
-    return ReasonLine(title, where, r.message, r.code)
+    return ReasonLine(title, where, message, r.code)
