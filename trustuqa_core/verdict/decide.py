@@ -18,6 +18,7 @@ from ..trace import Trace
 from ..verdict_record import Reason, Verdict
 from .ambiguity import ambiguity_reasons
 from .calibration import Model, describe, features, model_for
+from .context import table_size
 from .evidence import (
     degenerate,
     mapping_reasons,
@@ -112,7 +113,7 @@ def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | 
         return hard
     x = features(trace, reasons, question=question)
     estimate = model.estimate(x)
-    need = th.min_estimate_llm if writer == "llm" else th.min_estimate
+    need = th.needed(writer, table_size(trace)[0])
     if estimate >= need:
         return hard
     low = [k for k, c in model.contributions(x) if c < 0]
