@@ -191,7 +191,7 @@ def table_rows(r: Row) -> int:
     >>> table_rows({"calib": {"rows": 2.7726}}), table_rows({"calib": {}})
     (15, 0)
     """
-    return round(math.expm1(r["calib"].get("rows", 0.0)))
+    return round(math.expm1(r.get("calib", {}).get("rows", 0.0)))
 
 
 def needed(r: Row, threshold: float, bands: Bands = ()) -> float:
@@ -455,7 +455,7 @@ def main() -> None:
         today = load_models(WEIGHTS_FILE).get("offline")
         tune = [r for r in rows if r["groups"].get("half") == "tune"
                 and r.get("writer_kind", "offline") == "offline"]
-        stems = sorted({r["_file"] for r in tune})
+        stems = sorted({r["_file"] for r in tune if answered(r)})
         floors = {f: figures([r for r in tune if r["_file"] == f], today,
                              THRESHOLDS.min_estimate, THRESHOLDS.estimate_bands)
                   for f in stems}
