@@ -28,6 +28,14 @@ frontier (threshold -> precision / coverage / wrong-and-verified) per file; with
 those coverages (the answers ranked by their estimate, cut where the coverage is first
 reached), and the highest precision at any coverage of at least 10%: two models' frontiers
 compare at equal coverage, whatever threshold each would pick.
+
+``--search-bands 0,15,20,25,30,35,40,50,60 --keep-coverage wsq=2`` lists the two-band operating
+points of the offline model (tables of at most C rows need one threshold, larger tables
+another; C = 0: one threshold for all) at which every tune file keeps at least today's
+precision (the packaged weights with :data:`THRESHOLDS`, bands included) and the named file's
+coverage falls at most that many points, best ``--maximise`` file's precision first (stop 21:
+the bands of :attr:`Thresholds.estimate_bands`). ``--bands ROWS:T,...`` simulates other bands
+in ``--report`` / ``--frontier`` (``--bands 1000000:0.88``: one threshold of 0.88).
 """
 
 from __future__ import annotations
