@@ -1,7 +1,8 @@
 """The verdict on one answer: collect every family's reasons, then decide.
 
 A hard reason blocks on its own; the soft ones of a table answer are combined by
-:mod:`.calibration` into an estimate compared with :attr:`Thresholds.min_estimate`.
+:mod:`.calibration` into an estimate compared with :meth:`Thresholds.needed` (the writer's
+threshold, for the offline writer per band of the table's size).
 """
 
 from __future__ import annotations
