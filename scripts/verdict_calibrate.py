@@ -28,6 +28,14 @@ frontier (threshold -> precision / coverage / wrong-and-verified) per file; with
 those coverages (the answers ranked by their estimate, cut where the coverage is first
 reached), and the highest precision at any coverage of at least 10%: two models' frontiers
 compare at equal coverage, whatever threshold each would pick.
+
+``--search-bands 0,15,20,25,30,35,40,50,60 --keep-coverage wsq=2`` lists the two-band operating
+points of the offline model (tables of at most C rows need one threshold, larger tables
+another; C = 0: one threshold for all) at which every tune file keeps at least today's
+precision (the packaged weights with :data:`THRESHOLDS`, bands included) and the named file's
+coverage falls at most that many points, best ``--maximise`` file's precision first (stop 21:
+the bands of :attr:`Thresholds.estimate_bands`). ``--bands ROWS:T,...`` simulates other bands
+in ``--report`` / ``--frontier`` (``--bands 1000000:0.88``: one threshold of 0.88).
 """
 
 from __future__ import annotations
@@ -35,7 +43,9 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
+import itertools
 import json
+import math
 import subprocess
 import sys
 from collections import Counter
@@ -57,6 +67,7 @@ from trustuqa_core.verdict.calibration import (  # noqa: E402
 )
 
 Row = dict[str, Any]
+Bands = tuple[tuple[int, float], ...]
 GRID = [round(0.50 + 0.01 * i, 2) for i in range(50)]
 
 
@@ -182,7 +193,27 @@ def fit(rows: Sequence[Row], writer: str, *, l2: float, min_support: int, precis
                   "points": {f"{t:.2f}": figures(tune, model, t) for t in GRID[::5]}})
 
 
-def decide(r: Row, model: Model | None, threshold: float) -> bool:
+def table_rows(r: Row) -> int:
+    """The rows of the table a row's answer read, from its ``rows`` feature (log(1 + n)).
+
+    >>> table_rows({"calib": {"rows": 2.7726}}), table_rows({"calib": {}})
+    (15, 0)
+    """
+    return round(math.expm1(r.get("calib", {}).get("rows", 0.0)))
+
+
+def needed(r: Row, threshold: float, bands: Bands = ()) -> float:
+    """The threshold row ``r`` must reach: its table-size band's, else ``threshold`` (as
+    :meth:`Thresholds.needed` does for the offline writer).
+
+    >>> needed({"calib": {"rows": 2.7726}}, 0.9, ((20, 0.85),)), needed({"calib": {}}, 0.9)
+    (0.85, 0.9)
+    """
+    size = table_rows(r)
+    return next((t for most, t in bands if size <= most), threshold)
+
+
+def decide(r: Row, model: Model | None, threshold: float, bands: Bands = ()) -> bool:
     """Whether the calibrated verdict would mark row ``r`` verified."""
     if not answered(r):
         return False
@@ -190,13 +221,14 @@ def decide(r: Row, model: Model | None, threshold: float) -> bool:
         return not r["blocking"]
     if set(r["blocking"]) - (model.soft_codes - THRESHOLDS.hard):
         return False
-    return model.estimate(r["calib"]) >= threshold
+    return model.estimate(r["calib"]) >= needed(r, threshold, bands)
 
 
-def figures(rows: Iterable[Row], model: Model | None, threshold: float) -> dict[str, Any]:
+def figures(rows: Iterable[Row], model: Model | None, threshold: float,
+            bands: Bands = ()) -> dict[str, Any]:
     """``{n, verified, precision, coverage, wrong}`` (percentages) of ``rows``."""
     rows = list(rows)
-    marks = [decide(r, model, threshold) for r in rows]
+    marks = [decide(r, model, threshold, bands) for r in rows]
     v = sum(marks)
     ok_v = sum(m and r["correct"] for m, r in zip(marks, rows, strict=True))
     ok = sum(r["correct"] for r in rows)
@@ -272,6 +304,58 @@ def precision_at(rows: Sequence[Row], model: Model | None, coverage: float) -> f
     return None
 
 
+def _arrays(rows: Sequence[Row], model: Model) -> tuple[np.ndarray, ...]:
+    """Per row: the estimate (-1 where a rule blocks or there is no answer), right or not,
+    and the table's rows."""
+    soft = model.soft_codes - THRESHOLDS.hard
+    est = np.array([model.estimate(r["calib"]) if answered(r)
+                    and not set(r["blocking"]) - soft else -1.0 for r in rows])
+    return (est, np.array([bool(r["correct"]) for r in rows]),
+            np.array([table_rows(r) for r in rows]))
+
+
+def band_search(tune: Sequence[Row], model: Model, floors: dict[str, dict[str, Any]],
+                keep: dict[str, float], cutoffs: Sequence[int], grid: Sequence[float]
+                ) -> list[dict[str, Any]]:
+    """Every two-band operating point ``(cutoff, small, large)``: tables of at most
+    ``cutoff`` rows need ``small``, larger ones ``large`` (cutoff 0: one threshold), that
+    meets the bar on each tune file of ``floors`` (precision at least the floor's, and for
+    the files of ``keep``, coverage at most ``keep[file]`` points under the floor's); each
+    with its per-file figures.
+
+    >>> rows = [{"calib": {"rows": r}, "blocking": [], "groups": {}, "correct": ok,
+    ...          "_file": "a"} for r, ok in [(1.0, True), (1.0, True), (4.0, False)]]
+    >>> m = Model("offline", 0.0, {"rows": -1.0}, 0.5)
+    >>> floor = {"a": {"precision": 50.0, "coverage": 100.0}}
+    >>> [(p["cutoff"], p["small"], p["large"]) for p in band_search(rows, m, floor, {"a": 0},
+    ...                                                             [0, 5], [0.2, 0.3])]
+    [(0, 0.2, 0.2), (5, 0.2, 0.3)]
+    """
+    files = {f: _arrays([r for r in tune if r["_file"] == f], model) for f in floors}
+    out = []
+    for cutoff, small, large in itertools.product(cutoffs, grid, grid):
+        if cutoff == 0 and small != large:
+            continue
+        point: dict[str, Any] = {"cutoff": cutoff, "small": small, "large": large}
+        ok = True
+        for f, (est, right, size) in files.items():
+            marks = est >= np.where(size <= cutoff, small, large)
+            v, ok_v = int(marks.sum()), int((marks & right).sum())
+            fig = {"precision": round(100 * ok_v / v, 2) if v else None,
+                   "coverage": round(100 * ok_v / max(int(right.sum()), 1), 2),
+                   "wrong": round(100 * (v - ok_v) / max(len(est), 1), 2), "verified": v,
+                   "n": len(est)}
+            floor = floors[f]
+            if fig["precision"] is None or fig["precision"] < (floor["precision"] or 0.0) \
+                    or (f in keep and fig["coverage"] < floor["coverage"] - keep[f]):
+                ok = False
+                break
+            point[f] = fig
+        if ok:
+            out.append(point)
+    return out
+
+
 def provenance(paths: Sequence[Path], caches: Sequence[str] = ()) -> dict[str, Any]:
     """What the weights were fitted from: the code's commit, the inputs' hashes (and the
     ``bench run`` caches they re-judge), the date."""
@@ -322,6 +406,21 @@ def main() -> None:
     parser.add_argument("--floor", nargs="*", default=[], metavar="STEM=PERCENT",
                         help="raise the threshold until that input file's tune precision is "
                         "at least PERCENT (the precision of the verdict being replaced)")
+    parser.add_argument("--bands", default=None, metavar="ROWS:T,...",
+                        help="offline threshold per table-size band (tables of at most ROWS "
+                        "rows need T) in --report / --frontier; default: Thresholds'")
+    parser.add_argument("--search-bands", default="", metavar="C1,C2,...",
+                        help="list the two-band operating points (tables of at most C rows "
+                        "/ larger; 0: one threshold) of the offline model that keep every "
+                        "tune file's precision at least today's (the packaged weights and "
+                        "Thresholds), best --maximise precision first")
+    parser.add_argument("--keep-coverage", nargs="*", default=[], metavar="STEM=POINTS",
+                        help="with --search-bands: that file's tune coverage may fall at most "
+                        "POINTS under today's")
+    parser.add_argument("--maximise", default="wtq", help="with --search-bands: rank by this "
+                        "file's tune precision")
+    parser.add_argument("--kinds", default="", help="with --fit: refit only these writer kinds "
+                        "(comma-separated); the others keep the --weights file's model")
     parser.add_argument("--precision", type=float, default=0.97)
     parser.add_argument("--max-wrong", type=float, default=0.02)
     args = parser.parse_args()
@@ -330,12 +429,16 @@ def main() -> None:
     if args.fit:
         tune = [r for r in rows if r["groups"].get("half") == "tune"]
         kinds = sorted({r.get("writer_kind", "offline") for r in tune if answered(r)})
-        models = {k: fit(tune, k, l2=args.l2, min_support=args.min_support,
+        if args.kinds:
+            kinds = [k for k in kinds if k in args.kinds.split(",")]
+        models = {**models, **{k: fit(tune, k, l2=args.l2, min_support=args.min_support,
                          precision=args.precision, max_wrong=args.max_wrong,
                          balance=args.balance, drop=args.drop,
                          floors={a.split("=")[0]: float(a.split("=")[1]) for a in args.floor})
-                  for k in kinds}
+                  for k in kinds}}
         for k, m in models.items():
+            if k not in kinds:
+                continue
             print(f"{k}: threshold {m.threshold:.2f}, bias {m.bias:+.3f}, "
                   f"{m.tune['answers']} tune answers")
             for n, w in sorted(m.weights.items(), key=lambda t: t[1]):
@@ -352,6 +455,31 @@ def main() -> None:
             args.write.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             print(f"wrote {args.write}")
     thresholds = {"offline": THRESHOLDS.min_estimate, "llm": THRESHOLDS.min_estimate_llm}
+    bands: dict[str, Bands] = {"offline": THRESHOLDS.estimate_bands, "llm": ()}
+    if args.bands is not None:
+        bands["offline"] = tuple((int(a.split(":")[0]), float(a.split(":")[1]))
+                                 for a in args.bands.split(",") if a)
+    if args.search_bands:
+        today = load_models(WEIGHTS_FILE).get("offline")
+        tune = [r for r in rows if r["groups"].get("half") == "tune"
+                and r.get("writer_kind", "offline") == "offline"]
+        stems = sorted({r["_file"] for r in tune if answered(r)})
+        floors = {f: figures([r for r in tune if r["_file"] == f], today,
+                             THRESHOLDS.min_estimate, THRESHOLDS.estimate_bands)
+                  for f in stems}
+        for f in stems:
+            print(f"today {f} (tune): {_line(floors[f])}")
+        points = band_search(tune, models["offline"], floors,
+                             {a.split("=")[0]: float(a.split("=")[1])
+                              for a in args.keep_coverage},
+                             [int(c) for c in args.search_bands.split(",")],
+                             [round(0.70 + 0.005 * i, 3) for i in range(59)])
+        points.sort(key=lambda p: (-p[args.maximise]["precision"],
+                                   *(-p[f]["coverage"] for f in stems)))
+        print(f"{len(points)} operating points meet the bar; the best 15 by {args.maximise}:")
+        for p in points[:15]:
+            print(f"  rows<={p['cutoff']}: {p['small']:.3f}, else {p['large']:.3f}: "
+                  + "; ".join(f"{f} {_line(p[f])}" for f in stems))
     if args.frontier:
         for f in sorted({r["_file"] for r in rows}):
             part = [r for r in rows if r["_file"] == f and r["groups"].get("half") == "tune"]
@@ -359,7 +487,9 @@ def main() -> None:
             print(f"{f} (tune, {kind} model): threshold -> precision / coverage / wrong ✓")
             print(f"  rules (before)  {_line(before(part))}")
             for t in GRID[::2]:
-                print(f"  {t:.2f}            {_line(figures(part, models.get(kind), t))}")
+                fig = figures(part, models.get(kind), t, bands[kind] if kind == "offline"
+                              and args.bands is not None else ())
+                print(f"  {t:.2f}            {_line(fig)}")
             if args.at_coverage:
                 at = [float(c) for c in args.at_coverage.split(",")]
                 best = max((p for c in range(10, 101) if (p := precision_at(
@@ -373,7 +503,7 @@ def main() -> None:
                 part = [r for r in rows if r["_file"] == f
                         and (half == "all" or r["groups"].get("half") == half)]
                 kind = part[0].get("writer_kind", "offline") if part else "offline"
-                after = figures(part, models.get(kind), thresholds[kind])
+                after = figures(part, models.get(kind), thresholds[kind], bands[kind])
                 print(f"{f:10s} {half:6s} before {_line(before(part))}  after {_line(after)}")
 
 

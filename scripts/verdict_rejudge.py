@@ -82,7 +82,8 @@ def rejudge(row: dict[str, Any], examples: dict[str, Any], writer: str,
             if not k.startswith(("why:", "info:", "count:unexplained_words:"))}
     return {**row, "groups": {**row["groups"], **groups}, "flags": {**kept, **flags},
             "reasons": [[r.code, r.arg or "", r.message] for r in verdict.reasons],
-            "calib": features(trace, verdict.reasons), "blocking": list(verdict.blocking),
+            "calib": features(trace, verdict.reasons, question=e.question),
+            "blocking": list(verdict.blocking),
             "writer_kind": writer}
 
 

@@ -53,7 +53,7 @@ def medals():  # noqa: ANN201
 @pytest.fixture
 def toy(monkeypatch):  # noqa: ANN001, ANN201
     monkeypatch.setattr(verdict_module, "model_for", lambda writer: TOY)
-    return dataclasses.replace(THRESHOLDS, min_estimate=0.75)
+    return dataclasses.replace(THRESHOLDS, min_estimate=0.75, estimate_bands=())
 
 
 # ------------------------------------------------------------------------ the packaged weights
@@ -65,8 +65,11 @@ def test_weights_load_for_both_writers_with_provenance() -> None:
     assert model_for(None) == models["offline"] and model_for("llm") == models["llm"]
     for kind, m in models.items():
         assert m.soft_codes and not m.soft_codes & THRESHOLDS.hard
-        need = THRESHOLDS.min_estimate_llm if kind == "llm" else THRESHOLDS.min_estimate
-        assert m.threshold == need  # the fit's choice is the one in Thresholds
+        if kind == "llm":
+            assert m.threshold == THRESHOLDS.min_estimate_llm  # the fit's choice
+        else:  # stop 21: the bands by table size only raise the fit's threshold
+            needs = [t for _, t in THRESHOLDS.estimate_bands] + [THRESHOLDS.min_estimate]
+            assert len(needs) > 1 and min(needs) >= m.threshold
     assert "low_estimate" in REASON_CODES
 
 

@@ -8,9 +8,10 @@ number) and ``arg`` (argument key or mention) it concerns. A *hard* reason (in
 :attr:`Thresholds.hard`, or blocking by its rule and not weighed by the calibration) makes the
 verdict ``check`` on its own. The *soft* ones of a table answer are combined by
 :mod:`.calibration` into an estimate of how often answers with this evidence were
-right on the tune halves; below :attr:`Thresholds.min_estimate` the verdict is ``check`` with
-the reason ``low_estimate``. The rest are shown but do not block (a user-confirmed
-demonstration is a reason to look, not a proof).
+right on the tune halves; below the threshold of :meth:`Thresholds.needed` (for the offline
+writer, one per band of table size) the verdict is ``check`` with the reason ``low_estimate``.
+The rest are shown but do not block (a user-confirmed demonstration is a reason to look, not
+a proof).
 
 All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/RESULTS.md).
 

@@ -18,7 +18,9 @@ Every feature is computable at run time from the trace and its reasons alone (no
 * ``target_low_score`` / ``target_low_margin``: the same for the mapping of the target type
   (the column or relation the answer is read from);
 * ``steps``: ``log(number of queries)``; ``answers``: ``log(number of answer values)``;
-* ``no_condition`` / ``aggregate``: the query has no value condition / computes an aggregate.
+* ``no_condition`` / ``aggregate``: the query has no value condition / computes an aggregate;
+* what the question and table look like (:mod:`.context`): ``rows``, ``columns``, ``words``,
+  ``cue_kinds``, ``shape:<kind>`` (a model weighs only the features its weights name).
 
 >>> from trustuqa_core.verdict_record import Reason
 >>> m = Model("offline", 3.0, {"code:count_of_one": -2.0}, 0.5)
@@ -42,6 +44,7 @@ from typing import Any
 from ..mapping.mapper import Mapping
 from ..trace import Trace
 from ..verdict_record import Reason
+from .context import CONTEXT, context_features
 
 __all__ = ["Model", "NUMERIC", "PLAIN", "WEIGHTS_FILE", "features", "load_models",
            "model_for", "nonpositive", "describe", "describe_feature"]
@@ -59,6 +62,7 @@ NUMERIC: dict[str, str] = {
     "answers": "several answer values",
     "no_condition": "no value condition in the query",
     "aggregate": "an aggregate (count, max, sum ...)",
+    **CONTEXT,
 }
 #: the soft codes in a few plain words, for the ``low_estimate`` message (others: the code)
 PLAIN: dict[str, str] = {
@@ -104,16 +108,17 @@ def nonpositive(name: str) -> bool:
     return name.startswith("code:") or name in _DOUBTS
 
 
-def features(trace: Trace, reasons: Sequence[Reason], *, skip: str = "low_estimate"
-             ) -> dict[str, float]:
+def features(trace: Trace, reasons: Sequence[Reason], *, skip: str = "low_estimate",
+             question: str | None = None) -> dict[str, float]:
     """The label-free features of an answered ``trace`` with its ``reasons`` (those with code
-    ``skip``, the estimate's own reason, are left out).
+    ``skip``, the estimate's own reason, are left out) as the answer to ``question`` (the
+    trace's own when None).
 
     >>> from trustuqa_core import load_graph, run_query
     >>> g = load_graph(tables=[b"Name,Gold\\nAnn,4\\nBea,2\\n"])
     >>> t = run_query("Query1: \\"get_information(relation='Gold', tail_entity='4')\\"", g)
-    >>> features(t, [Reason("unexplained_words", "...", None, "snowy, peaks")])
-    {'code:unexplained_words': 1.0, 'unexplained': 2.0}
+    >>> features(t, [Reason("unexplained_words", "...", None, "snowy, peaks")], question="")
+    {'code:unexplained_words': 1.0, 'unexplained': 2.0, 'rows': 1.0986, 'columns': 1.0986}
     """
     out: dict[str, float] = {}
     for r in reasons:
@@ -138,6 +143,7 @@ def features(trace: Trace, reasons: Sequence[Reason], *, skip: str = "low_estima
         out["no_condition"] = 1.0
     if program is not None and any(q.call.func in _AGGREGATES for q in program.queries):
         out["aggregate"] = 1.0
+    out.update(context_features(trace, question))
     return out
 
 

@@ -1,7 +1,8 @@
 """The verdict on one answer: collect every family's reasons, then decide.
 
 A hard reason blocks on its own; the soft ones of a table answer are combined by
-:mod:`.calibration` into an estimate compared with :attr:`Thresholds.min_estimate`.
+:mod:`.calibration` into an estimate compared with :meth:`Thresholds.needed` (the writer's
+threshold, for the offline writer per band of the table's size).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..trace import Trace
 from ..verdict_record import Reason, Verdict
 from .ambiguity import ambiguity_reasons
 from .calibration import Model, describe, features, model_for
+from .context import table_size
 from .evidence import (
     degenerate,
     mapping_reasons,
@@ -96,13 +98,13 @@ def judge(trace: Trace | None, question: str | None = None, *,
         reasons.append(Reason("confirmed_example", "shaped by your confirmed example: "
                               f"“{clip(confirmed_example, 200)}”", None, confirmed_example))
     model = model_for(writer) if th.calibrated and _tables_only(trace) else None
-    blocking = _decide(trace, reasons, th, model, writer)
+    blocking = _decide(trace, reasons, th, model, writer, question)
     ordered = sorted(reasons, key=lambda r: r.code not in blocking)
     return Verdict("check" if blocking else "verified", tuple(ordered), blocking)
 
 
 def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | None,
-            writer: str | None) -> tuple[str, ...]:
+            writer: str | None, question: str | None = None) -> tuple[str, ...]:
     """The blocking codes: every hard code that blocks by its rule; with a ``model``, also
     ``low_estimate`` (appended to ``reasons``) when the estimate of the soft ones falls below
     the threshold, followed by the soft codes that lowered it most first."""
@@ -110,9 +112,9 @@ def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | 
     hard = tuple(dict.fromkeys(r.code for r in reasons if r.code not in soft and _blocks(r, th)))
     if model is None:
         return hard
-    x = features(trace, reasons)
+    x = features(trace, reasons, question=question)
     estimate = model.estimate(x)
-    need = th.min_estimate_llm if writer == "llm" else th.min_estimate
+    need = th.needed(writer, table_size(trace)[0])
     if estimate >= need:
         return hard
     low = [k for k, c in model.contributions(x) if c < 0]

@@ -37,6 +37,10 @@ class Thresholds:
             hard. Off: the rules above alone (the verdict before stop 16).
         min_estimate: ``verified`` needs the offline writer's estimate at or above this.
         min_estimate_llm: the same for an LLM-written query.
+        estimate_bands: per band of table size, the offline writer's threshold instead of
+            ``min_estimate``: ``(most_rows, threshold)`` pairs in rising ``most_rows``; an
+            answer read from a table of at most ``most_rows`` rows takes the first band
+            that holds it, a larger table ``min_estimate`` (empty: one threshold for all).
     """
 
     min_score: float = 0.75
@@ -80,8 +84,25 @@ class Thresholds:
         "recovered", "similar_template", "echoes_question", "many_for_one",
         "choice_unanswered", "placeholder_unasked", "extreme_not_number"})
     calibrated: bool = True
-    min_estimate: float = 0.88
+    #: offline: tables of more than 35 rows need 0.95, the rest 0.885 (stop 21, chosen on the
+    #: tune halves by scripts/verdict_calibrate.py --search-bands against a bar written first:
+    #: every tune file's precision at least stop 20's, WikiSQL coverage at most 2 points
+    #: lower, then the most WTQ dev precision; the estimate's weights are stop 19's)
+    min_estimate: float = 0.95
     min_estimate_llm: float = 0.86
+    estimate_bands: tuple[tuple[int, float], ...] = ((35, 0.885),)
+
+    def needed(self, writer: str | None, rows: int) -> float:
+        """The estimate ``verified`` needs for an answer by ``writer`` read from a table of
+        ``rows`` rows.
+
+        >>> th = Thresholds(min_estimate=0.9, estimate_bands=((20, 0.85),))
+        >>> th.needed("offline", 12), th.needed("offline", 40), th.needed("llm", 12)
+        (0.85, 0.9, 0.86)
+        """
+        if writer == "llm":
+            return self.min_estimate_llm
+        return next((t for most, t in self.estimate_bands if rows <= most), self.min_estimate)
 
 
 THRESHOLDS = Thresholds()
