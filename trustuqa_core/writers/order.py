@@ -112,10 +112,11 @@ def rule_row_order(s: LinkState) -> bool:
 
 
 def _by_place(s: LinkState, order: str) -> bool:
-    """*what year is ranked first?*: a verb of placing right before *first* / *last*, asking
-    for a column other than the table's column of places: the row placed first is the one
-    holding place 1 (the last: the largest place), not the earliest year; when no cell holds
-    1 (medallists' places blank) the table's order stands, as before.
+    """*what year is ranked first?*: a verb of placing right before *first* / *last* (not
+    *listed*: the table's order), no condition, asking for a column other than the table's
+    column of places: the row placed first is the one holding place 1, the last the one
+    holding the largest place (not the earliest / latest year). The table's order stands, as
+    before, when no cell holds 1 (medallists' places blank) or the largest place is shared.
 
     >>> from trustuqa_core import load_graph
     >>> from trustuqa_core.writers.linking import read_table
@@ -130,9 +131,13 @@ def _by_place(s: LinkState, order: str) -> bool:
     >>> s.select = "Year"
     >>> _by_place(s, "max"), s.agg, s.ranking
     (True, 'max', ('extreme', 'Rank'))
+    >>> s = LinkState.start("what year is listed first?", t)
+    >>> s.select = "Year"
+    >>> _by_place(s, "min")
+    False
     """
     at = next((i for i, w in enumerate(s.q) if w in (FIRST, LAST) and i not in s.covered), -1)
-    if at < 1 or s.q[at - 1] not in _PLACING | _FINISH_VERBS or s.select is None:
+    if at < 1 or s.q[at - 1] not in _PLACED or s.select is None or s.conds:
         return False
     columns = place_columns(s.table)
     if not columns or s.select in columns or rank_like(s.select):
@@ -145,10 +150,12 @@ def _by_place(s: LinkState, order: str) -> bool:
             return False
         s.agg, s.ranking = "", None
         s.conds.append(Cond(column, "=", held[0], (at, at + 1)))
-    elif s.table.numeric.get(column):
-        s.agg, s.ranking = order, ("extreme", column)
     else:
-        return False
+        span = s.table.ranges.get(column)
+        if span is None or any(parse_number(c) == span[1]
+                               for c in s.table.repeated.get(column, ())):
+            return False  # a tie for the last place: which row is last is the table's order
+        s.agg, s.ranking = order, ("extreme", column)
     s.covered |= {at - 1, at}
     return True
 
@@ -312,6 +319,8 @@ _ORDINALS = words("ordinal_words")
 #: verbs of finishing a race or a ranking in a place
 _FINISH_VERBS = frozenset({"finished", "finish", "finishes", "placed", "place", "came",
                            "come", "ranked", "rank", "ended"})
+#: verbs placing a row in a ranking before *first* / *last* (:func:`_by_place`)
+_PLACED = (_PLACING | _FINISH_VERBS) - _LISTED
 
 
 def _finished_place(q: list[str]) -> tuple[int, int] | None:
