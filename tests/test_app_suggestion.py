@@ -19,7 +19,7 @@ from fake_openai import FakeOpenAIServer, FakeReply, scripted
 from helpers import FixedWriter, configure_llm, office_files, office_graph_of
 from streamlit.testing.v1 import AppTest
 
-from trustuqa_core.app_services.ask import ask, no_answer_wording
+from trustuqa_core.app_services.ask import ask
 from trustuqa_core.app_services.history import history_labels, remember
 from trustuqa_core.app_services.run_tables import run_verdict, what_to_try
 from trustuqa_core.app_services.runs import execute_text, imported_run, record_of, rerun
@@ -136,13 +136,6 @@ def test_what_to_try_fits_the_run(office: GraphStore) -> None:
     text = what_to_try(empty)
     assert "edit the query (Details → Steps)" in text and "override a mapping" in text
     assert "configure an LLM" not in text  # an LLM wrote it already
-
-
-def test_a_fallback_that_found_nothing_does_not_say_it_answered() -> None:
-    said = "the routed attempt over a.csv gave no answer; answered over all loaded sources"
-    assert no_answer_wording(said, True) == said
-    assert no_answer_wording(said, False).endswith(
-        "tried again over all loaded sources: no answer there either")
 
 
 # ------------------------------------------------------------------ the Ask page (AppTest)

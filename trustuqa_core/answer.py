@@ -300,7 +300,7 @@ def answer(
             result = over(graph, mapper, decision.fallback(reason), decision.sources)
             result = _by_failed_query(result, decision, decision.all_sources, graph, mapper,
                                       over)
-            result.warnings.insert(0, reason + "; answered over all loaded sources")
+            result.warnings.insert(0, fallback_warning(reason, bool(result.answer)))
             result.routed_attempt = first
             _add_timings(result, first)
     if decision is not None:
@@ -312,6 +312,20 @@ def answer(
         result.routing = decision
     result.timings["total"] = time.perf_counter() - t0
     return result
+
+
+def fallback_warning(reason: str, answered: bool) -> str:
+    """The warning of a fallback over all loaded sources after the routed attempt found
+    nothing (``reason``), worded by whether that second attempt found an answer.
+
+    >>> fallback_warning("the routed attempt over a.csv gave no answer", True)
+    'the routed attempt over a.csv gave no answer; answered over all loaded sources'
+    >>> fallback_warning("the routed attempt over a.csv gave no answer", False).split("; ")[1]
+    'tried again over all loaded sources: no answer there either'
+    """
+    if answered:
+        return reason + "; answered over all loaded sources"
+    return reason + "; tried again over all loaded sources: no answer there either"
 
 
 def unrouted_sources(result: Answer, decision: RouteDecision) -> list[str]:

@@ -155,6 +155,26 @@ def _by_demonym() -> dict[str, str]:
     return table
 
 
+@cache
+def _by_spoken_code() -> dict[str, str]:
+    """A code a question may write for a country (``country_code_words``: *USA*, *the UK*)
+    -> the country (the first of ``country_codes`` listing it), keyed lower-case with its
+    dots kept: *U.S.* is a code, *us* a word."""
+    table: dict[str, str] = {}
+    for said in words("country_code_words"):
+        bare = said.lower().removeprefix("the ")
+        for country, codes in pairs("country_codes"):
+            if any(c.strip().lower() == bare for c in codes.split(",")):
+                table.setdefault(said.lower(), country)
+                break
+    return table
+
+
 def country_of(word: str) -> str | None:
-    """The country whose people ``word`` names (singular or plural), else None."""
-    return _by_demonym().get(normalize(word))
+    """The country whose people ``word`` names (singular or plural), or that a code a
+    question may write for it names (``country_code_words``), else None.
+
+    >>> country_of("USA"), country_of("the UK"), country_of("u.s."), country_of("us")
+    ('United States', 'United Kingdom', 'United States', None)
+    """
+    return _by_demonym().get(normalize(word)) or _by_spoken_code().get(word.strip().lower())

@@ -34,7 +34,7 @@ from .sub_graphs import chosen_sources, restricted
 from .suggestion import suggestion_of, without_suggestion_message
 
 __all__ = ["ask", "verified_run", "reference_run", "attach_reference", "written_run",
-           "bundled_demos", "Progress", "refused_note", "no_answer_wording"]
+           "bundled_demos", "Progress", "refused_note"]
 
 Progress = Callable[[str], None]
 
@@ -137,8 +137,7 @@ def written_run(question: str, graph: GraphStore, mapper: Mapper | None, *,
               stage_seconds=dict(a.timings), model=a.writer.removeprefix("llm:") if llm else None)
     run.suggestion = suggestion_of(a)
     # e.g. a prompt longer than the model's context; the suggestion panel says its own
-    run.warnings += [no_answer_wording(w, bool(a.answer))
-                     for w in without_suggestion_message(a.warnings, run.suggestion)]
+    run.warnings += without_suggestion_message(a.warnings, run.suggestion)
     run.question_routing = a.routing.to_dict() if a.routing is not None else None
     if a.trace is None and trace.steps:
         if trace.answer:  # the shown sample found something the vote did not accept
@@ -207,27 +206,6 @@ def refused_note(samples: Sequence[dict[str, Any]], found: bool) -> str:
     return (f"None of the {n} written queries gave an answer that counts"
             + (f": {why}" if why else "") + ". Shown: the first query's steps"
             + ("; what it found is not the answer." if found else "."))
-
-
-#: how :func:`~trustuqa_core.answer.answer` ends the warning of a failed routed attempt
-_FELL_BACK = "; answered over all loaded sources"
-
-
-def no_answer_wording(warning: str, answered: bool) -> str:
-    """A fallback warning worded for a run that found no answer anywhere: the core says it
-    "answered over all loaded sources" even when that attempt found nothing too.
-
-    >>> print(no_answer_wording("the routed attempt over a.csv gave no answer; answered over "
-    ...                         "all loaded sources", False))  # doctest: +NORMALIZE_WHITESPACE
-    the routed attempt over a.csv gave no answer; tried again over all loaded sources: no
-    answer there either
-    >>> no_answer_wording("x; answered over all loaded sources", True)
-    'x; answered over all loaded sources'
-    """
-    if answered or not warning.endswith(_FELL_BACK):
-        return warning
-    return warning.removesuffix(_FELL_BACK) + "; tried again over all loaded sources: no " \
-        "answer there either"
 
 
 def _mark_confirmed_origin(run: Run, a: Answer) -> None:

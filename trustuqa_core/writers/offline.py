@@ -51,6 +51,7 @@ from ..query.render import render_program
 from ..store import GraphStore, LabelPool
 from ..text import normalize
 from .base import WriteRequest, Written
+from .blank_cells import blank_note, blank_rows
 from .chain import link_chain
 from .confirmed import CONFIRMED_NOTE, confirmed_note, rebind_confirmed
 from .kg import link_kg, link_kg_joint, relation_scores
@@ -89,12 +90,17 @@ class OfflineWriter:
         """Every candidate as ``(query program, how it was made)``, best first."""
         out = self._template_candidates(request)
         self.unlinked: list[str] = []
+        self.blank = ""
         if self.tables and any(s.kind == "table" for s in request.graph.sources):
             plan = link_table(request.question, request.graph)
             built = plan_program(plan)
             missing = unlinked_words(request.question, built) if built is not None else []
+            blank = blank_rows(request.graph, plan.computed) if built is not None else []
             if missing:
                 self.unlinked = missing
+                built = None
+            elif blank and plan.computed is not None:
+                self.blank = blank_note(plan.computed.column, blank, plan.source)
                 built = None
             if built is not None:
                 linked = (built, f"schema linking: {plan.explain()}")
@@ -133,6 +139,9 @@ class OfflineWriter:
             notes.append(f"could not link {words} to any value of the loaded data (the "
                          "offline writer does not guess): override a mapping, write the query, "
                          "or configure an LLM")
+        if self.blank and not batch:
+            lines.append(self.blank)
+            notes.append(self.blank)
         return Written([render_program(p) for p, _ in batch], "\n".join(lines), notes)
 
     # -- confirmed examples ----------------------------------------------------------------
@@ -295,6 +304,7 @@ class OfflineWriter:
                           "this program") for program, calls, note in found]
 
     unlinked: list[str] = []
+    blank = ""
 
     def _fits(self, request: WriteRequest, template: Template, values: tuple[str, ...]) -> bool:
         """Relations exist in the graph and the new literals name graph values (or numbers)."""

@@ -89,6 +89,8 @@ def rule_row_order(s: LinkState) -> bool:
     if not order:
         return False
     s.agg, s.ranking = order, ("extreme", "row_number")
+    if _by_place(s, order):
+        return True
     focus = focus_at(s.q)
     if s.q[0] in ("what", "which") and 0 <= focus < len(s.q) and s.q[focus] in _PLACING \
             and rank_like(s.select) and (name := name_column(s, s.select)):
@@ -106,6 +108,55 @@ def rule_row_order(s: LinkState) -> bool:
     elif asks_row(s.q, s.mentions, s.covered) and (name := name_column(s, s.select)):
         # "what was the first game released?": by the year column the question reads
         s.ranking, s.select = ("extreme", s.select), name
+    return True
+
+
+def _by_place(s: LinkState, order: str) -> bool:
+    """*what year is ranked first?*: a verb of placing right before *first* / *last* (not
+    *listed*: the table's order), no condition, asking for a column other than the table's
+    column of places: the row placed first is the one holding place 1, the last the one
+    holding the largest place (not the earliest / latest year). The table's order stands, as
+    before, when no cell holds 1 (medallists' places blank) or the largest place is shared.
+
+    >>> from trustuqa_core import load_graph
+    >>> from trustuqa_core.writers.linking import read_table
+    >>> rows = "".join(f"{r},{y}\\n" for r, y in [(2, 1950), (1, 1960), (3, 1940), (4, 1930),
+    ...                                             (5, 1920)])
+    >>> t = read_table(load_graph(tables=[("Rank,Year\\n" + rows).encode()]), 0)
+    >>> s = LinkState.start("what year is ranked first?", t)
+    >>> s.select = "Year"
+    >>> _by_place(s, "min"), [(c.column, c.value) for c in s.conds], s.agg, s.ranking
+    (True, [('Rank', '1')], '', None)
+    >>> s = LinkState.start("what year is ranked last?", t)
+    >>> s.select = "Year"
+    >>> _by_place(s, "max"), s.agg, s.ranking
+    (True, 'max', ('extreme', 'Rank'))
+    >>> s = LinkState.start("what year is listed first?", t)
+    >>> s.select = "Year"
+    >>> _by_place(s, "min")
+    False
+    """
+    at = next((i for i, w in enumerate(s.q) if w in (FIRST, LAST) and i not in s.covered), -1)
+    if at < 1 or s.q[at - 1] not in _PLACED or s.select is None or s.conds:
+        return False
+    columns = place_columns(s.table)
+    if not columns or s.select in columns or rank_like(s.select):
+        return False
+    column = columns[0]
+    if order == "min":
+        held = [label for label in ("1", ordinal_text(1))
+                if any(c == column for c, _ in s.table.cells.get(tuple(tokens(label)), []))]
+        if not held:
+            return False
+        s.agg, s.ranking = "", None
+        s.conds.append(Cond(column, "=", held[0], (at, at + 1)))
+    else:
+        span = s.table.ranges.get(column)
+        if span is None or any(parse_number(c) == span[1]
+                               for c in s.table.repeated.get(column, ())):
+            return False  # a tie for the last place: which row is last is the table's order
+        s.agg, s.ranking = order, ("extreme", column)
+    s.covered |= {at - 1, at}
     return True
 
 
@@ -268,6 +319,8 @@ _ORDINALS = words("ordinal_words")
 #: verbs of finishing a race or a ranking in a place
 _FINISH_VERBS = frozenset({"finished", "finish", "finishes", "placed", "place", "came",
                            "come", "ranked", "rank", "ended"})
+#: verbs placing a row in a ranking before *first* / *last* (:func:`_by_place`)
+_PLACED = (_PLACING | _FINISH_VERBS) - _LISTED
 
 
 def _finished_place(q: list[str]) -> tuple[int, int] | None:
