@@ -343,16 +343,26 @@ def route(question: str, graph: GraphStore,
     evidence: list[list[str]] = [[] for _ in range(n)]
     tokens = normalize(question).split()
     spans = {text: where for _, _, text, where in _name_spans(tokens, index)}
+    # the given entities are the forms of one topic entity (a benchmark's linked id and its
+    # name): a source holding any form holds the entity
+    forms = {x: index.names.get(x, frozenset())
+             for x in dict.fromkeys(normalize(x) for x in entities)}
+    holding = frozenset().union(*forms.values()) if forms else frozenset()
     for text, where in spans.items():
         words = text.count(" ") + 1
         number = text.replace(" ", "").isdigit()
+        also = holding - where if text in forms else frozenset()
+        where = where | also
         idf = 1.0 + math.log(n / len(where))
         points = (WEIGHTS["name_word"] * words if not number else WEIGHTS["number"]
                   if words == 1 else WEIGHTS["number_span"] * words) * idf
         for i in where:
             scores[i] += points
-            evidence[i].append(f"'{text}' names a node of {names[i]} ({words} word"
-                               f"{'s' if words > 1 else ''})")
+            evidence[i].append(
+                f"'{text}' names a node of {names[i]} ({words} word{'s' if words > 1 else ''})"
+                if i not in also else
+                f"'{text}' names the given entity, a node of {names[i]} as "
+                f"'{_form_in(forms, i)}'")
     padded = f" {' '.join(tokens)} "
     for text, where in index.numeric.items():  # a number that is a whole column name
         if f" {text} " not in padded:
@@ -363,17 +373,22 @@ def route(question: str, graph: GraphStore,
         for i in where:
             scores[i] += points
             evidence[i].append(f"'{text}' is the name of a column of {names[i]}")
-    for entity in dict.fromkeys(normalize(x) for x in entities):
-        if entity in spans:
-            continue  # the same mention, already counted as a name of the question
-        where = index.names.get(entity, frozenset())
-        for i in where:
-            scores[i] += WEIGHTS["given_entity"] * (1.0 + math.log(n / len(where)))
-            evidence[i].append(f"the given entity '{entity}' is a node of {names[i]}")
+    if holding and not any(x in spans for x in forms):  # one mention, one count
+        for i in sorted(holding):
+            scores[i] += WEIGHTS["given_entity"] * (1.0 + math.log(n / len(holding)))
+            evidence[i].append(f"the given entity '{_form_in(forms, i)}' is a node of "
+                               f"{names[i]}")
     content = [w for w in re.findall(r"[a-z]+", question.casefold()) if w not in _STOP]
-    given = [x for x in dict.fromkeys(normalize(x) for x in entities) if x in index.names]
+    given = [x for x, where in forms.items() if where]
+    shares: dict[int, tuple[float, str]] = {}
     for text in dict.fromkeys([*spans, *given]):
-        _anchor(graph, index, text, content, text in given, scores, evidence, names)
+        _anchor(graph, index, text, content, text in given, scores, evidence, names, shares)
+    if shares and WEIGHTS["central"]:  # relative to the source where any form is most central
+        best = max(share for share, _ in shares.values())
+        for i, (share, text) in sorted(shares.items()):
+            scores[i] += WEIGHTS["central"] * share / best
+            evidence[i].append(f"the given entity '{text}' is in {share:.1%} of the facts of "
+                               f"{names[i]}")
     named = {w for text in spans for w in text.split()}
     for w in dict.fromkeys(tokens):
         where = index.tokens.get(w, frozenset())
@@ -430,10 +445,11 @@ def _rel_stems(graph: GraphStore, rel: int) -> frozenset[str]:
 
 
 def _anchor(graph: GraphStore, index: _Index, text: str, content: Sequence[str], given: bool,
-            scores: list[float], evidence: list[list[str]], names: tuple[str, ...]) -> None:
+            scores: list[float], evidence: list[list[str]], names: tuple[str, ...],
+            shares: dict[int, tuple[float, str]]) -> None:
     """Points for the sources where the node named ``text`` sits in a fact whose relation (a
-    KG relation, a table's column) a question word names (``anchor``) and, for a given entity,
-    for how central the node is in the source (its share of the source's facts, ``central``)."""
+    KG relation, a table's column) a question word names (``anchor``); for a form of the given
+    entity, its share of each source's facts goes into ``shares`` (the largest per source)."""
     ids = np.asarray(index.nodes.get(text, ()), dtype=np.int64)
     if not len(ids):
         return
@@ -443,7 +459,6 @@ def _anchor(graph: GraphStore, index: _Index, text: str, content: Sequence[str],
     srcs, rels = graph.sources_of(facts), graph.rels_of(facts)
     own = set(text.split())
     wanted = {w: {stem(w)} | _SYNONYMS.get(w, set()) for w in content if w not in own}
-    shares: dict[int, float] = {}
     for i in np.unique(srcs).tolist():
         mask = srcs == i
         stems: set[str] = set()
@@ -454,13 +469,14 @@ def _anchor(graph: GraphStore, index: _Index, text: str, content: Sequence[str],
             scores[i] += WEIGHTS["anchor"] * len(matched)
             evidence[i].append(f"'{text}' is in a fact of {names[i]} whose relation is named by "
                                + ", ".join(f"'{w}'" for w in matched))
-        shares[i] = int(mask.sum()) / max(index.sizes[i], 1)
-    if given and shares and WEIGHTS["central"]:
-        best = max(shares.values())
-        for i, share in shares.items():
-            scores[i] += WEIGHTS["central"] * share / best
-            evidence[i].append(f"the given entity '{text}' is in {share:.1%} of the facts of "
-                               f"{names[i]}")
+        share = int(mask.sum()) / max(index.sizes[i], 1)
+        if given and share > shares.get(i, (-1.0, ""))[0]:
+            shares[i] = (share, text)
+
+
+def _form_in(forms: Mapping[str, frozenset[int]], source: int) -> str:
+    """The first form of the given entity that is a node of ``source``."""
+    return next(x for x, where in forms.items() if source in where)
 
 
 def _year_in_source(graph: GraphStore, source: int, year: int) -> bool:
