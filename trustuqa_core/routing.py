@@ -413,13 +413,16 @@ def route(question: str, graph: GraphStore,
             evidence[i].append(f"'{w}' is {said} of {names[i]}")
     years = [int(y) for y in _YEAR.findall(question)]
     when = bool(_WHEN.search(question))
+    about = [*spans, *given]
     for i in range(n):
         if not index.temporal[i]:
             continue
-        for y in years:
-            if _year_in_source(graph, i, y):
+        for y in years:  # in a dated fact about a node the question names, not just any
+            text = _dated_about(graph, index, i, y, about)
+            if text is not None:
                 scores[i] += WEIGHTS["year_in_interval"]
-                evidence[i].append(f"the year {y} falls in a dated fact of {names[i]}")
+                evidence[i].append(f"the year {y} falls in a dated fact of {names[i]} about "
+                                   f"'{text}'")
         if when:
             scores[i] += WEIGHTS["when"]
             evidence[i].append(f"the question asks when; {names[i]} holds dated facts")
@@ -479,8 +482,22 @@ def _form_in(forms: Mapping[str, frozenset[int]], source: int) -> str:
     return next(x for x, where in forms.items() if source in where)
 
 
-def _year_in_source(graph: GraphStore, source: int, year: int) -> bool:
-    start, end = graph.intervals_of(graph.facts_of_source(source))
+def _dated_about(graph: GraphStore, index: _Index, source: int, year: int,
+                 texts: Sequence[str]) -> str | None:
+    """The first of ``texts`` (named nodes) in a fact of ``source`` dated around ``year``."""
+    for text in texts:
+        ids = np.asarray(index.nodes.get(text, ()), dtype=np.int64)
+        if not len(ids):
+            continue
+        facts = np.concatenate([graph.facts_heads(ids), *[graph.facts_tail(int(t)) for t in ids]])
+        facts = facts[graph.sources_of(facts) == source]
+        if len(facts) and _year_in(graph, facts, year):
+            return text
+    return None
+
+
+def _year_in(graph: GraphStore, facts: np.ndarray, year: int) -> bool:
+    start, end = graph.intervals_of(facts)
     lo = np.where(np.isnan(start), -np.inf, start)
     hi = np.where(np.isnan(end), np.where(np.isnan(start), -np.inf, np.inf), end)
     return bool(((lo <= year) & (year <= hi)).any())
