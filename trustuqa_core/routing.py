@@ -418,11 +418,11 @@ def route(question: str, graph: GraphStore,
         if not index.temporal[i]:
             continue
         for y in years:  # in a dated fact about a node the question names, not just any
-            text = _dated_about(graph, index, i, y, about)
-            if text is not None:
+            dated = _dated_about(graph, index, i, y, about)
+            if dated is not None:
                 scores[i] += WEIGHTS["year_in_interval"]
                 evidence[i].append(f"the year {y} falls in a dated fact of {names[i]} about "
-                                   f"'{text}'")
+                                   f"'{dated}'")
         if when:
             scores[i] += WEIGHTS["when"]
             evidence[i].append(f"the question asks when; {names[i]} holds dated facts")
