@@ -58,3 +58,15 @@ def test_cross_sample_actors_of_a_film_in_table_and_kg_come_from_the_kg() -> Non
     a = answer("who acted in Young Frankenstein?", g, writer="offline")
     assert a.routing is not None and a.routing.sources == ("movies_kg.txt",)
     assert sorted(a.answer) == ["Gene Wilder", "Madeline Kahn", "Marty Feldman", "Peter Boyle"]
+
+
+def test_relation_words_of_a_kg_whose_nodes_the_question_names_not_weigh_less() -> None:
+    g = load_graph(tables=[b"Nation,Total\nItaly,10\nFrance,7\n"],
+                   kgs=[b"Rome|award_medals|Gold\n"])
+    d = route("which nation has the most medals?", g)
+    assert d.sources == ("table1",) and d.scores["kg1"] > 0
+    assert "'medals' is a word of a relation of kg1 (the question names no node of it)" \
+        in d.evidence["kg1"]
+    named = route("how many medals did Rome get?", g)
+    assert named.sources == ("kg1",)
+    assert "'medals' is a word of a relation of kg1" in named.evidence["kg1"]
