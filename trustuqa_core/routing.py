@@ -12,14 +12,15 @@ source by
 - **relation words**: question words that are words of the source's relation / column names
   (with the ``kg_relation_words`` synonyms of the lexicon: ``wrote`` -> ``written``); a
   column name made of numbers only (*2008/09*) counts when the question says it, as a name
-  of numbers would;
+  of numbers would; a KG of which the question names no node gets half (``loose_relation``);
 - **anchors**: a named node (or given entity) that sits in a fact of the source whose relation
   (a KG relation, the cell's column) another question word names: *time zone* of London;
 - **centrality**: a given entity's share of the source's facts, relative to the source where
   it is most central (a subgraph built around it beats a table with it in one cell); a given
-  entity that is also a named span is counted once, as the name;
-- **time**: a year of the question inside a dated fact of a temporal KG (``when`` questions
-  lean to a TKG a little);
+  entity that is also a named span is counted once, as the name; the given entities are the
+  forms of one entity (an id and a name): a source holding any form holds it;
+- **time**: a year of the question inside a dated fact of a temporal KG about a node the
+  question names (``when`` questions lean to a TKG a little);
 - **demos**: the similarity of the best demonstration of the source's kind (given by the caller,
   who owns the demo pool: ``answer()`` passes it).
 
