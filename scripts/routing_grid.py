@@ -5,6 +5,12 @@ Each ``--set NAME=v1,v2,...`` names a weight of ``trustuqa_core.routing.WEIGHTS`
 questions 100-199 of each benchmark (never on the check half, questions 0-99), best first.
 
     python scripts/routing_grid.py --set anchor=0,1,2 --set central=0,2,4 --top 5
+    python scripts/routing_grid.py --as-answer --set demo=0.5,2,4   # with demo similarities
+
+``--as-answer`` scores the decision ``answer()`` makes in the *mix-unknown* setting (per-kind
+demo similarities from the union of the five demo pools, as ``routing_accuracy.py`` does by
+default) instead of ``route()`` alone; each row gives per benchmark ``exact`` and ``kind``
+(``right_kind``), ranked by the smallest ``kind`` then the total ``exact``.
 """
 
 from __future__ import annotations
@@ -19,9 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import trustuqa_core.routing as routing  # noqa: E402
 from trustuqa_core.evaluate.mixed import (  # noqa: E402
     MIXED_BENCHMARKS,
+    MixedEvaluation,
     build_mixed_graph,
     mixed_examples,
     own_sources,
+    right_kind,
     topic_entities,
 )
 
@@ -31,6 +39,8 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2")
     ap.add_argument("--per", type=int, default=100)
     ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--as-answer", action="store_true",
+                    help="score answer()'s decision (with demo similarities), exact and kind")
     args = ap.parse_args()
     grid = {}
     for item in args.set:
@@ -40,20 +50,24 @@ def main() -> None:
     chosen = examples[args.per * len(MIXED_BENCHMARKS):]
     graph = build_mixed_graph(chosen)
     base = dict(routing.WEIGHTS)
+    product = MixedEvaluation("mix-unknown", encoder="hashing") if args.as_answer else None
     rows = []
     for combo in itertools.product(*grid.values()):
         setting = dict(zip(grid, combo, strict=True))
         routing.WEIGHTS = {**base, **{k: v for k, v in setting.items() if k != "ratio"}}
         routing.UNSURE_RATIO = setting.get("ratio", 0.9)
-        per: dict[str, int] = {}
+        exact: dict[str, int] = {}
+        kind: dict[str, int] = {}
         for e in chosen:
-            d = routing.route(e.question, graph, entities=topic_entities(e))
-            per[e.benchmark] = per.get(e.benchmark, 0) + (set(d.sources) == set(own_sources(e)))
-        rows.append((sum(per.values()), min(per.values()), setting, per))
-    rows.sort(key=lambda r: (-r[0], -r[1]))
-    for total, _, setting, per in rows[:args.top]:
-        print(total, setting, per)
-
+            d = (product.route(e, graph) if product is not None
+                 else routing.route(e.question, graph, entities=topic_entities(e)))
+            own = own_sources(e)
+            exact[e.benchmark] = exact.get(e.benchmark, 0) + (set(d.sources) == set(own))
+            kind[e.benchmark] = kind.get(e.benchmark, 0) + right_kind(graph, d.sources, own)
+        rows.append((sum(exact.values()), min(kind.values()), setting, exact, kind))
+    rows.sort(key=lambda r: (-r[1], -r[0]) if args.as_answer else (-r[0], -r[1]))
+    for total, worst, setting, exact, kind in rows[:args.top]:
+        print(total, worst, setting, "exact", exact, "kind", kind)
 
 if __name__ == "__main__":
     main()
