@@ -56,3 +56,14 @@ def test_the_cli_json_says_the_same(tmp_path: Path,
     warnings = record["warnings"]
     assert any(w.endswith(NOTHING) for w in warnings)
     assert not any(ANSWERED in w for w in warnings)
+
+
+def test_the_cli_text_prints_the_warnings(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    skiers, films = tmp_path / "skiers.csv", tmp_path / "films.csv"
+    skiers.write_bytes(SKIERS)
+    films.write_bytes(FILMS)
+    main(["ask", "--table", str(skiers), "--table", str(films), "--writer", "offline",
+          "--question", "which skier is from Spain?"])  # exit code 1: no answer
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert any(line.endswith(NOTHING) for line in notes)

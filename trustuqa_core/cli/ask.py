@@ -97,6 +97,8 @@ def ask_cli(args: argparse.Namespace, graph: GraphStore) -> int:
         out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str) + "\n")
         return 0 if result.ok else 1
     out.write(f"writer: {result.writer}\n")
+    for warning in result.warnings:
+        out.write(f"note: {warning}\n")
     if result.trace is not None:
         for step in result.trace.steps:
             out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
