@@ -450,3 +450,23 @@ def test_a_comparison_witnesses_each_head_by_its_own_fact() -> None:
     step = out.steps[0].output
     assert [g.label(e) for e in step.elems] == ["A", "B", "C"]  # in fact order
     assert [[g.fact_text(f)[0] for f in w] for w in step.witnesses] == [["A"], ["B"], ["C"]]
+
+
+POPULATIONS = b"""Sum,Population (2005),Population (2009)
+Alpha,100,130
+Beta,200,190
+"""
+
+
+def test_a_tied_target_type_reads_the_column_the_query_looked_up() -> None:
+    g = build_graph([load_source(POPULATIONS, "table", "pop.csv")])
+    text = q(
+        "get_information(relation='Population (2009)')",
+        "max(set='output_of_query1')",
+        "get_information(relation='Population (2009)', tail_entity='output_of_query2')",
+        target="population",
+    )
+    t = run_query(text, g, Mapper(g))
+    assert t.answer == ["190"]  # Beta's 2009 value, not its 2005 value 200
+    assert t.target_step is not None
+    assert any("ties between" in n for n in t.target_step.notes)
