@@ -470,3 +470,25 @@ def test_a_tied_target_type_reads_the_column_the_query_looked_up() -> None:
     assert t.answer == ["190"]  # Beta's 2009 value, not its 2005 value 200
     assert t.target_step is not None
     assert any("ties between" in n for n in t.target_step.notes)
+
+
+REPEATED = b"""Week,Song,Performer,Album,Performer
+1,Timber,Pitbull,True,Avicii
+2,I See Fire,Ed Sheeran,High Hopes,Bruce Springsteen
+3,I See Fire,Ed Sheeran,High Hopes,Bruce Springsteen
+4,Happy,Pharrell,True,Avicii
+"""
+
+
+def test_a_value_missing_from_a_repeated_header_is_looked_up_in_its_repeats() -> None:
+    g = build_graph([load_source(REPEATED, "table", "chart.csv")])
+    m = Mapper(g)
+    t = run_query(q("get_information(relation='Performer', tail_entity='Bruce Springsteen')",
+                    "count(set='output_of_query1')"), g, m)
+    assert t.answer == ["2"]
+    assert any("repeats that header" in n for n in t.steps[0].notes)
+    # a value the first column holds is read there only
+    t = run_query(q("get_information(relation='Performer', tail_entity='Ed Sheeran')",
+                    "get_information(relation='Week', head_entity='output_of_query1')"), g, m)
+    assert t.answer == ["2", "3"]
+    assert not any("repeats" in n for n in t.steps[0].notes)

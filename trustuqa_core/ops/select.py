@@ -29,13 +29,54 @@ from .base import (
     witness_map,
 )
 from .project import project
+from .repeated import repeated_columns
 
 
 def op_select(ctx: Context, op: Op) -> Result:
-    """Heads whose ``relation`` value matches (``=``) or compares (``< > <= >=``) with ``value``."""
+    """Heads whose ``relation`` value matches (``=``) or compares (``< > <= >=``) with ``value``.
+
+    An equality that finds nothing in a column whose header repeats (``Performer`` and
+    ``Performer (2)``) is looked up in the repeats too (:func:`_in_repeated_columns`)."""
+    result = _op_select(ctx, op)
+    if result or op.cmp != "=":
+        return result
+    return _in_repeated_columns(ctx, op) or result
+
+
+def _in_repeated_columns(ctx: Context, op: Op) -> Result | None:
+    """The rows holding the value in the other columns of the same header, with a note;
+    None when the header does not repeat or they find nothing either (notes unchanged)."""
+    g, rel, value = ctx.graph, relation_param(ctx, op.param("relation")), op.param("value")
+    others = repeated_columns(g, rel)
+    if not others or isinstance(value, Ref):
+        return None
+    if isinstance(value, Bound) and not value.ids:
+        value = Text(value.text)
+    notes = list(ctx.notes)
+    found, used = [], []
+    for other in others:
+        bound = Bound(rel_name(ctx, other), (other,), (rel_name(ctx, other),), "relation")
+        params = tuple((k, bound if k == "relation" else value if k == "value" else v)
+                       for k, v in op.params)
+        part = _op_select(ctx, Op(op.name, params, op.cmp, op.out))
+        if part:
+            found.append(part)
+            used.append(rel_name(ctx, other))
+    ctx.notes[:] = notes
+    if not found:
+        return None
+    shown = value.text if isinstance(value, Bound) else str(value)
+    ctx.notes.append(
+        f"{shown!r} is in no cell of {rel_name(ctx, rel)!r}; the table repeats that header, "
+        f"and {', '.join(repr(u) for u in used)} hold(s) it: those rows are read"
+    )
+    return union(found)
+
+
+def _op_select(ctx: Context, op: Op) -> Result:
     g, rel, value = ctx.graph, relation_param(ctx, op.param("relation")), op.param("value")
     if op.cmp == "!=":
-        equal = op_select(ctx, Op("select", op.params, "="))
+        equal = _op_select(ctx, Op("select", op.params, "="))
         facts = np.sort(g.facts_rel(rel))
         drop = equal.keys()
         keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
