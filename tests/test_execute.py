@@ -492,3 +492,19 @@ def test_a_value_missing_from_a_repeated_header_is_looked_up_in_its_repeats() ->
                     "get_information(relation='Week', head_entity='output_of_query1')"), g, m)
     assert t.answer == ["2", "3"]
     assert not any("repeats" in n for n in t.steps[0].notes)
+
+
+SEASONS = b"""Season,Place
+2002-03,3
+2003-04,1
+2004-05,2
+"""
+
+
+def test_a_literal_matched_to_a_row_number_is_named_by_its_own_text() -> None:
+    g = build_graph([load_source(SEASONS, "table", "seasons.csv")])
+    t = run_query(q("get_information(relation='row_number', tail_entity='2002-03')",
+                    "get_information(relation='row_number', tail_entity='2003-04')",
+                    "compare(output_of_query1, output_of_query2)"),
+                  g, Mapper(g), question="was the team listed first in 2002-03 or 2003-04?")
+    assert t.answer and t.answer[0] in ("2002-03", "2003-04")

@@ -262,6 +262,9 @@ def _display_name(bound: Bound) -> str:
     label, text = bound.labels[0], bound.text.strip()
     if label.strip().casefold() == text.casefold() or not text:
         return label
+    number = parse_number(label)
+    if number is not None and parse_number(text) != number:
+        return text  # '2002–03' matched to row number 3: the number names nothing
     return text if text.casefold() in label.casefold() else label
 
 
