@@ -24,7 +24,9 @@ from ..rewrite import Op
 from ..text import fold, normalize
 from .cues import (
     AGE_WORDS,
+    CHART_POSITION,
     RANK_RELATION,
+    SUCCESS_WORDS,
     RANK_WORDS,
     SPEED_WORDS,
     TIME_RELATION,
@@ -400,7 +402,22 @@ def _answer(text: str, wits: tuple[int, ...]) -> Result:
 
 
 def _rank_like(a: Reading, b: Reading) -> bool:
-    return all(r.kind == "ordinal" or RANK_RELATION.match(r.relation) for r in (a, b))
+    return all(r.kind == "ordinal" or RANK_RELATION.match(r.relation)
+               or CHART_POSITION.match(" ".join(r.relation.split())) for r in (a, b))
+
+
+def _success_direction(question: str | None, a: Reading, b: Reading) -> tuple[str, str] | None:
+    """"more successful" / "least successful" over two places written as places (``14th``,
+    ``2nd``): the better place is the smaller one. Not over row numbers, which are no places.
+
+    >>> r = Reading(14.0, "ordinal", "14th", (), relation="Position")
+    >>> _success_direction("which year was more successful, 2007 or 2002?", r, r)
+    ('more successful', '<')
+    """
+    if not (a.kind == b.kind == "ordinal"):
+        return None
+    text = " ".join((question or "").lower().split())
+    return next(((w, d) for w, d in SUCCESS_WORDS.items() if w in text), None)
 
 
 def _dates_or_years(a: Reading, b: Reading) -> bool:
@@ -428,6 +445,8 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     x, y = _align(ctx, a, b)
     wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
     rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
+    if rank_word is None:
+        rank_word = _success_direction(ctx.question, a, b)
     if rank_word is None and _dates_or_years(a, b):
         rank_word = _word_direction(ctx.question, AGE_WORDS)
     if rank_word is None and _times(a, b):
