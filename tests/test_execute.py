@@ -508,3 +508,20 @@ def test_a_literal_matched_to_a_row_number_is_named_by_its_own_text() -> None:
                     "compare(output_of_query1, output_of_query2)"),
                   g, Mapper(g), question="was the team listed first in 2002-03 or 2003-04?")
     assert t.answer and t.answer[0] in ("2002-03", "2003-04")
+
+
+PLACES = b"""Year,Position
+1996,15th (q)
+1997,1st
+1999,6th
+2001,3rd
+2002,3rd
+"""
+
+
+def test_an_ordinal_word_matched_to_another_place_is_read_as_its_own_place() -> None:
+    g = build_graph([load_source(PLACES, "table", "places.csv")])
+    t = run_query(q("get_information(relation='Position', tail_entity='third')",
+                    "get_information(relation='Year', head_entity='output_of_query1')"),
+                  g, Mapper(g))
+    assert t.answer == ["2001", "2002"]

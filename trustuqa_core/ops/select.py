@@ -96,6 +96,10 @@ def _op_select(ctx: Context, op: Op) -> Result:
             if blank is not None:
                 return blank
     if isinstance(value, Bound):
+        if value.ids and _other_place(ctx, value):
+            ranked = _select_ordinal_word(ctx, rel, value.text, value.labels[0])
+            if ranked:
+                return ranked
         if not value.ids:
             ranked = _select_ordinal_word(ctx, rel, value.text)
             if ranked is not None:
@@ -323,9 +327,20 @@ _ORDINAL_WORDS = {"first": 1, "top": 1, "second": 2, "third": 3, "fourth": 4, "f
                   "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 
 
-def _select_ordinal_word(ctx: Context, rel: int, text: str) -> Result | None:
-    """Rows whose value is place n, for a literal ordinal word that matched no value, when
-    the column's values are mostly places (numbers or ordinals); else ``None``."""
+def _other_place(ctx: Context, value: Bound) -> bool:
+    """An ordinal word (``'third'``) the mapper matched to cells that are another place
+    (``6th``): a near spelling, not the same place."""
+    n = _ORDINAL_WORDS.get(value.text.strip().lower())
+    if n is None:
+        return False
+    places = [parse_quantity(label) for label in value.labels]
+    return all(p is not None and p[1] in ("ordinal", "number") and p[0] != n for p in places)
+
+
+def _select_ordinal_word(ctx: Context, rel: int, text: str, other: str = "") -> Result | None:
+    """Rows whose value is place n, for a literal ordinal word that matched no value (or
+    only another place, :func:`_other_place`), when the column's values are mostly places
+    (numbers or ordinals); else ``None``."""
     n = _ORDINAL_WORDS.get(text.strip().lower())
     if n is None:
         return None
@@ -335,7 +350,8 @@ def _select_ordinal_word(ctx: Context, rel: int, text: str) -> Result | None:
     if not len(facts) or places.sum() < 0.9 * len(facts):
         return None
     keep = facts[places & (vals == n)]
-    ctx.notes.append(f"{text!r} matched no value of {rel_name(ctx, rel)!r}: read as place {n}")
+    matched = f"only {other!r}, another place," if other else "no value"
+    ctx.notes.append(f"{text!r} matched {matched} of {rel_name(ctx, rel)!r}: read as place {n}")
     return distinct_heads(g, g.heads_of(keep), keep)
 
 
