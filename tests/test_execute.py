@@ -525,3 +525,19 @@ def test_an_ordinal_word_matched_to_another_place_is_read_as_its_own_place() -> 
                     "get_information(relation='Year', head_entity='output_of_query1')"),
                   g, Mapper(g))
     assert t.answer == ["2001", "2002"]
+
+
+WINS = b"""Pos,Team,Played,Won,Points,Notes
+1,FH,18,14,44,Promoted
+2,Fylkir,18,9,33,Promoted
+3,Selfoss,18,8,30,
+"""
+
+
+def test_a_target_type_matched_loosely_to_row_number_reads_the_column_the_query_names() -> None:
+    g = build_graph([load_source(WINS, "table", "wins.csv")])
+    text = q("get_information(relation='Won')", "max(set='output_of_query1')",
+             "get_information(relation='Won', tail_entity='output_of_query2')",
+             target="number of wins")
+    t = run_query(text, g, Mapper(g))
+    assert t.answer == ["14"]

@@ -319,15 +319,27 @@ def _target_relation(ctx: Context, mapped: MappedProgram, target: TargetMapping)
     of the tied columns is a relation the program's own lookups name, that one (noted):
     the query read that column, so its rows are read by it."""
     first = target.ids[0]
-    if target.margin > 0 or len(target.candidates) < 2:
+    if len(target.candidates) < 2:
         return first
-    tied = [c.id for c in target.candidates if c.score >= target.score]
+    g = ctx.graph
     used = {i for m in mapped.mappings if m.role == "relation" and m.arg != "target_type"
             for i in m.ids[:1]}
+    if target.margin > 0:
+        if target.method == "exact" or g.relation_names[first] != "row_number":
+            return first
+        named = [c.id for c in target.candidates if c.id in used and c.id != first]
+        if len(named) != 1:
+            return first
+        ctx.notes.append(
+            f"the target type {target.text!r} matched 'row_number' only loosely; "
+            f"{g.relation_names[named[0]]!r}, also a candidate, is the column the query's "
+            "lookups name, so it is read"
+        )
+        return named[0]
+    tied = [c.id for c in target.candidates if c.score >= target.score]
     named = [i for i in tied if i in used]
     if len(tied) < 2 or len(named) != 1 or named[0] == first:
         return first
-    g = ctx.graph
     ctx.notes.append(
         f"the target type {target.text!r} ties between {len(tied)} columns; "
         f"{g.relation_names[named[0]]!r} is the one the query's lookups name, so it is read"
