@@ -465,7 +465,10 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
         if rank_word is not None:
             table = next(t for t in (AGE_WORDS, SPEED_WORDS, RANK_WORDS) if rank_word[0] in t)
             d1, d2 = table.get(w1, d1), table.get(w2, d2)
-        truth = _judge(ctx, left, a, d1, right, b)
+        if _compared_to_first(ctx, left, right):
+            truth = _judge(ctx, right, b, d1, left, a)
+        else:
+            truth = _judge(ctx, left, a, d1, right, b)
         _keep_verdict(ctx, truth, given, x, y)
         word = "equal" if x == y else (w1 if truth else w2)
         ctx.notes.append(f"the question asks '{w1} or {w2}': the answer is {word!r}")
@@ -530,6 +533,25 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+_COMPARED_TO = re.compile(r"^\s*(?:compared (?:to|with)|in comparison (?:to|with)) ([^,]+),")
+
+
+def _compared_to_first(ctx: Context, left: object, right: object) -> bool:
+    """"compared to the oval, holm park holds more or less …?": the question is about the
+    second named entity, measured against the first, which the first operand is about; the
+    "more or less" answer then reads the second operand against the first (noted)."""
+    m = _COMPARED_TO.match((ctx.question or "").lower())
+    first, second = operand_name(ctx, left), operand_name(ctx, right)
+    if m is None or first is None or second is None:
+        return False
+    base = m.group(1)
+    if first.casefold() not in base or second.casefold() in base:
+        return False
+    ctx.notes.append(f"the question is about {second!r}, compared to {first!r}: "
+                     f"'more or less' reads {second!r} against {first!r}")
+    return True
 
 
 def _one_literal(left: object, right: object) -> bool:
