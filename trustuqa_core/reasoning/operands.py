@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import NotApplicableError
-from ..numbers import format_number, parse_quantity
+from ..numbers import format_number, parse_number, parse_quantity
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Bound, ListValue, Ref, Text
 from ..results import MAX_WITNESSES, Elem, Result, Scalar
@@ -395,6 +395,21 @@ def _positional(relation: str, kinds: set[str], values: list[float]) -> bool:
         and all(v == int(v) for v in values)
 
 
+def _found_by_year(ctx: Context, r: Result) -> tuple[float, str] | None:
+    """The year a single row was found by (``get_information(relation='Established',
+    tail_entity='1889')`` witnesses the row with its fact ``Established 1889``) and that
+    column's name; None when the row's witness is no year."""
+    g = ctx.graph
+    facts = [f for w in r.witnesses for f in w]
+    if len(facts) != 1:
+        return None
+    _, rel, tail = g.fact_text(facts[0])
+    x = parse_number(tail)
+    if x is None or x != int(x) or not 1000 <= x <= 3000 or rel == "row_number":
+        return None
+    return float(x), " ".join(rel.split())
+
+
 def read_number(ctx: Context, value: object, what: str, first_of_positions: bool = False,
                 comparison: bool = False) -> Reading:
     """One number for an operand, noted in the step.
@@ -420,6 +435,13 @@ def read_number(ctx: Context, value: object, what: str, first_of_positions: bool
     relation = " ".join(g.fact_text(last[0])[1].split()) if last else ""
     if all(not isinstance(e, Scalar) and g.is_row(e) for e in r.elems):
         n = len(r.distinct())
+        year = _found_by_year(ctx, r) if first_of_positions and n == 1 else None
+        if year is not None:
+            ctx.notes.append(
+                f"{shown} is the one row whose {year[1]!r} is {format_number(year[0])}: a "
+                f"subtraction of a row found by its year reads that year, not 1 row"
+            )
+            return Reading(year[0], "number", format_number(year[0]), wits, relation=year[1])
         return Reading(float(n), "count", f"{n} row(s)", wits, rows=n)
     readings = []
     for e in r.elems:
