@@ -199,7 +199,9 @@ def _keep(r: Result, mask: list[bool]) -> Result:
 
 
 # the cell that marks a table's summary row
-SUMMARY_CELLS = frozenset({"total", "totals", "total:", "grand total", "overall total"})
+SUMMARY_CELLS = frozenset({"total", "totals", "total:", "grand total", "overall total",
+                           # a player's yearly record table sums its rows in 'Win–Loss'
+                           "win–loss", "win-loss"})
 
 
 def is_summary_row(graph: GraphStore, node: int) -> bool:
