@@ -541,3 +541,22 @@ def test_a_target_type_matched_loosely_to_row_number_reads_the_column_the_query_
              target="number of wins")
     t = run_query(text, g, Mapper(g))
     assert t.answer == ["14"]
+
+
+WINNERS = b"""Year,Winner,Runner-Up
+1992,Budivelnyk,Kyiv
+1993,Budivelnyk,Azovmash
+1994,Kyiv,Budivelnyk
+1995,Budivelnyk,Kyiv
+"""
+
+
+def test_rows_of_the_most_frequent_value_are_read_by_that_column_under_a_loose_target() -> None:
+    g = build_graph([load_source(WINNERS, "table", "winners.csv")])
+    text = q("get_information(relation='Winner', tail_entity>='most')", target="team")
+    t = run_query(text, g, Mapper(g))
+    assert t.answer == ["Budivelnyk"]
+    # an exact target type is kept
+    t = run_query(q("get_information(relation='Winner', tail_entity>='most')", target="Year"),
+                  g, Mapper(g))
+    assert t.answer == ["1992", "1993", "1995"]

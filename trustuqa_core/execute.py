@@ -319,9 +319,17 @@ def _target_relation(ctx: Context, mapped: MappedProgram, target: TargetMapping)
     of the tied columns is a relation the program's own lookups name, that one (noted):
     the query read that column, so its rows are read by it."""
     first = target.ids[0]
+    g = ctx.graph
+    frequent = ctx.frequent.get(mapped.program.last.number)
+    if frequent is not None and frequent != first and target.method != "exact":
+        ctx.notes.append(
+            f"the final rows are those holding the most / least frequent value of "
+            f"{g.relation_names[frequent]!r}, and the target type {target.text!r} matched "
+            f"{g.relation_names[first]!r} only loosely: {g.relation_names[frequent]!r} is read"
+        )
+        return frequent
     if len(target.candidates) < 2:
         return first
-    g = ctx.graph
     used = {i for m in mapped.mappings if m.role == "relation" and m.arg != "target_type"
             for i in m.ids[:1]}
     if target.margin > 0:

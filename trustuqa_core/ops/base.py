@@ -48,6 +48,9 @@ class Context:
     placeholders: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per comparison step, the made-up operand names (``set1``) it bound to earlier steps
     (a conditional whose branch is the same name reads the same step)."""
+    frequent: dict[int, int] = field(default_factory=dict)
+    """Per step whose rows were chosen as those holding the most / least frequent value of a
+    column (``tail_entity>='most'``), that column (a loosely matched target type reads it)."""
     groupings: dict[int, Result] = field(default_factory=dict)
     """Per ``count(set, key=column)`` step (a number), the grouping it counted: the key
     column's value of each row; a max/min/most_frequent of that step reads the groups."""

@@ -666,6 +666,7 @@ def op_select_frequent(ctx: Context, op: Op) -> Result:
     best = counts.max() if op.param("which") == "most" else counts.min()
     chosen = values[counts == best]
     keep = np.sort(g.facts_rel_tails(rel, chosen))
+    ctx.frequent[ctx.step] = rel
     ctx.notes.append(
         f"{op.param('which')} frequent value(s) of {rel_name(ctx, rel)!r}: "
         + ", ".join(repr(g.label(v)) for v in chosen[:5])
