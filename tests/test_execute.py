@@ -560,3 +560,23 @@ def test_rows_of_the_most_frequent_value_are_read_by_that_column_under_a_loose_t
     t = run_query(q("get_information(relation='Winner', tail_entity>='most')", target="Year"),
                   g, Mapper(g))
     assert t.answer == ["1992", "1993", "1995"]
+
+
+TOURS = b"""Date,Tournament,Location
+Mar 3,Doral,Florida
+Mar 10,Honda,Florida
+Mar 17,Bay Hill,Florida
+Apr 7,Masters,Georgia
+May 5,Byron Nelson,Texas
+"""
+
+
+def test_rows_of_the_largest_group_are_read_by_the_grouped_column_under_a_loose_target() -> None:
+    g = build_graph([load_source(TOURS, "table", "tours.csv")])
+    text = q("get_information(relation='Tournament')",
+             "group_by(set='output_of_query1', key='Location', function='count')",
+             "max(set='output_of_query2')",
+             "get_information(relation='Location', tail_entity='output_of_query3')",
+             target="state")
+    t = run_query(text, g, Mapper(g))
+    assert t.answer == ["Florida"]

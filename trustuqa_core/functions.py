@@ -252,12 +252,14 @@ def _mean_text(ctx: Context, mean: float, texts: list[str]) -> str:
 def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     source = op.param("set")
     if isinstance(source, Ref) and source.step in ctx.groupings:  # count(set, key=column)
+        ctx.by_count.add(ctx.step)
         return frequency_extreme(ctx, op.name, ctx.groupings[source.step])
     s = _one_set(ctx, op)
     if not s:
         raise ctx.fail(f"{op.name}() of an empty set")
     source = op.param("set")
     if isinstance(source, Ref) and source.step in ctx.grouped:
+        ctx.by_count.add(ctx.step)
         return frequency_extreme(ctx, op.name, s)
     if has_key(op) and all(quantity(ctx.graph, e) is None for e in s.elems):
         return keyed_extreme(ctx, op, largest=op.name == "max")  # max(set=names, key='Fillrate')

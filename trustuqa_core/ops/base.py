@@ -51,6 +51,9 @@ class Context:
     frequent: dict[int, int] = field(default_factory=dict)
     """Per step whose rows were chosen as those holding the most / least frequent value of a
     column (``tail_entity>='most'``), that column (a loosely matched target type reads it)."""
+    by_count: set[int] = field(default_factory=set)
+    """Steps whose values were chosen as the group with the most / fewest rows (a max/min of
+    a grouping); a lookup of those values records its column in ``frequent``."""
     groupings: dict[int, Result] = field(default_factory=dict)
     """Per ``count(set, key=column)`` step (a number), the grouping it counted: the key
     column's value of each row; a max/min/most_frequent of that step reads the groups."""

@@ -121,6 +121,8 @@ def _op_select(ctx: Context, op: Op) -> Result:
         if number is not None:
             facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
         return distinct_heads(g, g.heads_of(facts), facts)
+    if isinstance(value, Ref) and value.step in ctx.by_count:
+        ctx.frequent[ctx.step] = rel  # the rows of the group with the most / fewest rows
     source = _first_if_sorted(ctx, value, resolve_set(ctx, value))
     rows = [e for e in source.elems if not isinstance(e, Scalar) and g.is_row(e)]
     if rows and len(rows) == len(source):
