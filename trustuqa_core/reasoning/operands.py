@@ -395,6 +395,33 @@ def _positional(relation: str, kinds: set[str], values: list[float]) -> bool:
         and all(v == int(v) for v in values)
 
 
+# a header whose brackets name points ('Running Time (pts)'), a cell with its points in
+# brackets after the performance ('9:59.15 (1004)')
+_POINTS_HEADER = re.compile(r"\((?:pts|points)\.?\)\s*$", re.IGNORECASE)
+_POINTS_CELL = re.compile(r"^\s*\S.*?\s*\((\d[\d,]*(?:\.\d+)?)\)\s*$")
+_POINTS_ASKED = re.compile(r"\b(?:points?|pts|scored?)\b", re.IGNORECASE)
+
+
+def _points_in_brackets(ctx: Context, relation: str, text: str) -> tuple[float, str] | None:
+    """``'9:59.15 (1004)'`` in a column ``Running Time (pts)``, for a question asking points
+    ("who had the most points in running?"): the points in brackets, noted; else None.
+
+    >>> _POINTS_CELL.match("9:59.15 (1004)").group(1), bool(_POINTS_HEADER.search("Time (pts)"))
+    ('1004', True)
+    """
+    if not _POINTS_HEADER.search(relation) or not _POINTS_ASKED.search(ctx.question or ""):
+        return None
+    m = _POINTS_CELL.match(text)
+    x = parse_number(m.group(1)) if m else None
+    if x is None:
+        return None
+    note = (f"{relation!r} gives points in brackets and the question asks points: "
+            f"{text!r} reads as {format_number(x)}")
+    if note not in ctx.notes:
+        ctx.notes.append(note)
+    return x, "number"
+
+
 def _found_by_year(ctx: Context, r: Result) -> tuple[float, str] | None:
     """The year a single row was found by (``get_information(relation='Established',
     tail_entity='1889')`` witnesses the row with its fact ``Established 1889``) and that
@@ -445,7 +472,7 @@ def read_number(ctx: Context, value: object, what: str, first_of_positions: bool
         return Reading(float(n), "count", f"{n} row(s)", wits, rows=n)
     readings = []
     for e in r.elems:
-        q = quantity(g, e)
+        q = _points_in_brackets(ctx, relation, elem_text(g, e)) or quantity(g, e)
         if q is None and isinstance(e, Scalar) and str(e.value).strip().lower() in _NUMBER_WORDS:
             q = (_NUMBER_WORDS[str(e.value).strip().lower()], "number")
         if q is None and (score := read_score(elem_text(g, e), ctx.question)) is not None:
