@@ -24,12 +24,12 @@ from .base import (
     quantity,
     rel_name,
     relation_param,
+    repeated_columns,
     resolve_set,
     union,
     witness_map,
 )
 from .project import project
-from .repeated import repeated_columns
 
 
 def op_select(ctx: Context, op: Op) -> Result:
