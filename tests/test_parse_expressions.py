@@ -377,3 +377,16 @@ def test_steps_that_hold_the_calls_when_no_query_labels_exist() -> None:
     # with QueryN labels present, a step's text stays a description
     p = parse("Step1: count(set='x')\nQuery1: \"count(set='a')\"")
     assert p.query(1).call.args[0].value == Text("a")
+
+
+def test_a_value_whose_closing_quote_was_dropped_ends_before_the_next_argument() -> None:
+    program = parse(
+        "Query1: \"get_information(relation='Player', tail_entity='Jerel Myers')\"\n"
+        "Query2: \"get_information(relation='TD's, head_entity='output_of_query1')\""
+    )
+    assert program.query(2).call.args == (
+        Arg("relation", Text("TD's")), Arg("head_entity", Ref(1)))
+    # an apostrophe followed by text that starts no argument stays inside the value
+    program = parse("Query1: \"get_information(relation='Title', tail_entity='Don't Rush, "
+                    "value of love')\"")
+    assert program.query(1).call.args[1].value == Text("Don't Rush, value of love")

@@ -34,6 +34,7 @@ from .fallback import Fallback, FallbackRequest, with_context
 from .function_names import is_defined
 from .functions import FUNCTIONS
 from .mapping.mapper import MappedProgram, Mapper
+from .mapping.mapper import Mapping as TargetMapping
 from .numbers import parse_number
 from .ops import GRAPH_OPS, Context, elem_text, project, resolve_set
 from .query.ast import Bound, Call, Program, Query, Ref
@@ -261,6 +262,9 @@ def _display_name(bound: Bound) -> str:
     label, text = bound.labels[0], bound.text.strip()
     if label.strip().casefold() == text.casefold() or not text:
         return label
+    number = parse_number(label)
+    if number is not None and parse_number(text) != number:
+        return text  # '2002–03' matched to row number 3: the number names nothing
     return text if text.casefold() in label.casefold() else label
 
 
@@ -309,6 +313,48 @@ def _scalar(text: str) -> Scalar:
     return Scalar(x, text) if x is not None else Scalar(text, text)
 
 
+def _target_relation(ctx: Context, mapped: MappedProgram, target: TargetMapping) -> int:
+    """The target type's relation. When its mapping ties between several columns (margin
+    0: ``population`` against ``Population (2005)``, ``(2008)``, ``(2009)``) and exactly one
+    of the tied columns is a relation the program's own lookups name, that one (noted):
+    the query read that column, so its rows are read by it."""
+    first = target.ids[0]
+    g = ctx.graph
+    frequent = ctx.frequent.get(mapped.program.last.number)
+    if frequent is not None and frequent != first and target.method != "exact":
+        ctx.notes.append(
+            f"the final rows are those holding the most / least frequent value of "
+            f"{g.relation_names[frequent]!r}, and the target type {target.text!r} matched "
+            f"{g.relation_names[first]!r} only loosely: {g.relation_names[frequent]!r} is read"
+        )
+        return frequent
+    if len(target.candidates) < 2:
+        return first
+    used = {i for m in mapped.mappings if m.role == "relation" and m.arg != "target_type"
+            for i in m.ids[:1]}
+    if target.margin > 0:
+        if target.method == "exact" or g.relation_names[first] != "row_number":
+            return first
+        named = [c.id for c in target.candidates if c.id in used and c.id != first]
+        if len(named) != 1:
+            return first
+        ctx.notes.append(
+            f"the target type {target.text!r} matched 'row_number' only loosely; "
+            f"{g.relation_names[named[0]]!r}, also a candidate, is the column the query's "
+            "lookups name, so it is read"
+        )
+        return named[0]
+    tied = [c.id for c in target.candidates if c.score >= target.score]
+    named = [i for i in tied if i in used]
+    if len(tied) < 2 or len(named) != 1 or named[0] == first:
+        return first
+    ctx.notes.append(
+        f"the target type {target.text!r} ties between {len(tied)} columns; "
+        f"{g.relation_names[named[0]]!r} is the one the query's lookups name, so it is read"
+    )
+    return named[0]
+
+
 def _project_target(trace: Trace, ctx: Context, mapped: MappedProgram) -> None:
     """Rows in the final output -> their value of the ``## Target type`` relation."""
     final, target = trace.final, mapped.target
@@ -322,8 +368,9 @@ def _project_target(trace: Trace, ctx: Context, mapped: MappedProgram) -> None:
     row_part = Result(tuple(final.elems[i] for i in rows), tuple(final.witnesses[i] for i in rows))
     rest = [i for i in range(len(final)) if i not in set(rows)]
     ctx.step, ctx.notes = 0, []
-    projected = project(ctx, target.ids[0], row_part)
-    rel = g.relation_names[target.ids[0]]
+    rel_id = _target_relation(ctx, mapped, target)
+    projected = project(ctx, rel_id, row_part)
+    rel = g.relation_names[rel_id]
     trace.final = Result(
         tuple(final.elems[i] for i in rest) + projected.elems,
         tuple(final.witnesses[i] for i in rest) + projected.witnesses,

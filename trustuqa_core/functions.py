@@ -252,12 +252,14 @@ def _mean_text(ctx: Context, mean: float, texts: list[str]) -> str:
 def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
     source = op.param("set")
     if isinstance(source, Ref) and source.step in ctx.groupings:  # count(set, key=column)
+        ctx.by_count.add(ctx.step)
         return frequency_extreme(ctx, op.name, ctx.groupings[source.step])
     s = _one_set(ctx, op)
     if not s:
         raise ctx.fail(f"{op.name}() of an empty set")
     source = op.param("set")
     if isinstance(source, Ref) and source.step in ctx.grouped:
+        ctx.by_count.add(ctx.step)
         return frequency_extreme(ctx, op.name, s)
     if has_key(op) and all(quantity(ctx.graph, e) is None for e in s.elems):
         return keyed_extreme(ctx, op, largest=op.name == "max")  # max(set=names, key='Fillrate')
@@ -265,7 +267,7 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
         return _extreme_rows(ctx, op, s, pick)
     unreadable = [e for e in s.elems if quantity(ctx.graph, e) is None]
     if unreadable and len(unreadable) == len(s):
-        read = extreme_without_numbers(ctx, op.name, s)
+        read = extreme_without_numbers(ctx, op.name, _summaries_left_out(ctx, s, op.name))
         if read is not None:
             return read
         if ctx.fallback is not None:
@@ -312,6 +314,16 @@ def _ratings(ctx: Context, s: Result, name: str) -> Result | None:
                      + (f"; {len(s) - len(read)} value(s) that are no rating left out"
                         if len(read) < len(s) else ""))
     return Result(tuple(e for e, _ in keep), tuple(w for _, w in keep)).distinct()
+
+
+def _summaries_left_out(ctx: Context, s: Result, name: str) -> Result:
+    """:func:`_without_summaries` for values that are no numbers (records ``19–18``): the
+    bag without the values of summary rows (``Total``, ``Win–Loss``), noted."""
+    items = [(0.0, e, w) for e, w in zip(s.elems, s.witnesses, strict=True)]
+    kept = _without_summaries(ctx, items, name)
+    if len(kept) == len(items):
+        return s
+    return Result(tuple(e for _, e, _ in kept), tuple(w for _, _, w in kept))
 
 
 def _without_summaries(ctx: Context, items: list[Item], name: str) -> list[Item]:

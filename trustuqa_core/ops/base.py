@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,6 +49,12 @@ class Context:
     placeholders: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per comparison step, the made-up operand names (``set1``) it bound to earlier steps
     (a conditional whose branch is the same name reads the same step)."""
+    frequent: dict[int, int] = field(default_factory=dict)
+    """Per step whose rows were chosen as those holding the most / least frequent value of a
+    column (``tail_entity>='most'``), that column (a loosely matched target type reads it)."""
+    by_count: set[int] = field(default_factory=set)
+    """Steps whose values were chosen as the group with the most / fewest rows (a max/min of
+    a grouping); a lookup of those values records its column in ``frequent``."""
     groupings: dict[int, Result] = field(default_factory=dict)
     """Per ``count(set, key=column)`` step (a number), the grouping it counted: the key
     column's value of each row; a max/min/most_frequent of that step reads the groups."""
@@ -199,7 +206,9 @@ def _keep(r: Result, mask: list[bool]) -> Result:
 
 
 # the cell that marks a table's summary row
-SUMMARY_CELLS = frozenset({"total", "totals", "total:", "grand total", "overall total"})
+SUMMARY_CELLS = frozenset({"total", "totals", "total:", "grand total", "overall total",
+                           # a player's yearly record table sums its rows in 'Win–Loss'
+                           "win–loss", "win-loss"})
 
 
 def is_summary_row(graph: GraphStore, node: int) -> bool:
@@ -213,3 +222,34 @@ def is_summary_row(graph: GraphStore, node: int) -> bool:
         return False
     cells = graph.labels(graph.tails_of(graph.facts_heads(np.asarray([node], dtype=np.int64))))
     return any(c.strip().casefold() in SUMMARY_CELLS for c in cells)
+
+
+# ------------------------------------------------------------------ repeated headers
+# A table naming one header twice (``Performer`` of the song and of the album) or laid out in
+# blocks side by side (``Sheriff | Start of term | Sheriff | …``): the graph names the repeats
+# ``Sheriff (2)``, ``Sheriff (3)``; a query naming ``Sheriff`` means all of them.
+_REPEAT = re.compile(r"^(.*) \((\d+)\)$")
+
+
+def repeated_columns(g: GraphStore, rel: int) -> list[int]:
+    """The other relations with the same header as ``rel``: ``Sheriff (2)``, ``Sheriff (3)``
+    for ``Sheriff`` (and ``Sheriff`` and ``Sheriff (3)`` for ``Sheriff (2)``), in header order;
+    empty when the header does not repeat.
+
+    >>> from types import SimpleNamespace
+    >>> g = SimpleNamespace(relation_names=("Sheriff", "Year", "Sheriff (2)", "Year (2)",
+    ...                                     "Sheriff (3)", "Score (1)"))
+    >>> repeated_columns(g, 0), repeated_columns(g, 2), repeated_columns(g, 5)
+    ([2, 4], [0, 4], [])
+    """
+    names = g.relation_names
+    base = _base(names[rel])
+    out = [i for i, name in enumerate(names) if i != rel and _base(name) == base]
+    if not any(_REPEAT.match(names[i]) for i in [rel, *out]) or not out:
+        return []
+    return out if any(names[i] == base for i in [rel, *out]) else []
+
+
+def _base(name: str) -> str:
+    m = _REPEAT.match(name)
+    return m.group(1) if m and int(m.group(2)) >= 2 else name

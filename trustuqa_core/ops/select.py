@@ -24,6 +24,7 @@ from .base import (
     quantity,
     rel_name,
     relation_param,
+    repeated_columns,
     resolve_set,
     union,
     witness_map,
@@ -32,10 +33,50 @@ from .project import project
 
 
 def op_select(ctx: Context, op: Op) -> Result:
-    """Heads whose ``relation`` value matches (``=``) or compares (``< > <= >=``) with ``value``."""
+    """Heads whose ``relation`` value matches (``=``) or compares (``< > <= >=``) with ``value``.
+
+    An equality that finds nothing in a column whose header repeats (``Performer`` and
+    ``Performer (2)``) is looked up in the repeats too (:func:`_in_repeated_columns`)."""
+    result = _op_select(ctx, op)
+    if result or op.cmp != "=":
+        return result
+    return _in_repeated_columns(ctx, op) or result
+
+
+def _in_repeated_columns(ctx: Context, op: Op) -> Result | None:
+    """The rows holding the value in the other columns of the same header, with a note;
+    None when the header does not repeat or they find nothing either (notes unchanged)."""
+    g, rel, value = ctx.graph, relation_param(ctx, op.param("relation")), op.param("value")
+    others = repeated_columns(g, rel)
+    if not others or isinstance(value, Ref):
+        return None
+    if isinstance(value, Bound) and not value.ids:
+        value = Text(value.text)
+    notes = list(ctx.notes)
+    found, used = [], []
+    for other in others:
+        bound = Bound(rel_name(ctx, other), (other,), (rel_name(ctx, other),), "relation")
+        params = tuple((k, bound if k == "relation" else value if k == "value" else v)
+                       for k, v in op.params)
+        part = _op_select(ctx, Op(op.name, params, op.cmp, op.out))
+        if part:
+            found.append(part)
+            used.append(rel_name(ctx, other))
+    ctx.notes[:] = notes
+    if not found:
+        return None
+    shown = value.text if isinstance(value, Bound) else str(value)
+    ctx.notes.append(
+        f"{shown!r} is in no cell of {rel_name(ctx, rel)!r}; the table repeats that header, "
+        f"and {', '.join(repr(u) for u in used)} hold(s) it: those rows are read"
+    )
+    return union(found)
+
+
+def _op_select(ctx: Context, op: Op) -> Result:
     g, rel, value = ctx.graph, relation_param(ctx, op.param("relation")), op.param("value")
     if op.cmp == "!=":
-        equal = op_select(ctx, Op("select", op.params, "="))
+        equal = _op_select(ctx, Op("select", op.params, "="))
         facts = np.sort(g.facts_rel(rel))
         drop = equal.keys()
         keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
@@ -55,6 +96,10 @@ def op_select(ctx: Context, op: Op) -> Result:
             if blank is not None:
                 return blank
     if isinstance(value, Bound):
+        if value.ids and _other_place(ctx, value):
+            ranked = _select_ordinal_word(ctx, rel, value.text, value.labels[0])
+            if ranked:
+                return ranked
         if not value.ids:
             ranked = _select_ordinal_word(ctx, rel, value.text)
             if ranked is not None:
@@ -76,6 +121,8 @@ def op_select(ctx: Context, op: Op) -> Result:
         if number is not None:
             facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
         return distinct_heads(g, g.heads_of(facts), facts)
+    if isinstance(value, Ref) and value.step in ctx.by_count:
+        ctx.frequent[ctx.step] = rel  # the rows of the group with the most / fewest rows
     source = _first_if_sorted(ctx, value, resolve_set(ctx, value))
     rows = [e for e in source.elems if not isinstance(e, Scalar) and g.is_row(e)]
     if rows and len(rows) == len(source):
@@ -282,9 +329,20 @@ _ORDINAL_WORDS = {"first": 1, "top": 1, "second": 2, "third": 3, "fourth": 4, "f
                   "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 
 
-def _select_ordinal_word(ctx: Context, rel: int, text: str) -> Result | None:
-    """Rows whose value is place n, for a literal ordinal word that matched no value, when
-    the column's values are mostly places (numbers or ordinals); else ``None``."""
+def _other_place(ctx: Context, value: Bound) -> bool:
+    """An ordinal word (``'third'``) the mapper matched to cells that are another place
+    (``6th``): a near spelling, not the same place."""
+    n = _ORDINAL_WORDS.get(value.text.strip().lower())
+    if n is None:
+        return False
+    places = [parse_quantity(label) for label in value.labels]
+    return all(p is not None and p[1] in ("ordinal", "number") and p[0] != n for p in places)
+
+
+def _select_ordinal_word(ctx: Context, rel: int, text: str, other: str = "") -> Result | None:
+    """Rows whose value is place n, for a literal ordinal word that matched no value (or
+    only another place, :func:`_other_place`), when the column's values are mostly places
+    (numbers or ordinals); else ``None``."""
     n = _ORDINAL_WORDS.get(text.strip().lower())
     if n is None:
         return None
@@ -294,7 +352,8 @@ def _select_ordinal_word(ctx: Context, rel: int, text: str) -> Result | None:
     if not len(facts) or places.sum() < 0.9 * len(facts):
         return None
     keep = facts[places & (vals == n)]
-    ctx.notes.append(f"{text!r} matched no value of {rel_name(ctx, rel)!r}: read as place {n}")
+    matched = f"only {other!r}, another place," if other else "no value"
+    ctx.notes.append(f"{text!r} matched {matched} of {rel_name(ctx, rel)!r}: read as place {n}")
     return distinct_heads(g, g.heads_of(keep), keep)
 
 
@@ -609,6 +668,7 @@ def op_select_frequent(ctx: Context, op: Op) -> Result:
     best = counts.max() if op.param("which") == "most" else counts.min()
     chosen = values[counts == best]
     keep = np.sort(g.facts_rel_tails(rel, chosen))
+    ctx.frequent[ctx.step] = rel
     ctx.notes.append(
         f"{op.param('which')} frequent value(s) of {rel_name(ctx, rel)!r}: "
         + ", ".join(repr(g.label(v)) for v in chosen[:5])

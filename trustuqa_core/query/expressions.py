@@ -64,6 +64,10 @@ _FUNC = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _REF_WORD = "output_of_query"
 _BARE_ARG = re.compile(r"[^,()\[\]'\"]+")
 _QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "’": "’", "”": "”"}
+# inside a quoted value: the start of the next argument (its own opening quote left)
+_RUN_ON = re.compile(
+    r",\s*(?:relation|head_entity|tail_entity|key|value|set\d?)\s*(?:[<>!]?=|[<>])\s*['\"]"
+)
 _KEYWORDS = frozenset({"if", "then", "else", "elif", "return", "and", "or", "end", "endif"})
 _STOP = set(",()[]{}'\"`?:;<>=!+*/“”‘’")
 _EXPR_QUOTE_END = set(",)]}:;?<>=!+-*/\"'`”’")
@@ -731,12 +735,23 @@ class LineParser:
                 continue
             if ch == closing and self._quote_ends(self.pos + 1, expression):
                 self.pos += 1
-                return Text("".join(out))
+                return Text(self._unclosed("".join(out), begin))
             out.append(ch)
             self.pos += 1
         raise self.error(
             "unterminated string (a closing quote must be followed by ',' or ')')", begin
         )
+
+    def _unclosed(self, value: str, begin: int) -> str:
+        """``relation='TD's, head_entity='output_of_query1'``: a value whose closing quote was
+        dropped after an apostrophe runs into the next argument. When the value holds
+        ``, <argument name>=`` followed by a quote, it ends before the comma and parsing
+        resumes there (the quoted text of the first value is ``TD's``)."""
+        m = _RUN_ON.search(value)
+        if m is None:
+            return value
+        self.pos = begin + 1 + m.start()
+        return value[: m.start()]
 
     def _quote_ends(self, pos: int, expression: bool) -> bool:
         text = self.text

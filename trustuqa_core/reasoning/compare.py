@@ -24,9 +24,11 @@ from ..rewrite import Op
 from ..text import fold, normalize
 from .cues import (
     AGE_WORDS,
+    CHART_POSITION,
     RANK_RELATION,
     RANK_WORDS,
     SPEED_WORDS,
+    SUCCESS_WORDS,
     TIME_RELATION,
     order_word,
     question_form,
@@ -400,7 +402,22 @@ def _answer(text: str, wits: tuple[int, ...]) -> Result:
 
 
 def _rank_like(a: Reading, b: Reading) -> bool:
-    return all(r.kind == "ordinal" or RANK_RELATION.match(r.relation) for r in (a, b))
+    return all(r.kind == "ordinal" or RANK_RELATION.match(r.relation)
+               or CHART_POSITION.match(" ".join(r.relation.split())) for r in (a, b))
+
+
+def _success_direction(question: str | None, a: Reading, b: Reading) -> tuple[str, str] | None:
+    """"more successful" / "least successful" over two places written as places (``14th``,
+    ``2nd``): the better place is the smaller one. Not over row numbers, which are no places.
+
+    >>> r = Reading(14.0, "ordinal", "14th", (), relation="Position")
+    >>> _success_direction("which year was more successful, 2007 or 2002?", r, r)
+    ('more successful', '<')
+    """
+    if not (a.kind == b.kind == "ordinal"):
+        return None
+    text = " ".join((question or "").lower().split())
+    return next(((w, d) for w, d in SUCCESS_WORDS.items() if w in text), None)
 
 
 def _dates_or_years(a: Reading, b: Reading) -> bool:
@@ -428,6 +445,8 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     x, y = _align(ctx, a, b)
     wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
     rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
+    if rank_word is None:
+        rank_word = _success_direction(ctx.question, a, b)
     if rank_word is None and _dates_or_years(a, b):
         rank_word = _word_direction(ctx.question, AGE_WORDS)
     if rank_word is None and _times(a, b):
@@ -446,7 +465,10 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
         if rank_word is not None:
             table = next(t for t in (AGE_WORDS, SPEED_WORDS, RANK_WORDS) if rank_word[0] in t)
             d1, d2 = table.get(w1, d1), table.get(w2, d2)
-        truth = _judge(ctx, left, a, d1, right, b)
+        if _compared_to_first(ctx, left, right):
+            truth = _judge(ctx, right, b, d1, left, a)
+        else:
+            truth = _judge(ctx, left, a, d1, right, b)
         _keep_verdict(ctx, truth, given, x, y)
         word = "equal" if x == y else (w1 if truth else w2)
         ctx.notes.append(f"the question asks '{w1} or {w2}': the answer is {word!r}")
@@ -511,6 +533,25 @@ def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -
     truth = _judge(ctx, left, a, symbol, right, b)
     _keep_verdict(ctx, truth, given, x, y)
     return _answer("yes" if truth else "no", wits)
+
+
+_COMPARED_TO = re.compile(r"^\s*(?:compared (?:to|with)|in comparison (?:to|with)) ([^,]+),")
+
+
+def _compared_to_first(ctx: Context, left: object, right: object) -> bool:
+    """"compared to the oval, holm park holds more or less …?": the question is about the
+    second named entity, measured against the first, which the first operand is about; the
+    "more or less" answer then reads the second operand against the first (noted)."""
+    m = _COMPARED_TO.match((ctx.question or "").lower())
+    first, second = operand_name(ctx, left), operand_name(ctx, right)
+    if m is None or first is None or second is None:
+        return False
+    base = m.group(1)
+    if first.casefold() not in base or second.casefold() in base:
+        return False
+    ctx.notes.append(f"the question is about {second!r}, compared to {first!r}: "
+                     f"'more or less' reads {second!r} against {first!r}")
+    return True
 
 
 def _one_literal(left: object, right: object) -> bool:

@@ -40,6 +40,8 @@ __all__ = [
     "PAIR_WORDS",
     "RANK_WORDS",
     "RANK_RELATION",
+    "CHART_POSITION",
+    "SUCCESS_WORDS",
     "ORDER_WORDS",
     "order_word",
 ]
@@ -96,6 +98,16 @@ RANK_RELATION = re.compile(
     r"final position|final place)$",
     re.IGNORECASE,
 )
+# a chart's position column ('Peak chart positions', 'UK Singles Chart Position', 'Peak'):
+# the 1st is the "higher" / "better" one, as with ranks (read only by comparisons)
+CHART_POSITION = re.compile(
+    r"^(?:peak(?: position)?|(?:[\w&.()'/-]+ )*chart (?:positions?|peaks?)|"
+    r"peak chart positions?)$",
+    re.IGNORECASE,
+)
+# how a question asks for the better of two places ("which year was more successful?")
+SUCCESS_WORDS: dict[str, str] = {"more successful": "<", "most successful": "<",
+                                 "less successful": ">", "least successful": ">"}
 # words asking which of two rows comes first in the table ("which film came first?")
 ORDER_WORDS = frozenset(
     {"first", "before", "earlier", "earliest", "sooner", "after", "later", "latest", "last",

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import NotApplicableError
-from ..numbers import format_number, parse_quantity
+from ..numbers import format_number, parse_number, parse_quantity
 from ..ops.base import Context, elem_text, quantity, resolve_set
 from ..query.ast import Bound, ListValue, Ref, Text
 from ..results import MAX_WITNESSES, Elem, Result, Scalar
@@ -395,6 +395,48 @@ def _positional(relation: str, kinds: set[str], values: list[float]) -> bool:
         and all(v == int(v) for v in values)
 
 
+# a header whose brackets name points ('Running Time (pts)'), a cell with its points in
+# brackets after the performance ('9:59.15 (1004)')
+_POINTS_HEADER = re.compile(r"\((?:pts|points)\.?\)\s*$", re.IGNORECASE)
+_POINTS_CELL = re.compile(r"^\s*\S.*?\s*\((\d[\d,]*(?:\.\d+)?)\)\s*$")
+_POINTS_ASKED = re.compile(r"\b(?:points?|pts|scored?)\b", re.IGNORECASE)
+
+
+def _points_in_brackets(ctx: Context, relation: str, text: str) -> tuple[float, str] | None:
+    """``'9:59.15 (1004)'`` in a column ``Running Time (pts)``, for a question asking points
+    ("who had the most points in running?"): the points in brackets, noted; else None.
+
+    >>> _POINTS_CELL.match("9:59.15 (1004)").group(1), bool(_POINTS_HEADER.search("Time (pts)"))
+    ('1004', True)
+    """
+    if not _POINTS_HEADER.search(relation) or not _POINTS_ASKED.search(ctx.question or ""):
+        return None
+    m = _POINTS_CELL.match(text)
+    x = parse_number(m.group(1)) if m else None
+    if x is None:
+        return None
+    note = (f"{relation!r} gives points in brackets and the question asks points: "
+            f"{text!r} reads as {format_number(x)}")
+    if note not in ctx.notes:
+        ctx.notes.append(note)
+    return x, "number"
+
+
+def _found_by_year(ctx: Context, r: Result) -> tuple[float, str] | None:
+    """The year a single row was found by (``get_information(relation='Established',
+    tail_entity='1889')`` witnesses the row with its fact ``Established 1889``) and that
+    column's name; None when the row's witness is no year."""
+    g = ctx.graph
+    facts = [f for w in r.witnesses for f in w]
+    if len(facts) != 1:
+        return None
+    _, rel, tail = g.fact_text(facts[0])
+    x = parse_number(tail)
+    if x is None or x != int(x) or not 1000 <= x <= 3000 or rel == "row_number":
+        return None
+    return float(x), " ".join(rel.split())
+
+
 def read_number(ctx: Context, value: object, what: str, first_of_positions: bool = False,
                 comparison: bool = False) -> Reading:
     """One number for an operand, noted in the step.
@@ -420,10 +462,17 @@ def read_number(ctx: Context, value: object, what: str, first_of_positions: bool
     relation = " ".join(g.fact_text(last[0])[1].split()) if last else ""
     if all(not isinstance(e, Scalar) and g.is_row(e) for e in r.elems):
         n = len(r.distinct())
+        year = _found_by_year(ctx, r) if first_of_positions and n == 1 else None
+        if year is not None:
+            ctx.notes.append(
+                f"{shown} is the one row whose {year[1]!r} is {format_number(year[0])}: a "
+                f"subtraction of a row found by its year reads that year, not 1 row"
+            )
+            return Reading(year[0], "number", format_number(year[0]), wits, relation=year[1])
         return Reading(float(n), "count", f"{n} row(s)", wits, rows=n)
     readings = []
     for e in r.elems:
-        q = quantity(g, e)
+        q = _points_in_brackets(ctx, relation, elem_text(g, e)) or quantity(g, e)
         if q is None and isinstance(e, Scalar) and str(e.value).strip().lower() in _NUMBER_WORDS:
             q = (_NUMBER_WORDS[str(e.value).strip().lower()], "number")
         if q is None and (score := read_score(elem_text(g, e), ctx.question)) is not None:
