@@ -11,6 +11,20 @@ from trustuqa_core.writers.base import WriteRequest, Written
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+#: a race whose top three's Rank cells are blank (medallists), as in giant_slalom.csv, with
+#: two runs and their own ranks
+RACE_BLANK_TOP3 = (
+    b"Rank,Bib,Name,Nation,Run 1,Run 1 rank,Run 2,Run 2 rank,Total\n"
+    b",4,Ada Berg,Norway,1:05.10,1,1:10.40,3,2:15.50\n"
+    b",7,Bo Lind,United States,1:05.60,3,1:10.20,2,2:15.80\n"
+    b",2,Cy Moor,Canada,1:05.40,2,1:10.90,5,2:16.30\n"
+    b"4,3,Di Park,Norway,1:06.20,5,1:10.10,1,2:16.30\n"
+    b"5,1,Ed Quinn,United Kingdom,1:05.90,4,1:10.70,4,2:16.60\n"
+    b"6,5,Flo Ray,Canada,1:07.00,6,1:11.30,6,2:18.30\n"
+    b"7,6,Gus Hale,Sweden,1:07.40,7,1:11.80,7,2:19.20\n"
+    b"8,8,Hal Ives,Italy,1:08.00,8,1:12.10,8,2:20.10\n"
+)
+
 
 def load_fixture_pairs(name: str) -> list[tuple[str, str, list[str]]]:
     """``(title, input line, expected lines)`` blocks of a ``# title:`` fixture file.

@@ -131,6 +131,18 @@ def click_until(page: Any, button: Any, shown: Any, timeout_ms: int = 60_000,
             wait_idle(page)
 
 
+def ask_until_check_card(page: Any, question: str) -> Any:
+    """Type ``question`` on the Ask page, click *Ask* until the amber card shows; the card."""
+    box = page.locator(".st-key-tq_question input")
+    box.fill(question)
+    box.press("Tab")
+    wait_idle(page)
+    card = page.locator("[data-testid='stAlertContentWarning']").filter(
+        has_text="Check before use").first
+    click_until(page, page.locator(".st-key-tq_ask button"), card)
+    return card
+
+
 def open_app_page(page: Any, name: str, attempts: int = 3) -> None:
     """Click the sidebar link to page ``name`` and wait until the URL says it is open.
 

@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARTIFACTS, app_with_page, open_app_page, whole_app_shot
+from test_browser import (
+    ARTIFACTS,
+    app_with_page,
+    ask_until_check_card,
+    open_app_page,
+    whole_app_shot,
+)
 from test_browser import click_until as _click_until
 from test_browser import wait_idle as _idle
 
@@ -62,13 +68,7 @@ def test_a_source_unsure_card_answers_over_the_roster_the_user_picks(
     open_app_page(page, "Ask")
     expect(page.locator(".st-key-tq_ask_over").get_by_role("combobox", name="Ask over")) \
         .to_be_visible()
-    box = page.locator(".st-key-tq_question input")
-    box.fill(QUESTION)
-    box.press("Tab")
-    _idle(page)
-    card = page.locator("[data-testid='stAlertContentWarning']").filter(
-        has_text="Check before use").first
-    _click_until(page, page.locator(".st-key-tq_ask button"), card)
+    card = ask_until_check_card(page, QUESTION)
     expect(card).to_contain_text("Source unclear")
     expect(card).to_contain_text("reads roster_2022.csv and roster_2023.csv together")
     expect(card).to_contain_text(re.compile(r"Check before use\W+2\b"))

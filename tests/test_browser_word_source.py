@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARTIFACTS, app_with_page, open_app_page, whole_app_shot
+from test_browser import (
+    ARTIFACTS,
+    app_with_page,
+    ask_until_check_card,
+    open_app_page,
+    whole_app_shot,
+)
 from test_browser import click_until as _click_until
 from test_browser import wait_idle as _idle
 
@@ -49,12 +55,7 @@ def test_a_word_of_another_source_card_asks_over_that_source(
     open_app_page(page, "Ask")
     box = page.locator(".st-key-tq_question input")
     expect(box).to_be_visible(timeout=3 * TIMEOUT_MS)  # the first draw builds the demo pool
-    box.fill(QUESTION)
-    box.press("Tab")
-    _idle(page)
-    card = page.locator("[data-testid='stAlertContentWarning']").filter(
-        has_text="Check before use").first
-    _click_until(page, page.locator(".st-key-tq_ask button"), card)
+    card = ask_until_check_card(page, QUESTION)
     expect(card).to_contain_text("A word points to another source")
     expect(card).to_contain_text("'directed' names a relation of movies_kg.txt")
     expect(page.get_by_text("To answer from movies_kg.txt, the source 'directed' points to"))\

@@ -8,6 +8,7 @@ verdict no longer calls it a value the query ignores.
 from __future__ import annotations
 
 import pytest
+from helpers import RACE_BLANK_TOP3
 
 from trustuqa_core import load_graph
 from trustuqa_core.answer import answer
@@ -15,22 +16,10 @@ from trustuqa_core.lexicon import country_of
 from trustuqa_core.mentions import Mention, is_bound
 from trustuqa_core.store import GraphStore
 
-# a race: the top three's Rank cells are blank (medallists), as in giant_slalom.csv
-RACE = (
-    b"Rank,Bib,Name,Nation,Run 1,Run 1 rank,Run 2,Run 2 rank,Total\n"
-    b",4,Ada Berg,Norway,1:05.10,1,1:10.40,3,2:15.50\n"
-    b",7,Bo Lind,United States,1:05.60,3,1:10.20,2,2:15.80\n"
-    b",2,Cy Moor,Canada,1:05.40,2,1:10.90,5,2:16.30\n"
-    b"4,3,Di Park,Norway,1:06.20,5,1:10.10,1,2:16.30\n"
-    b"5,1,Ed Quinn,United Kingdom,1:05.90,4,1:10.70,4,2:16.60\n"
-    b"6,5,Flo Ray,Canada,1:07.00,6,1:11.30,6,2:18.30\n"
-    b"7,6,Gus Hale,Sweden,1:07.40,7,1:11.80,7,2:19.20\n"
-)
-
 
 @pytest.fixture(scope="module")
 def race() -> GraphStore:
-    return load_graph(tables=[RACE])
+    return load_graph(tables=[RACE_BLANK_TOP3])
 
 
 def test_a_country_code_names_its_country() -> None:

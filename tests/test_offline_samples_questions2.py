@@ -11,23 +11,11 @@ the times mix plain seconds (``59.40``) with clock times (``1:00.05``), and *bet
 from __future__ import annotations
 
 import pytest
+from helpers import RACE_BLANK_TOP3
 
 from trustuqa_core import load_graph
 from trustuqa_core.answer import answer
 from trustuqa_core.store import GraphStore
-
-# a race: the top three's Rank cells are blank (medallists), two runs with their own ranks
-RACE = (
-    b"Rank,Bib,Name,Nation,Run 1,Run 1 rank,Run 2,Run 2 rank,Total\n"
-    b",4,Ada Berg,Norway,1:05.10,1,1:10.40,3,2:15.50\n"
-    b",7,Bo Lind,United States,1:05.60,3,1:10.20,2,2:15.80\n"
-    b",2,Cy Moor,Canada,1:05.40,2,1:10.90,5,2:16.30\n"
-    b"4,3,Di Park,Norway,1:06.20,5,1:10.10,1,2:16.30\n"
-    b"5,1,Ed Quinn,United Kingdom,1:05.90,4,1:10.70,4,2:16.60\n"
-    b"6,5,Flo Ray,Canada,1:07.00,6,1:11.30,6,2:18.30\n"
-    b"7,6,Gus Hale,Sweden,1:07.40,7,1:11.80,7,2:19.20\n"
-    b"8,8,Hal Ives,Italy,1:08.00,8,1:12.10,8,2:20.10\n"
-)
 
 # a swimming heat: times under a minute are written as plain seconds
 SWIM = (
@@ -47,7 +35,7 @@ def _graph(data: bytes) -> GraphStore:
 
 @pytest.fixture(scope="module")
 def race() -> GraphStore:
-    return _graph(RACE)
+    return _graph(RACE_BLANK_TOP3)
 
 
 @pytest.fixture(scope="module")
