@@ -128,6 +128,19 @@ def test_ask_over_one_source_settles_source_unsure(tmp_path, capsys) -> None:
     assert "answer: 2" in out and "source_unsure" not in out
 
 
+def test_ask_over_one_source_names_it_for_a_value_not_found(tmp_path, capsys) -> None:
+    """Asked over one source, a value the other source holds is "not a value of" the source
+    asked over, not of "the loaded data" (which holds it)."""
+    skiers, films = tmp_path / "skiers.csv", tmp_path / "films.csv"
+    skiers.write_text("Skier,Nation,Rank\nAnn Roy,Italy,1\nBo Li,France,2\n", encoding="utf-8")
+    films.write_text("Film,Year,Director\nDuck Soup,1933,Leo McCarey\n", encoding="utf-8")
+    ask = ["ask", "--table", str(skiers), "--table", str(films), "--writer", "offline",
+           "--question", "who directed Ann Roy?", "--over", "films.csv"]
+    assert main(ask) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if "unlinked_mention" in x)
+    assert "'Ann Roy' is not a value of films.csv (the source you asked over)" in line
+
+
 def test_ask_over_a_source_not_loaded_is_a_usage_error(tmp_path, capsys) -> None:
     table = tmp_path / "staff.csv"
     table.write_text("Name,Salary\nAnn,100\n", encoding="utf-8")

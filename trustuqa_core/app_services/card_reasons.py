@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..verdict import Reason
+from ..verdict import Reason, over_chosen
 
 __all__ = ["ReasonLine", "reason_line", "TITLES"]
 
@@ -143,10 +143,7 @@ def reason_line(r: Reason, over: Sequence[str] | None = None) -> ReasonLine:
     True
     """
     title = TITLES.get(r.code) or r.code.replace("_", " ").capitalize()
-    message = r.message
-    if over and r.code == "unlinked_mention":
-        which = "the source you asked over" if len(over) == 1 else "the sources you asked over"
-        message = message.replace("the loaded data", f"{', '.join(over)} ({which})", 1)
+    message = over_chosen(r, over).message
     arg = r.arg or ""
     items = [a.strip() for a in arg.split(",") if a.strip()]
     said = bool(items) and all(a.lower() in r.message.lower() for a in items)

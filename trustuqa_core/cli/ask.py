@@ -103,7 +103,7 @@ def ask_cli(args: argparse.Namespace, graph: GraphStore) -> int:
         for step in result.trace.steps:
             out.write(f"Query{step.number}: {step.mapped_call} [{step.status}]\n")
     verdict = result.verdict or judge(result.trace, result.question, error=result.error)
-    out.write(render_verdict(verdict))
+    out.write(render_verdict(verdict, getattr(args, "over", None)))
     if result.ok:
         share = (f"confidence {result.confidence:.2f}, {result.votes_cast} votes"
                  if result.votes_cast > 1 else "one query ran: no vote, no confidence")

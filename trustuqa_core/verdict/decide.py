@@ -154,8 +154,28 @@ def _where(feature: str, trace: Trace, reasons: Sequence[Reason]) -> tuple[int |
     return None, None
 
 
-def render_verdict(verdict: Verdict) -> str:
-    """The verdict and its reasons as CLI text (one reason a line).
+def over_chosen(reason: Reason, over: Sequence[str] | None) -> Reason:
+    """``reason`` worded for a question asked over the sources ``over`` only (None or empty:
+    every loaded source): "not a value of the loaded data" then names them, since the
+    sources left out were not searched.
+
+    >>> r = Reason("unlinked_mention", "'Ann' is not a value of the loaded data: override a "
+    ...            "mapping", None, "Ann")
+    >>> over_chosen(r, ["kg.txt"]).message
+    "'Ann' is not a value of kg.txt (the source you asked over): override a mapping"
+    >>> over_chosen(r, None) is r
+    True
+    """
+    if not over or reason.code != "unlinked_mention":
+        return reason
+    which = "the source you asked over" if len(over) == 1 else "the sources you asked over"
+    return replace(reason, message=reason.message.replace(
+        "the loaded data", f"{', '.join(over)} ({which})", 1))
+
+
+def render_verdict(verdict: Verdict, over: Sequence[str] | None = None) -> str:
+    """The verdict and its reasons as CLI text (one reason a line); ``over``: the sources the
+    user chose to ask over (see :func:`over_chosen`).
 
     >>> print(render_verdict(Verdict("check", (Reason("vote_tie", "a tie", None, None),),
     ...                                     ("vote_tie",))), end="")
@@ -163,7 +183,7 @@ def render_verdict(verdict: Verdict) -> str:
       - vote_tie: a tie
     """
     lines = [f"verdict: {verdict.label}"]
-    for r in verdict.reasons:
+    for r in (over_chosen(x, over) for x in verdict.reasons):
         where = " ".join(x for x in (f"Query{r.step}" if r.step else "", r.arg or "") if x)
         lines.append(f"  - {r.code}{f' [{where}]' if where else ''}: {r.message}")
     return "\n".join(lines) + "\n"
