@@ -137,8 +137,11 @@ def test_ask_over_one_source_names_it_for_a_value_not_found(tmp_path, capsys) ->
     ask = ["ask", "--table", str(skiers), "--table", str(films), "--writer", "offline",
            "--question", "who directed Ann Roy?", "--over", "films.csv"]
     assert main(ask) == 1
-    line = next(x for x in capsys.readouterr().out.splitlines() if "unlinked_mention" in x)
+    out = capsys.readouterr().out.splitlines()
+    line = next(x for x in out if "unlinked_mention" in x)
     assert "'Ann Roy' is not a value of films.csv (the source you asked over)" in line
+    line = next(x for x in out if "- no_query" in x)
+    assert "any value of films.csv (the source you asked over)" in line
 
 
 def test_ask_over_a_source_not_loaded_is_a_usage_error(tmp_path, capsys) -> None:

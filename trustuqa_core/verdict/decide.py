@@ -156,8 +156,8 @@ def _where(feature: str, trace: Trace, reasons: Sequence[Reason]) -> tuple[int |
 
 def over_chosen(reason: Reason, over: Sequence[str] | None) -> Reason:
     """``reason`` worded for a question asked over the sources ``over`` only (None or empty:
-    every loaded source): "not a value of the loaded data" then names them, since the
-    sources left out were not searched.
+    every loaded source): "(not) a value of the loaded data" (``unlinked_mention``,
+    ``no_query``) then names them, since the sources left out were not searched.
 
     >>> r = Reason("unlinked_mention", "'Ann' is not a value of the loaded data: override a "
     ...            "mapping", None, "Ann")
@@ -166,7 +166,7 @@ def over_chosen(reason: Reason, over: Sequence[str] | None) -> Reason:
     >>> over_chosen(r, None) is r
     True
     """
-    if not over or reason.code != "unlinked_mention":
+    if not over or reason.code not in ("unlinked_mention", "no_query"):
         return reason
     which = "the source you asked over" if len(over) == 1 else "the sources you asked over"
     return replace(reason, message=reason.message.replace(
