@@ -40,7 +40,7 @@ from .mapping.mapper import Mapper
 from .mentions import content_words
 from .query import parse, render_program
 from .recovery import run_with_recovery
-from .routing import RouteDecision, explaining_sources, relation_word_sources, route
+from .routing import RouteDecision, explaining_sources, route, words_of_one_other_source
 from .routing_by_query import named_relations_only_in, route_by_query, values_only_in
 from .store import GraphStore
 from .subgraph import restrict, source_indices
@@ -350,6 +350,13 @@ def _add_timings(into: Answer, earlier: Answer) -> None:
             into.timings[key] = into.timings.get(key, 0.0) + seconds
 
 
+def _follows(again: Answer, earlier: Answer, note: str) -> None:
+    """``again``, an attempt kept instead of ``earlier``, takes on ``earlier``'s stage seconds
+    and warnings, then ``note`` saying why it was made."""
+    _add_timings(again, earlier)
+    again.warnings[:0] = [*earlier.warnings, note]
+
+
 def _first_few(names: Sequence[str]) -> str:
     """Up to three ``names`` for a message, then how many more.
 
@@ -416,11 +423,8 @@ def _by_failed_query(first: Answer, decision: RouteDecision, among: Sequence[str
     again = over(one, sub_mapper(one, mapper), by_query.routing(), ())
     if not again.answer:
         return first
-    _add_timings(again, first)
-    shown = _first_few(among)
-    again.warnings[:0] = [*first.warnings, f"the attempt over {shown} gave no answer; its "
-                          f"written query maps best onto {by_query.sources[0]}: answered "
-                          f"over it alone"]
+    _follows(again, first, f"the attempt over {_first_few(among)} gave no answer; its written "
+             f"query maps best onto {by_query.sources[0]}: answered over it alone")
     return again
 
 
@@ -448,10 +452,9 @@ def _by_query(result: Answer, decision: RouteDecision, graph: GraphStore, mapper
     again = over(sub, sub_mapper(sub, mapper), by_query.routing(), ())
     if not again.answer:
         return _source_unsure(result, by_query, decision, graph)
-    _add_timings(again, result)
+    _follows(again, result, f"routed by the written query to {by_query.sources[0]}; answered "
+             "again over it")
     again.routed_attempt = result.routed_attempt
-    again.warnings[:0] = [*result.warnings, f"routed by the written query to "
-                          f"{by_query.sources[0]}; answered again over it"]
     return _source_unsure(again, by_query, decision, graph)
 
 
@@ -523,10 +526,9 @@ def _second_look(result: Answer, decision: RouteDecision, graph: GraphStore, map
     if len(answers) > 1:
         return result  # a tie the data cannot break
     again, name = best[0]
-    _add_timings(again, result)
+    _follows(again, result, f"a second look over {name}: its query leaves fewer words of the "
+             "question unexplained; answered over it")
     again.routed_attempt = result.routed_attempt or result
-    again.warnings[:0] = [*result.warnings, f"a second look over {name}: its query leaves "
-                          f"fewer words of the question unexplained; answered over it"]
     chosen = replace(decision, sources=(name,), unsure=False)
     if again.trace is not None and again.trace.program is not None:
         by_query = route_by_query(again.trace.program, graph, chosen, question=again.question)
@@ -567,16 +569,7 @@ def _word_of_other_source(result: Answer, graph: GraphStore) -> Answer:
     words = _unexplained(result)
     if not used or not words:
         return result
-    named = relation_word_sources(words, graph)
-    own = {w for s in used for w in named.get(s, ())}
-    elsewhere: dict[str, list[str]] = {}
-    for source, found in named.items():
-        if source in used:
-            continue
-        for w in found:
-            if w not in own:
-                elsewhere.setdefault(w, []).append(source)
-    single = {w: sources[0] for w, sources in elsewhere.items() if len(sources) == 1}
+    single = words_of_one_other_source(words, graph, used)
     if not single:
         return result
     kinds = {s.name: s.kind for s in graph.sources}

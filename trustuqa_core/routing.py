@@ -45,7 +45,7 @@ import math
 import re
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,7 +57,7 @@ from .trace import ALL_SOURCES, Routing
 from .translate.table import ROW_NUMBER
 
 __all__ = ["RouteDecision", "route", "UNSURE_RATIO", "WEIGHTS", "source_words", "name_index",
-           "explaining_sources", "relation_word_sources"]
+           "explaining_sources", "relation_word_sources", "words_of_one_other_source"]
 
 #: a source scoring at least this share of the best score makes the decision unsure (0.9: chosen
 #: over 0.75 on the tune half of the mixed benchmark, questions 100-199 of each benchmark)
@@ -280,6 +280,33 @@ def relation_word_sources(words: Sequence[str], graph: GraphStore) -> dict[str, 
             if (w not in _STOP and stems & index.words[i]) or stem(w) in index.heads[i]:
                 found.setdefault(i, []).append(w)
     return {graph.sources[i].name: found[i] for i in sorted(found)}
+
+
+def words_of_one_other_source(words: Sequence[str], graph: GraphStore, used: Collection[str],
+                              among: Collection[str] | None = None) -> dict[str, str]:
+    """Of ``words``, each that is a relation / column word
+    (:func:`relation_word_sources`) of exactly one loaded source outside ``used`` (the
+    sources an answer was read from; only sources in ``among`` count when given) and of none
+    in ``used``: the word -> that source.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Name,Department\\nChen Wei,Marketing\\n"],
+    ...                kgs=[b"Dune|written_by|Frank Herbert\\n"])
+    >>> words_of_one_other_source(["wrote", "department"], g, ["table1"])
+    {'wrote': 'kg1'}
+    >>> words_of_one_other_source(["wrote"], g, ["table1"], among=["table1"])
+    {}
+    """
+    named = relation_word_sources(words, graph)
+    own = {w for s in used for w in named.get(s, ())}
+    elsewhere: dict[str, list[str]] = {}
+    for source, found in named.items():
+        if source in used or (among is not None and source not in among):
+            continue
+        for w in found:
+            if w not in own:
+                elsewhere.setdefault(w, []).append(source)
+    return {w: sources[0] for w, sources in elsewhere.items() if len(sources) == 1}
 
 
 def _header_cells(graph: GraphStore, facts: np.ndarray, headers: set[str],

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..export import md_escape
-from ..routing import relation_word_sources
+from ..routing import words_of_one_other_source
 from ..store import GraphStore
 from ..verdict import Verdict
 from .runs import Run
@@ -117,7 +117,7 @@ def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
     reason ``word_of_other_source``; else, per word of the reason (its ``arg``), the one loaded
     source of ``graph`` (the whole loaded graph) whose relation or column names it and which
     the answer was not read from, read as the reason reads it
-    (:func:`~trustuqa_core.routing.relation_word_sources`); within the sources the run was
+    (:func:`~trustuqa_core.routing.words_of_one_other_source`); within the sources the run was
     asked over; nothing when it was already asked over one chosen source.
 
     >>> from trustuqa_core import load_graph
@@ -141,13 +141,11 @@ def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
     routing = run.trace.routing
     used = set(routing.used if routing is not None else ())
     asked = set(run.sources) if run.sources is not None else None
-    named = relation_word_sources(words, graph)
+    one = words_of_one_other_source(words, graph, used, asked)
     found: dict[str, list[str]] = {}
     for w in dict.fromkeys(words):
-        where = [s for s, ws in named.items() if w in ws and s not in used
-                 and (asked is None or s in asked)]
-        if len(where) == 1:
-            found.setdefault(where[0], []).append(w)
+        if w in one:
+            found.setdefault(one[w], []).append(w)
     return [WordSource(name, tuple(ws)) for name, ws in found.items()][:limit]
 
 
