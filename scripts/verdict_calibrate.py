@@ -65,6 +65,7 @@ from trustuqa_core.verdict.calibration import (  # noqa: E402
     load_models,
     nonpositive,
 )
+from trustuqa_core.verdict.thresholds import band_threshold  # noqa: E402
 
 Row = dict[str, Any]
 Bands = tuple[tuple[int, float], ...]
@@ -209,8 +210,7 @@ def needed(r: Row, threshold: float, bands: Bands = ()) -> float:
     >>> needed({"calib": {"rows": 2.7726}}, 0.9, ((20, 0.85),)), needed({"calib": {}}, 0.9)
     (0.85, 0.9)
     """
-    size = table_rows(r)
-    return next((t for most, t in bands if size <= most), threshold)
+    return band_threshold(bands, table_rows(r), threshold)
 
 
 def decide(r: Row, model: Model | None, threshold: float, bands: Bands = ()) -> bool:
@@ -329,7 +329,7 @@ def band_search(tune: Sequence[Row], model: Model, floors: dict[str, dict[str, A
     >>> floor = {"a": {"precision": 50.0, "coverage": 100.0}}
     >>> [(p["cutoff"], p["small"], p["large"]) for p in band_search(rows, m, floor, {"a": 0},
     ...                                                             [0, 5], [0.2, 0.3])]
-    [(0, 0.2, 0.2), (5, 0.2, 0.3)]
+    [(0, 0.2, 0.2), (5, 0.2, 0.2), (5, 0.2, 0.3)]
     """
     files = {f: _arrays([r for r in tune if r["_file"] == f], model) for f in floors}
     out = []

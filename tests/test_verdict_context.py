@@ -107,3 +107,12 @@ def test_a_band_threshold_is_read_from_thresholds(monkeypatch) -> None:  # noqa:
     assert th.needed("llm", 2) == THRESHOLDS.min_estimate_llm
     assert THRESHOLDS.needed("offline", 2) == next(
         (t for most, t in THRESHOLDS.estimate_bands if most >= 2), THRESHOLDS.min_estimate)
+
+
+def test_context_features_are_computed_only_for_a_model_that_weighs_them() -> None:
+    t = run_query(GOLD_4, load_graph(tables=[SMALL]))
+    assert "rows" in features(t, [], question="who won 4 gold?")
+    assert "rows" not in features(t, [], question="who won 4 gold?", context=False)
+    assert not any(m.weighs_context for m in load_models().values())  # packaged: none
+    assert Model("offline", 1.0, {"rows": -0.1}, 0.5).weighs_context
+    assert not Model("offline", 1.0, {"code:count_of_one": -1.0}, 0.5).weighs_context

@@ -109,10 +109,11 @@ def nonpositive(name: str) -> bool:
 
 
 def features(trace: Trace, reasons: Sequence[Reason], *, skip: str = "low_estimate",
-             question: str | None = None) -> dict[str, float]:
+             question: str | None = None, context: bool = True) -> dict[str, float]:
     """The label-free features of an answered ``trace`` with its ``reasons`` (those with code
     ``skip``, the estimate's own reason, are left out) as the answer to ``question`` (the
-    trace's own when None).
+    trace's own when None); ``context``: with the :mod:`.context` features (a model that
+    weighs none of them can skip computing them, see :attr:`Model.weighs_context`).
 
     >>> from trustuqa_core import load_graph, run_query
     >>> g = load_graph(tables=[b"Name,Gold\\nAnn,4\\nBea,2\\n"])
@@ -143,7 +144,8 @@ def features(trace: Trace, reasons: Sequence[Reason], *, skip: str = "low_estima
         out["no_condition"] = 1.0
     if program is not None and any(q.call.func in _AGGREGATES for q in program.queries):
         out["aggregate"] = 1.0
-    out.update(context_features(trace, question))
+    if context:
+        out.update(context_features(trace, question))
     return out
 
 
@@ -179,6 +181,11 @@ class Model:
     def soft_codes(self) -> frozenset[str]:
         """The reason codes this model weighs (the soft ones); the rest keep their rule."""
         return frozenset(k.split(":", 1)[1] for k in self.weights if k.startswith("code:"))
+
+    @property
+    def weighs_context(self) -> bool:
+        """Whether any weight is on a :mod:`.context` feature (the packaged ones: none)."""
+        return any(k in CONTEXT for k in self.weights)
 
     def contributions(self, x: MappingType[str, float]) -> list[tuple[str, float]]:
         """``(feature, weight * value)`` of every non-zero term, most negative first."""

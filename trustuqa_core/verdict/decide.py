@@ -112,7 +112,7 @@ def _decide(trace: Trace, reasons: list[Reason], th: Thresholds, model: Model | 
     hard = tuple(dict.fromkeys(r.code for r in reasons if r.code not in soft and _blocks(r, th)))
     if model is None:
         return hard
-    x = features(trace, reasons, question=question)
+    x = features(trace, reasons, question=question, context=model.weighs_context)
     estimate = model.estimate(x)
     need = th.needed(writer, table_size(trace)[0])
     if estimate >= need:

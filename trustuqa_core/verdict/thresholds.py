@@ -102,7 +102,17 @@ class Thresholds:
         """
         if writer == "llm":
             return self.min_estimate_llm
-        return next((t for most, t in self.estimate_bands if rows <= most), self.min_estimate)
+        return band_threshold(self.estimate_bands, rows, self.min_estimate)
+
+
+def band_threshold(bands: tuple[tuple[int, float], ...], rows: int, otherwise: float) -> float:
+    """The threshold of the first ``(most_rows, threshold)`` band holding a table of ``rows``
+    rows, else ``otherwise`` (:attr:`Thresholds.estimate_bands`).
+
+    >>> band_threshold(((20, 0.85), (40, 0.9)), 30, 0.95), band_threshold((), 30, 0.95)
+    (0.9, 0.95)
+    """
+    return next((t for most, t in bands if rows <= most), otherwise)
 
 
 THRESHOLDS = Thresholds()
