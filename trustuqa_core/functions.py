@@ -19,7 +19,7 @@ import numpy as np
 from .fallback import FallbackRequest
 from .numbers import format_number, ordinal_text, parse_number
 from .ops import Context, elem_text, intersect, numeric, project, quantity, resolve_set, union
-from .ops.base import is_summary_row
+from .ops.base import summary_rows_left_out, without_summary_rows
 from .query.ast import Bound, Ref, Text
 from .reasoning import REASONING
 from .reasoning.filtering import has_key, keyed_extreme
@@ -267,7 +267,7 @@ def _extreme(ctx: Context, op: Op, pick: Callable[..., float]) -> Result:
         return _extreme_rows(ctx, op, s, pick)
     unreadable = [e for e in s.elems if quantity(ctx.graph, e) is None]
     if unreadable and len(unreadable) == len(s):
-        read = extreme_without_numbers(ctx, op.name, _summaries_left_out(ctx, s, op.name))
+        read = extreme_without_numbers(ctx, op.name, without_summary_rows(ctx, s, f"{op.name}()"))
         if read is not None:
             return read
         if ctx.fallback is not None:
@@ -316,26 +316,11 @@ def _ratings(ctx: Context, s: Result, name: str) -> Result | None:
     return Result(tuple(e for e, _ in keep), tuple(w for _, w in keep)).distinct()
 
 
-def _summaries_left_out(ctx: Context, s: Result, name: str) -> Result:
-    """:func:`_without_summaries` for values that are no numbers (records ``19–18``): the
-    bag without the values of summary rows (``Total``, ``Win–Loss``), noted."""
-    items = [(0.0, e, w) for e, w in zip(s.elems, s.witnesses, strict=True)]
-    kept = _without_summaries(ctx, items, name)
-    if len(kept) == len(items):
-        return s
-    return Result(tuple(e for _, e, _ in kept), tuple(w for _, _, w in kept))
-
-
 def _without_summaries(ctx: Context, items: list[Item], name: str) -> list[Item]:
     """The (number, element, witnesses) items whose row is no summary row (``Total``),
     noted; all of them when none or every one is."""
-    g = ctx.graph
-    summary = [bool(w) and is_summary_row(g, g.head_of(w[-1])) for _, _, w in items]
-    if not any(summary) or all(summary):
-        return items
-    ctx.notes.append(f"{name}(): {sum(summary)} value(s) of a summary row (a 'Total' cell) "
-                     "left out")
-    return [it for it, drop in zip(items, summary, strict=True) if not drop]
+    drop = summary_rows_left_out(ctx, [w for _, _, w in items], f"{name}()")
+    return items if drop is None else [it for it, d in zip(items, drop, strict=True) if not d]
 
 
 def _extreme_rows(ctx: Context, op: Op, s: Result, pick: Callable[..., float]) -> Result:

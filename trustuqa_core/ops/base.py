@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -222,6 +223,30 @@ def is_summary_row(graph: GraphStore, node: int) -> bool:
         return False
     cells = graph.labels(graph.tails_of(graph.facts_heads(np.asarray([node], dtype=np.int64))))
     return any(c.strip().casefold() in SUMMARY_CELLS for c in cells)
+
+
+def summary_rows_left_out(ctx: Context, witnesses: Sequence[tuple[int, ...]],
+                          what: str) -> list[bool] | None:
+    """Per value (its ``witnesses``, the last fact naming its row), whether its row is a
+    summary row (:func:`is_summary_row`) to leave out of ``what`` (``max()``), noted; None
+    when none or every one is (then all are kept)."""
+    g = ctx.graph
+    summary = [bool(w) and is_summary_row(g, g.head_of(w[-1])) for w in witnesses]
+    if not any(summary) or all(summary):
+        return None
+    ctx.notes.append(f"{what}: {sum(summary)} value(s) of a summary row (a 'Total' cell) "
+                     "left out")
+    return summary
+
+
+def without_summary_rows(ctx: Context, r: Result, what: str) -> Result:
+    """``r`` without the values of summary rows (:func:`summary_rows_left_out`: the total of a
+    medal table is no sport's count), noted; all of it when none or every one is."""
+    drop = summary_rows_left_out(ctx, r.witnesses, what)
+    if drop is None:
+        return r
+    keep = [i for i, dropped in enumerate(drop) if not dropped]
+    return Result(tuple(r.elems[i] for i in keep), tuple(r.witnesses[i] for i in keep))
 
 
 # ------------------------------------------------------------------ repeated headers

@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from ..function_names import RESULT_WORDS
 from ..numbers import format_number
-from ..ops.base import Context, elem_text, is_summary_row, quantity, resolve_set
+from ..ops.base import Context, elem_text, quantity, resolve_set, without_summary_rows
 from ..query.ast import Bound, Ref, Text
 from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
@@ -153,7 +153,7 @@ def _n(ctx: Context, op: Op) -> int:
 
 def _nth(ctx: Context, op: Op, largest: bool) -> Result:
     what = f"{op.name}()"
-    r = _without_summary_rows(ctx, _the_set(ctx, op, what), what)
+    r = without_summary_rows(ctx, _the_set(ctx, op, what), what)
     n = _n(ctx, op)
     numbers = _numbers(ctx, r)
     if numbers is None:
@@ -169,19 +169,6 @@ def _nth(ctx: Context, op: Op, largest: bool) -> Result:
         + f"; number {n} is {format_number(pick)} ({elem_text(ctx.graph, r.elems[keep[0]])!r})"
     )
     return Result(tuple(r.elems[i] for i in keep), tuple(r.witnesses[i] for i in keep)).distinct()
-
-
-def _without_summary_rows(ctx: Context, r: Result, what: str) -> Result:
-    """The values whose row is no summary row (a ``Total`` cell: the total of a medal table
-    is no sport's count), noted; all of them when none or every one is, as for max/min."""
-    g = ctx.graph
-    summary = [bool(w) and is_summary_row(g, g.head_of(w[-1])) for w in r.witnesses]
-    if not any(summary) or all(summary):
-        return r
-    ctx.notes.append(f"{what}: {sum(summary)} value(s) of a summary row (a 'Total' cell) "
-                     "left out")
-    keep = [i for i, drop in enumerate(summary) if not drop]
-    return Result(tuple(r.elems[i] for i in keep), tuple(r.witnesses[i] for i in keep))
 
 
 def fn_nth_largest(ctx: Context, op: Op) -> Result:
