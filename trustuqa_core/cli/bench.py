@@ -195,9 +195,7 @@ def _routing_lines(routing: dict[str, Any]) -> list[str]:
     if "final" in alls and "final_or_decided" in alls:
         after = (f"routing after answering: {alls['final']} answered over exactly the "
                  f"question's source; {alls['final_or_decided']} counting the decision where "
-                 "no query ran (" + ", ".join(f"{k} {part['final']} / "
-                                              f"{part['final_or_decided']}"
-                                              for k, part in per.items()) + ")")
+                 f"no query ran{each('final', 'final_or_decided')}")
         if "final_kind" in alls:
             after += f"; of the right kind {figure('final_kind')}{each('final_kind')}"
         if "final_kept" in alls:
