@@ -95,6 +95,9 @@ def _op_select(ctx: Context, op: Op) -> Result:
             blank = _select_no_value(ctx, rel, text)
             if blank is not None:
                 return blank
+        in_month = _select_month_of_dates(ctx, rel, value)
+        if in_month is not None:
+            return in_month
     if isinstance(value, Bound):
         if value.ids and _other_place(ctx, value):
             ranked = _select_ordinal_word(ctx, rel, value.text, value.labels[0])
@@ -322,6 +325,56 @@ def _select_year_of_dates(ctx: Context, rel: int, value: Bound) -> Result | None
 
 
 _ANY_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_MONTH_YEAR = re.compile(r"^\s*(?P<month>[A-Za-z]{3,9})\.?,?\s+(?P<year>1\d{3}|20\d{2})\s*$")
+
+
+def month_literal(text: str) -> tuple[int, int | None] | None:
+    """``(month, year)`` of a literal naming a month (``'July'``, ``'March 1982'``), the year
+    ``None`` when not given; ``None`` for anything else (a day, a word that is no month).
+
+    >>> month_literal("July"), month_literal("march 1982"), month_literal("Sept. 2001")
+    ((7, None), (3, 1982), (9, 2001))
+    >>> month_literal("July 6") is None, month_literal("Mayor 1982") is None
+    (True, True)
+    """
+    m = _MONTH_YEAR.match(text)
+    if m is not None:
+        month = parse_month_day(m.group("month"))
+        return (month[0], int(m.group("year"))) if month and month[1] is None else None
+    month_day = parse_month_day(text)
+    return (month_day[0], None) if month_day and month_day[1] is None else None
+
+
+def _select_month_of_dates(ctx: Context, rel: int, value: Bound | Text) -> Result | None:
+    """A month (``tail_entity='July'``, ``'March 1982'``) that is no value of a column of
+    dates (``July 6``, ``March 21, 1982``) stands for every date in that month (of that year,
+    when given); the mapper's closest value would be one of them. Noted; ``None`` unless the
+    literal is a month, no value of the column is written as it, most values are dates and
+    some fall in the month."""
+    text = value.text if isinstance(value, Bound) else value.value
+    wanted = month_literal(text)
+    if wanted is None:
+        return None
+    g = ctx.graph
+    facts, vals, how = g.quantity_index(rel)
+    labels = g.labels(g.tails_of(facts))
+    if any(normalize(t) == normalize(text) for t in labels):
+        return None
+    month, year = wanted
+    # (month, year) of each value: a date, or a day of a month without a year (``June 2``)
+    read = [(int(v // 100) % 100, int(v // 10000)) if h == "date"
+            else ((md[0], None) if (md := parse_month_day(t)) is not None else None)
+            for t, v, h in zip(labels, vals.tolist(), how.tolist(), strict=True)]
+    if not len(facts) or not _mostly(sum(r is not None for r in read), len(facts)):
+        return None
+    hit = np.array([r is not None and r[0] == month and (year is None or r[1] == year)
+                    for r in read], dtype=bool)
+    if not hit.any():
+        return None
+    keep = facts[hit]
+    ctx.notes.append(f"{text.strip()!r} is a month and the values of {rel_name(ctx, rel)!r} "
+                     f"are dates: matched the {len(keep)} date(s) in {text.strip()}")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 # a place written as a word (``tail_entity='first'`` on a Rank column of 1, 2, 3 or 1st, 2nd)
