@@ -25,6 +25,9 @@ from ..text import fold, normalize
 from .cues import (
     AGE_WORDS,
     CHART_POSITION,
+    DIRECTION_WORDS,
+    ORDER_WORDS,
+    PAIR_WORDS,
     RANK_RELATION,
     RANK_WORDS,
     SPEED_WORDS,
@@ -436,21 +439,47 @@ def _word_direction(question: str | None, table: dict[str, str]) -> tuple[str, s
     return next(((w, table[w]) for w in words if w in table), None)
 
 
+_CUE_WORDS = frozenset(RANK_WORDS) | frozenset(DIRECTION_WORDS) | ORDER_WORDS | PAIR_WORDS
+
+
+def cue_question(question: str | None, names: tuple[str | None, ...]) -> str | None:
+    """The question without the names of the compared entities, to read its cue words from:
+    in "was distortion or love at the bottom of the sea the highest rated album?" the album's
+    name says 'bottom', the question asks 'highest'. Names the question does not write as
+    words are left alone, and so is a name that is itself one cue word (``'last'``).
+
+    >>> cue_question("was distortion or love at the bottom of the sea the highest rated?",
+    ...              ("Distortion", "Love at the Bottom of the Sea"))
+    'was  or  the highest rated?'
+    >>> cue_question("which ranked higher, top gun or jaws?", ("Jaws", None))
+    'which ranked higher, top gun or ?'
+    """
+    if not question:
+        return question
+    out = question
+    for name in names:
+        if name and name.strip() and name.strip().lower() not in _CUE_WORDS:
+            out = re.sub(rf"(?<!\w){re.escape(name.strip())}(?!\w)", "", out, flags=re.IGNORECASE)
+    return out
+
+
 def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -> Result:
-    form = question_form(ctx.question)
+    # cue words are read without the compared names ("love at the *bottom* of the sea")
+    question = cue_question(ctx.question, (operand_name(ctx, left), operand_name(ctx, right)))
+    form = question_form(question)
     given = args.operator if args.operator in COMPARISONS else None
     if args.operator is not None and given is None:
         raise not_applicable(ctx, f"{what}: {args.operator_text!r} is not a comparison")
     a, b = _read_pair(ctx, left, right, what)
     x, y = _align(ctx, a, b)
     wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
-    rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
+    rank_word = rank_direction(question) if _rank_like(a, b) else None
     if rank_word is None:
-        rank_word = _success_direction(ctx.question, a, b)
+        rank_word = _success_direction(question, a, b)
     if rank_word is None and _dates_or_years(a, b):
-        rank_word = _word_direction(ctx.question, AGE_WORDS)
+        rank_word = _word_direction(question, AGE_WORDS)
     if rank_word is None and _times(a, b):
-        rank_word = _word_direction(ctx.question, SPEED_WORDS)
+        rank_word = _word_direction(question, SPEED_WORDS)
     if rank_word is not None:
         wanted = "smaller" if rank_word[1] == "<" else "larger"
         what_values = ("dates or years" if rank_word[0] in AGE_WORDS else "times"
