@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..errors import ExecutionError, NotApplicableError
 from ..numbers import format_number, parse_month_day
 from ..ops.base import Context, elem_text, quantity, resolve_set
-from ..query.ast import Ref, Text
+from ..query.ast import ListValue, Ref, Text
 from ..results import Elem, Result, Scalar
 from ..rewrite import Op
 from ..text import fold, normalize
@@ -938,6 +938,62 @@ _ELEMENT_NAMES = frozenset({"value", "element", "item", "entity", "string", "tex
                             "needle", "target", "substring", "x"})
 
 
+def _alternative(ctx: Context, item: object) -> tuple[str | None, list[str]]:
+    """An alternative of a list (``'2004'``, or ``'output_of_query3'`` whose chain looked up
+    ``'Lake George'``): its name (``None`` when a lookup found nothing to name) and the
+    texts to look for (its values, or its name when it holds rows)."""
+    m = _REF_TEXT.match(item.value) if isinstance(item, Text) else None
+    if isinstance(item, Text) and m is None:
+        return item.value.strip(), [_norm(item.value)]
+    ref = item if isinstance(item, Ref) else Ref(int(m.group(1))) if m is not None else None
+    if ref is None:
+        return None, []
+    name = operand_name(ctx, ref)
+    r = resolve_set(ctx, ref)
+    if r and not any(_row(ctx, e) for e in r.elems):
+        return name, [_norm(elem_text(ctx.graph, e)) for e in r.elems]
+    return name, [_norm(name)] if name and r else []
+
+
+_REF_TEXT = re.compile(r"^\s*output_of_query\s*(\d+)\s*$", re.IGNORECASE)
+
+
+def _offered_alternatives(ctx: Context, pool_arg: object, element: object) -> Result | None:
+    """``is_in(set=…, value_list=['2003', '2004'])`` for "was it awarded in 2003 or 2004?":
+    the question offers the list's alternatives ("A or B", both written in it), so the answer
+    is the alternative(s) among the set's values, not yes/no (noted). ``None`` for anything
+    else, or when no alternative is among them (then the yes/no test as before)."""
+    question = ctx.question or ""
+    if not isinstance(element, ListValue) or len(element.items) < 2 \
+            or " or " not in f" {question.lower()} ":
+        return None
+    alternatives = [_alternative(ctx, i) for i in element.items]
+    named = [a[0] for a in alternatives if a[0] is not None]
+    if not named or any(not _in_question(n, question) for n in named):
+        return None
+    pool = operand_result(ctx, pool_arg)
+    texts = [(_norm(elem_text(ctx.graph, e)), w)
+             for e, w in zip(pool.elems, pool.witnesses, strict=True)]
+    held: list[tuple[str, tuple[int, ...]]] = []
+    for name, needles in alternatives:
+        wits = [w for t, w in texts if any(n and n == t for n in needles)]
+        if wits and name is not None:
+            held.append((name, merged_witnesses([Result(tuple(range(len(wits))),
+                                                        tuple(wits))])))
+    if not held:
+        return None
+    ctx.verdicts[ctx.step] = True
+    ctx.notes.append(
+        "the question offers " + " or ".join(
+            repr(a[0]) if a[0] is not None else f"{operand_text(i)} (which found nothing)"
+            for a, i in zip(alternatives, element.items, strict=True))
+        + f": {' and '.join(repr(h) for h, _ in held)} "
+        + f"{'is' if len(held) == 1 else 'are'} among the {len(pool)} value(s) of "
+        + operand_text(pool_arg)
+    )
+    return Result(tuple(Scalar(h, h) for h, _ in held), tuple(w for _, w in held))
+
+
 def fn_contains(ctx: Context, op: Op) -> Result:
     """``yes`` when a value of the set equals or contains the element's text (ignoring case
     and spacing), else ``no``; the witnesses are those of the matching values. The set comes
@@ -948,6 +1004,9 @@ def fn_contains(ctx: Context, op: Op) -> Result:
     first, second = args.operands
     if args.names[0] in _ELEMENT_NAMES and args.names[1] not in _ELEMENT_NAMES:
         first, second = second, first
+    offered = _offered_alternatives(ctx, first, second)
+    if offered is not None:
+        return offered
     pool, element = operand_result(ctx, first), second
     needles = [_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, element).elems]
     hits = [
