@@ -916,6 +916,30 @@ def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip().casefold()
 
 
+_BARE_YEAR = re.compile(r"^(1\d{3}|20\d{2})$")
+_A_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+
+
+def years_against_dated(
+    years: set[str], dated: set[str]
+) -> tuple[set[str], set[str]] | None:
+    """``(years, the years of the dated values)`` when ``years`` are bare years and each of
+    ``dated`` writes exactly one year (``'1276\\nson of james ii'``, ``'10 august 1267'``):
+    "born in the year 1276?" compares the year of a birth, not its whole cell. ``None`` else.
+
+    >>> sorted(years_against_dated({"1276"}, {"1276\\nson of james ii", "10 august 1267"})[1])
+    ['1267', '1276']
+    >>> years_against_dated({"1276"}, {"1267–1276"}) is None
+    True
+    """
+    if not years or not dated or not all(_BARE_YEAR.match(y) for y in years):
+        return None
+    found = [_A_YEAR.findall(d) for d in dated]
+    if any(len(f) != 1 for f in found):
+        return None
+    return years, {f[0] for f in found}
+
+
 def fn_equals(ctx: Context, op: Op) -> Result:
     """``yes`` when the two values are equal (as numbers when both read as numbers, else as
     text ignoring case and spacing), else ``no``."""
@@ -926,8 +950,14 @@ def fn_equals(ctx: Context, op: Op) -> Result:
     except ExecutionError:  # not numbers: compare the texts instead
         a = {_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, left).elems}
         b = {_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, right).elems}
-        truth = bool(a) and a == b
-        ctx.notes.append(f"compared as text: {sorted(a)[:3]} and {sorted(b)[:3]}")
+        by_year = years_against_dated(a, b) or years_against_dated(b, a)
+        if by_year is not None:
+            truth = bool(by_year[0]) and by_year[0] == by_year[1]
+            ctx.notes.append(f"a bare year against dated values: compared by year, "
+                             f"{sorted(by_year[0])[:3]} and {sorted(by_year[1])[:3]}")
+        else:
+            truth = bool(a) and a == b
+            ctx.notes.append(f"compared as text: {sorted(a)[:3]} and {sorted(b)[:3]}")
     ctx.verdicts[ctx.step] = truth
     wits = merged_witnesses([operand_result(ctx, left), operand_result(ctx, right)])
     return _answer("yes" if truth else "no", wits)
