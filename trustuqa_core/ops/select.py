@@ -10,7 +10,7 @@ from ..fallback import FallbackRequest
 from ..numbers import parse_month_day, parse_number, parse_quantity, read_score
 from ..query.ast import Bound, Ref, Text
 from ..reasoning.cues import RANK_RELATION, rank_direction
-from ..results import Result, Scalar
+from ..results import Elem, Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
 from ..text import normalize
@@ -79,7 +79,15 @@ def _op_select(ctx: Context, op: Op) -> Result:
         equal = _op_select(ctx, Op("select", op.params, "="))
         facts = np.sort(g.facts_rel(rel))
         drop = equal.keys()
-        keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
+        if equal and not any(_is_row_elem(ctx, e) for e in equal.elems):
+            # the equality read an earlier result of rows as their values of ``rel``
+            # (``tail_entity!='output_of_query1'`` over the Honda rows): leave out the rows
+            # holding those values, not the values themselves
+            keep = facts[[("n", int(t)) not in drop for t in g.tails_of(facts).tolist()]]
+            ctx.notes.append(f"'!=' leaves out the rows whose {rel_name(ctx, rel)!r} is one of "
+                             f"those {len(equal.distinct())} value(s)")
+        else:
+            keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
         return distinct_heads(g, g.heads_of(keep), keep)
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
@@ -148,6 +156,10 @@ def _op_select(ctx: Context, op: Op) -> Result:
         if back is not None:
             return back
     return result
+
+
+def _is_row_elem(ctx: Context, e: Elem) -> bool:
+    return not isinstance(e, Scalar) and ctx.graph.is_row(int(e))
 
 
 def _computed_from(ctx: Context, rel: int, source: Result) -> Result | None:
