@@ -88,6 +88,7 @@ def _op_select(ctx: Context, op: Op) -> Result:
                              f"those {len(equal.distinct())} value(s)")
         else:
             keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
+        keep = _without_placeholders(ctx, rel, keep, value)
         return distinct_heads(g, g.heads_of(keep), keep)
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
@@ -156,6 +157,26 @@ def _op_select(ctx: Context, op: Op) -> Result:
         if back is not None:
             return back
     return result
+
+
+def _without_placeholders(ctx: Context, rel: int, facts: np.ndarray, value: object
+                          ) -> np.ndarray:
+    """``facts`` without the cells that hold no value (``Unknown``, ``N/A``, ``—``): a
+    capacity "other than 600" is a capacity known to differ, noted; unchanged when the
+    compared literal itself means no value, or no cell is a placeholder."""
+    g = ctx.graph
+    text = value.text if isinstance(value, Bound) else value.value if isinstance(value, Text) \
+        else None
+    if text is not None and _is_no_value(text):
+        return facts
+    blank = np.array([_is_no_value(t) for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not blank.any():
+        return facts
+    ctx.notes.append(f"'!=' leaves out the {int(blank.sum())} cell(s) of {rel_name(ctx, rel)!r}"
+                     " that hold no value ("
+                     + ", ".join(sorted({repr(t) for t in g.labels(g.tails_of(facts[blank]))})[:3])
+                     + ")")
+    return facts[~blank]
 
 
 def _is_row_elem(ctx: Context, e: Elem) -> bool:
