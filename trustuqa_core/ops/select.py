@@ -53,16 +53,18 @@ def _in_repeated_columns(ctx: Context, op: Op) -> Result | None:
     if isinstance(value, Bound) and not value.ids:
         value = Text(value.text)
     notes = list(ctx.notes)
-    found, used = [], []
+    found, used, kept = [], [], []
     for other in others:
         bound = Bound(rel_name(ctx, other), (other,), (rel_name(ctx, other),), "relation")
         params = tuple((k, bound if k == "relation" else value if k == "value" else v)
                        for k, v in op.params)
+        before = len(ctx.notes)
         part = _op_select(ctx, Op(op.name, params, op.cmp, op.out))
         if part:
             found.append(part)
             used.append(rel_name(ctx, other))
-    ctx.notes[:] = notes
+            kept.extend(ctx.notes[before:])  # how the repeat was read (a span, a month, ...)
+    ctx.notes[:] = notes + kept
     if not found:
         return None
     shown = value.text if isinstance(value, Bound) else str(value)
@@ -116,6 +118,9 @@ def _op_select(ctx: Context, op: Op) -> Result:
             ranked = _select_ordinal_word(ctx, rel, value.text)
             if ranked is not None:
                 return ranked
+            spanned = _select_span(ctx, rel, value.text)
+            if spanned is not None:
+                return spanned
             ctx.notes.append(
                 f"{value.text!r} matched no value of {rel_name(ctx, rel)!r} closely enough"
             )
@@ -132,6 +137,10 @@ def _op_select(ctx: Context, op: Op) -> Result:
         facts = g.facts_rel_tail(rel, node) if node is not None else EMPTY
         if number is not None:
             facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
+        if not len(facts):
+            spanned = _select_span(ctx, rel, value.value)
+            if spanned is not None:
+                return spanned
         return distinct_heads(g, g.heads_of(facts), facts)
     if isinstance(value, Ref) and value.step in ctx.by_count:
         ctx.frequent[ctx.step] = rel  # the rows of the group with the most / fewest rows
@@ -177,6 +186,44 @@ def _without_placeholders(ctx: Context, rel: int, facts: np.ndarray, value: obje
                      + ", ".join(sorted({repr(t) for t in g.labels(g.tails_of(facts[blank]))})[:3])
                      + ")")
     return facts[~blank]
+
+
+_SPAN = re.compile(r"^\s*(1\d{3}|20\d{2})\s*[-–—/]\s*(\d{4}|\d{2})\s*$")
+
+
+def year_span(text: str) -> tuple[int, int] | None:
+    """``(first, last)`` year of a span written ``2006-2007``, ``2006–07`` or ``1996/97``;
+    ``None`` for anything else.
+
+    >>> year_span("2006-2007"), year_span("2006–07"), year_span("1999/00"), year_span("2006")
+    ((2006, 2007), (2006, 2007), (1999, 2000), None)
+    """
+    m = _SPAN.match(text)
+    if m is None:
+        return None
+    first, end = int(m.group(1)), m.group(2)
+    last = int(end) if len(end) == 4 else first // 100 * 100 + int(end)
+    if last < first:
+        last += 100
+    return (first, last) if last - first <= 100 else None
+
+
+def _select_span(ctx: Context, rel: int, text: str) -> Result | None:
+    """A span of years (``'2006-2007'``) that is no value of the column: the rows whose value
+    writes the same span another way (``2006-07``, ``2006–07``), noted; ``None`` when the
+    literal is no span or no value writes it."""
+    wanted = year_span(text)
+    if wanted is None:
+        return None
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    hit = np.array([year_span(t) == wanted for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not hit.any():
+        return None
+    keep = facts[hit]
+    ctx.notes.append(f"{text.strip()!r} is the span {wanted[0]}–{wanted[1]}: matched "
+                     f"{g.label(g.tail_of(keep[0]))!r}, the same span written another way")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 def _is_row_elem(ctx: Context, e: Elem) -> bool:
