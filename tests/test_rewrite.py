@@ -69,3 +69,16 @@ def test_rule_table_documents_every_rule() -> None:
     rows = rule_table()
     assert len(rows) == len(GET_INFORMATION_RULES)
     assert all("->" in doc for _, _, doc in rows)
+
+
+def test_a_compared_head_entity_is_a_condition_on_the_values() -> None:
+    call = Call("get_information", (Arg("relation", Bound("Year", (1,), ("Year",), "relation")),
+                                    Arg("tail_entity", Text("2002"), ">="),
+                                    Arg("head_entity", Text("2003"), "<=")))
+    ops = rewrite(call)
+    assert [o.name for o in ops] == ["select", "select", "intersect", "intersect"]
+    assert [o.cmp for o in ops[:2]] == [">=", "<="]
+    reading = ops[-1].param("reading")
+    assert isinstance(reading, Text) and "condition on the relation's values" in reading.value
+    plain = rewrite(Call("get_information", (call.args[0], Arg("head_entity", Text("2003")))))
+    assert [o.name for o in plain] == ["project"]

@@ -344,6 +344,11 @@ def rewrite(call: Call) -> list[Op]:
             params = (*params, (implied[0], Text(implied[1])))
         return [Op(canonical_function(call.func) or call.func, params, cmp)]
     call = _unnumbered(call)
+    compared = _compared_heads(call)
+    if compared is not call:  # the same plan, then the reading said in the step's notes
+        *ops, last = rewrite(compared)
+        return [*ops, Op(last.name, last.params, last.cmp, "$c"),
+                _op("intersect", ("sets", ("$c",)), ("reading", Text(_HEADS_READING)))]
     names = [_sig_name(a) for a in call.args]
     if names.count("head_entity") > 1:
         return _several_heads(call)
@@ -395,6 +400,31 @@ def _several_heads(call: Call) -> list[Op]:
     first = heads[0].value
     return ops + [Op(o.name, tuple((k, "$h" if v is first else v) for k, v in o.params), o.cmp,
                      o.out) for o in inner]
+
+
+def _compared_heads(call: Call) -> Call:
+    """A ``head_entity`` compared with ``<``, ``>``, ``<=`` or ``>=`` is a condition on the
+    relation's values, as a ``tail_entity`` is: the heads (rows, subjects) are not ordered.
+    ``get_information(relation='row_number', tail_entity>='output_of_query2',
+    head_entity<='output_of_query4')`` is the rows from one row number to another, and
+    ``get_information(relation='Page', head_entity>='42')`` the rows whose page is 42 or more.
+    Other calls unchanged.
+
+    >>> c = Call("get_information", (Arg("relation", Text("Page")),
+    ...                              Arg("head_entity", Text("42"), ">=")))
+    >>> [(a.name, a.cmp) for a in _compared_heads(c).args]
+    [('relation', '='), ('tail_entity', '>=')]
+    """
+    if not any(a.name == "head_entity" and a.cmp in _ORDER_CMPS for a in call.args):
+        return call
+    return Call(call.func, tuple(
+        Arg("tail_entity", a.value, a.cmp) if a.name == "head_entity" and a.cmp in _ORDER_CMPS
+        else a for a in call.args))
+
+
+_ORDER_CMPS = frozenset({"<", ">", "<=", ">="})
+_HEADS_READING = ("a head_entity compared with '<', '>', '<=' or '>=' is read as a condition "
+                  "on the relation's values (as tail_entity): rows and subjects have no order")
 
 
 def _conjunction(call: Call, names: list[str]) -> list[Op]:

@@ -10,7 +10,7 @@ from ..fallback import FallbackRequest
 from ..numbers import parse_month_day, parse_number, parse_quantity, read_score
 from ..query.ast import Bound, Ref, Text
 from ..reasoning.cues import RANK_RELATION, rank_direction
-from ..results import Result, Scalar
+from ..results import Elem, Result, Scalar
 from ..rewrite import Op
 from ..store import EMPTY
 from ..text import normalize
@@ -53,16 +53,18 @@ def _in_repeated_columns(ctx: Context, op: Op) -> Result | None:
     if isinstance(value, Bound) and not value.ids:
         value = Text(value.text)
     notes = list(ctx.notes)
-    found, used = [], []
+    found, used, kept = [], [], []
     for other in others:
         bound = Bound(rel_name(ctx, other), (other,), (rel_name(ctx, other),), "relation")
         params = tuple((k, bound if k == "relation" else value if k == "value" else v)
                        for k, v in op.params)
+        before = len(ctx.notes)
         part = _op_select(ctx, Op(op.name, params, op.cmp, op.out))
         if part:
             found.append(part)
             used.append(rel_name(ctx, other))
-    ctx.notes[:] = notes
+            kept.extend(ctx.notes[before:])  # how the repeat was read (a span, a month, ...)
+    ctx.notes[:] = notes + kept
     if not found:
         return None
     shown = value.text if isinstance(value, Bound) else str(value)
@@ -79,7 +81,16 @@ def _op_select(ctx: Context, op: Op) -> Result:
         equal = _op_select(ctx, Op("select", op.params, "="))
         facts = np.sort(g.facts_rel(rel))
         drop = equal.keys()
-        keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
+        if equal and not any(_is_row_elem(ctx, e) for e in equal.elems):
+            # the equality read an earlier result of rows as their values of ``rel``
+            # (``tail_entity!='output_of_query1'`` over the Honda rows): leave out the rows
+            # holding those values, not the values themselves
+            keep = facts[[("n", int(t)) not in drop for t in g.tails_of(facts).tolist()]]
+            ctx.notes.append(f"'!=' leaves out the rows whose {rel_name(ctx, rel)!r} is one of "
+                             f"those {len(equal.distinct())} value(s)")
+        else:
+            keep = facts[[("n", int(h)) not in drop for h in g.heads_of(facts).tolist()]]
+        keep = _without_placeholders(ctx, rel, keep, value)
         return distinct_heads(g, g.heads_of(keep), keep)
     if op.cmp != "=":
         return _select_cmp(ctx, rel, op.cmp, value)
@@ -95,6 +106,9 @@ def _op_select(ctx: Context, op: Op) -> Result:
             blank = _select_no_value(ctx, rel, text)
             if blank is not None:
                 return blank
+        in_month = _select_month_of_dates(ctx, rel, value)
+        if in_month is not None:
+            return in_month
     if isinstance(value, Bound):
         if value.ids and _other_place(ctx, value):
             ranked = _select_ordinal_word(ctx, rel, value.text, value.labels[0])
@@ -104,6 +118,9 @@ def _op_select(ctx: Context, op: Op) -> Result:
             ranked = _select_ordinal_word(ctx, rel, value.text)
             if ranked is not None:
                 return ranked
+            spanned = _select_span(ctx, rel, value.text)
+            if spanned is not None:
+                return spanned
             ctx.notes.append(
                 f"{value.text!r} matched no value of {rel_name(ctx, rel)!r} closely enough"
             )
@@ -120,6 +137,10 @@ def _op_select(ctx: Context, op: Op) -> Result:
         facts = g.facts_rel_tail(rel, node) if node is not None else EMPTY
         if number is not None:
             facts = np.union1d(facts, g.facts_rel_cmp(rel, "=", number))
+        if not len(facts):
+            spanned = _select_span(ctx, rel, value.value)
+            if spanned is not None:
+                return spanned
         return distinct_heads(g, g.heads_of(facts), facts)
     if isinstance(value, Ref) and value.step in ctx.by_count:
         ctx.frequent[ctx.step] = rel  # the rows of the group with the most / fewest rows
@@ -145,6 +166,68 @@ def _op_select(ctx: Context, op: Op) -> Result:
         if back is not None:
             return back
     return result
+
+
+def _without_placeholders(ctx: Context, rel: int, facts: np.ndarray, value: object
+                          ) -> np.ndarray:
+    """``facts`` without the cells that hold no value (``Unknown``, ``N/A``, ``—``): a
+    capacity "other than 600" is a capacity known to differ, noted; unchanged when the
+    compared literal itself means no value, or no cell is a placeholder."""
+    g = ctx.graph
+    text = value.text if isinstance(value, Bound) else value.value if isinstance(value, Text) \
+        else None
+    if text is not None and _is_no_value(text):
+        return facts
+    blank = np.array([_is_no_value(t) for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not blank.any():
+        return facts
+    ctx.notes.append(f"'!=' leaves out the {int(blank.sum())} cell(s) of {rel_name(ctx, rel)!r}"
+                     " that hold no value ("
+                     + ", ".join(sorted({repr(t) for t in g.labels(g.tails_of(facts[blank]))})[:3])
+                     + ")")
+    return facts[~blank]
+
+
+_SPAN = re.compile(r"^\s*(1\d{3}|20\d{2})\s*[-–—/]\s*(\d{4}|\d{2})\s*$")
+
+
+def year_span(text: str) -> tuple[int, int] | None:
+    """``(first, last)`` year of a span written ``2006-2007``, ``2006–07`` or ``1996/97``;
+    ``None`` for anything else.
+
+    >>> year_span("2006-2007"), year_span("2006–07"), year_span("1999/00"), year_span("2006")
+    ((2006, 2007), (2006, 2007), (1999, 2000), None)
+    """
+    m = _SPAN.match(text)
+    if m is None:
+        return None
+    first, end = int(m.group(1)), m.group(2)
+    last = int(end) if len(end) == 4 else first // 100 * 100 + int(end)
+    if last < first:
+        last += 100
+    return (first, last) if last - first <= 100 else None
+
+
+def _select_span(ctx: Context, rel: int, text: str) -> Result | None:
+    """A span of years (``'2006-2007'``) that is no value of the column: the rows whose value
+    writes the same span another way (``2006-07``, ``2006–07``), noted; ``None`` when the
+    literal is no span or no value writes it."""
+    wanted = year_span(text)
+    if wanted is None:
+        return None
+    g = ctx.graph
+    facts = np.sort(g.facts_rel(rel))
+    hit = np.array([year_span(t) == wanted for t in g.labels(g.tails_of(facts))], dtype=bool)
+    if not hit.any():
+        return None
+    keep = facts[hit]
+    ctx.notes.append(f"{text.strip()!r} is the span {wanted[0]}–{wanted[1]}: matched "
+                     f"{g.label(g.tail_of(keep[0]))!r}, the same span written another way")
+    return distinct_heads(g, g.heads_of(keep), keep)
+
+
+def _is_row_elem(ctx: Context, e: Elem) -> bool:
+    return not isinstance(e, Scalar) and ctx.graph.is_row(int(e))
 
 
 def _computed_from(ctx: Context, rel: int, source: Result) -> Result | None:
@@ -322,6 +405,56 @@ def _select_year_of_dates(ctx: Context, rel: int, value: Bound) -> Result | None
 
 
 _ANY_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_MONTH_YEAR = re.compile(r"^\s*(?P<month>[A-Za-z]{3,9})\.?,?\s+(?P<year>1\d{3}|20\d{2})\s*$")
+
+
+def month_literal(text: str) -> tuple[int, int | None] | None:
+    """``(month, year)`` of a literal naming a month (``'July'``, ``'March 1982'``), the year
+    ``None`` when not given; ``None`` for anything else (a day, a word that is no month).
+
+    >>> month_literal("July"), month_literal("march 1982"), month_literal("Sept. 2001")
+    ((7, None), (3, 1982), (9, 2001))
+    >>> month_literal("July 6") is None, month_literal("Mayor 1982") is None
+    (True, True)
+    """
+    m = _MONTH_YEAR.match(text)
+    if m is not None:
+        month = parse_month_day(m.group("month"))
+        return (month[0], int(m.group("year"))) if month and month[1] is None else None
+    month_day = parse_month_day(text)
+    return (month_day[0], None) if month_day and month_day[1] is None else None
+
+
+def _select_month_of_dates(ctx: Context, rel: int, value: Bound | Text) -> Result | None:
+    """A month (``tail_entity='July'``, ``'March 1982'``) that is no value of a column of
+    dates (``July 6``, ``March 21, 1982``) stands for every date in that month (of that year,
+    when given); the mapper's closest value would be one of them. Noted; ``None`` unless the
+    literal is a month, no value of the column is written as it, most values are dates and
+    some fall in the month."""
+    text = value.text if isinstance(value, Bound) else value.value
+    wanted = month_literal(text)
+    if wanted is None:
+        return None
+    g = ctx.graph
+    facts, vals, how = g.quantity_index(rel)
+    labels = g.labels(g.tails_of(facts))
+    if any(normalize(t) == normalize(text) for t in labels):
+        return None
+    month, year = wanted
+    # (month, year) of each value: a date, or a day of a month without a year (``June 2``)
+    read = [(int(v // 100) % 100, int(v // 10000)) if h == "date"
+            else ((md[0], None) if (md := parse_month_day(t)) is not None else None)
+            for t, v, h in zip(labels, vals.tolist(), how.tolist(), strict=True)]
+    if not len(facts) or not _mostly(sum(r is not None for r in read), len(facts)):
+        return None
+    hit = np.array([r is not None and r[0] == month and (year is None or r[1] == year)
+                    for r in read], dtype=bool)
+    if not hit.any():
+        return None
+    keep = facts[hit]
+    ctx.notes.append(f"{text.strip()!r} is a month and the values of {rel_name(ctx, rel)!r} "
+                     f"are dates: matched the {len(keep)} date(s) in {text.strip()}")
+    return distinct_heads(g, g.heads_of(keep), keep)
 
 
 # a place written as a word (``tail_entity='first'`` on a Rank column of 1, 2, 3 or 1st, 2nd)

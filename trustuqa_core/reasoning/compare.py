@@ -18,13 +18,16 @@ from dataclasses import replace
 from ..errors import ExecutionError, NotApplicableError
 from ..numbers import format_number, parse_month_day
 from ..ops.base import Context, elem_text, quantity, resolve_set
-from ..query.ast import Ref, Text
+from ..query.ast import ListValue, Ref, Text
 from ..results import Elem, Result, Scalar
 from ..rewrite import Op
 from ..text import fold, normalize
 from .cues import (
     AGE_WORDS,
     CHART_POSITION,
+    DIRECTION_WORDS,
+    ORDER_WORDS,
+    PAIR_WORDS,
     RANK_RELATION,
     RANK_WORDS,
     SPEED_WORDS,
@@ -436,21 +439,47 @@ def _word_direction(question: str | None, table: dict[str, str]) -> tuple[str, s
     return next(((w, table[w]) for w in words if w in table), None)
 
 
+_CUE_WORDS = frozenset(RANK_WORDS) | frozenset(DIRECTION_WORDS) | ORDER_WORDS | PAIR_WORDS
+
+
+def cue_question(question: str | None, names: tuple[str | None, ...]) -> str | None:
+    """The question without the names of the compared entities, to read its cue words from:
+    in "was distortion or love at the bottom of the sea the highest rated album?" the album's
+    name says 'bottom', the question asks 'highest'. Names the question does not write as
+    words are left alone, and so is a name that is itself one cue word (``'last'``).
+
+    >>> cue_question("was distortion or love at the bottom of the sea the highest rated?",
+    ...              ("Distortion", "Love at the Bottom of the Sea"))
+    'was  or  the highest rated?'
+    >>> cue_question("which ranked higher, top gun or jaws?", ("Jaws", None))
+    'which ranked higher, top gun or ?'
+    """
+    if not question:
+        return question
+    out = question
+    for name in names:
+        if name and name.strip() and name.strip().lower() not in _CUE_WORDS:
+            out = re.sub(rf"(?<!\w){re.escape(name.strip())}(?!\w)", "", out, flags=re.IGNORECASE)
+    return out
+
+
 def _compare(ctx: Context, left: object, right: object, args: Args, what: str) -> Result:
-    form = question_form(ctx.question)
+    # cue words are read without the compared names ("love at the *bottom* of the sea")
+    question = cue_question(ctx.question, (operand_name(ctx, left), operand_name(ctx, right)))
+    form = question_form(question)
     given = args.operator if args.operator in COMPARISONS else None
     if args.operator is not None and given is None:
         raise not_applicable(ctx, f"{what}: {args.operator_text!r} is not a comparison")
     a, b = _read_pair(ctx, left, right, what)
     x, y = _align(ctx, a, b)
     wits = merged_witnesses([_res(ctx, left), _res(ctx, right)])
-    rank_word = rank_direction(ctx.question) if _rank_like(a, b) else None
+    rank_word = rank_direction(question) if _rank_like(a, b) else None
     if rank_word is None:
-        rank_word = _success_direction(ctx.question, a, b)
+        rank_word = _success_direction(question, a, b)
     if rank_word is None and _dates_or_years(a, b):
-        rank_word = _word_direction(ctx.question, AGE_WORDS)
+        rank_word = _word_direction(question, AGE_WORDS)
     if rank_word is None and _times(a, b):
-        rank_word = _word_direction(ctx.question, SPEED_WORDS)
+        rank_word = _word_direction(question, SPEED_WORDS)
     if rank_word is not None:
         wanted = "smaller" if rank_word[1] == "<" else "larger"
         what_values = ("dates or years" if rank_word[0] in AGE_WORDS else "times"
@@ -887,6 +916,30 @@ def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip().casefold()
 
 
+_BARE_YEAR = re.compile(r"^(1\d{3}|20\d{2})$")
+_A_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+
+
+def years_against_dated(
+    years: set[str], dated: set[str]
+) -> tuple[set[str], set[str]] | None:
+    """``(years, the years of the dated values)`` when ``years`` are bare years and each of
+    ``dated`` writes exactly one year (``'1276\\nson of james ii'``, ``'10 august 1267'``):
+    "born in the year 1276?" compares the year of a birth, not its whole cell. ``None`` else.
+
+    >>> sorted(years_against_dated({"1276"}, {"1276\\nson of james ii", "10 august 1267"})[1])
+    ['1267', '1276']
+    >>> years_against_dated({"1276"}, {"1267–1276"}) is None
+    True
+    """
+    if not years or not dated or not all(_BARE_YEAR.match(y) for y in years):
+        return None
+    found = [_A_YEAR.findall(d) for d in dated]
+    if any(len(f) != 1 for f in found):
+        return None
+    return years, {f[0] for f in found}
+
+
 def fn_equals(ctx: Context, op: Op) -> Result:
     """``yes`` when the two values are equal (as numbers when both read as numbers, else as
     text ignoring case and spacing), else ``no``."""
@@ -897,8 +950,14 @@ def fn_equals(ctx: Context, op: Op) -> Result:
     except ExecutionError:  # not numbers: compare the texts instead
         a = {_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, left).elems}
         b = {_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, right).elems}
-        truth = bool(a) and a == b
-        ctx.notes.append(f"compared as text: {sorted(a)[:3]} and {sorted(b)[:3]}")
+        by_year = years_against_dated(a, b) or years_against_dated(b, a)
+        if by_year is not None:
+            truth = bool(by_year[0]) and by_year[0] == by_year[1]
+            ctx.notes.append(f"a bare year against dated values: compared by year, "
+                             f"{sorted(by_year[0])[:3]} and {sorted(by_year[1])[:3]}")
+        else:
+            truth = bool(a) and a == b
+            ctx.notes.append(f"compared as text: {sorted(a)[:3]} and {sorted(b)[:3]}")
     ctx.verdicts[ctx.step] = truth
     wits = merged_witnesses([operand_result(ctx, left), operand_result(ctx, right)])
     return _answer("yes" if truth else "no", wits)
@@ -907,6 +966,62 @@ def fn_equals(ctx: Context, op: Op) -> Result:
 # argument names of the element looked for (``check_inclusion(value='1st', set=...)``)
 _ELEMENT_NAMES = frozenset({"value", "element", "item", "entity", "string", "text", "word",
                             "needle", "target", "substring", "x"})
+
+
+def _alternative(ctx: Context, item: object) -> tuple[str | None, list[str]]:
+    """An alternative of a list (``'2004'``, or ``'output_of_query3'`` whose chain looked up
+    ``'Lake George'``): its name (``None`` when a lookup found nothing to name) and the
+    texts to look for (its values, or its name when it holds rows)."""
+    m = _REF_TEXT.match(item.value) if isinstance(item, Text) else None
+    if isinstance(item, Text) and m is None:
+        return item.value.strip(), [_norm(item.value)]
+    ref = item if isinstance(item, Ref) else Ref(int(m.group(1))) if m is not None else None
+    if ref is None:
+        return None, []
+    name = operand_name(ctx, ref)
+    r = resolve_set(ctx, ref)
+    if r and not any(_row(ctx, e) for e in r.elems):
+        return name, [_norm(elem_text(ctx.graph, e)) for e in r.elems]
+    return name, [_norm(name)] if name and r else []
+
+
+_REF_TEXT = re.compile(r"^\s*output_of_query\s*(\d+)\s*$", re.IGNORECASE)
+
+
+def _offered_alternatives(ctx: Context, pool_arg: object, element: object) -> Result | None:
+    """``is_in(set=…, value_list=['2003', '2004'])`` for "was it awarded in 2003 or 2004?":
+    the question offers the list's alternatives ("A or B", both written in it), so the answer
+    is the alternative(s) among the set's values, not yes/no (noted). ``None`` for anything
+    else, or when no alternative is among them (then the yes/no test as before)."""
+    question = ctx.question or ""
+    if not isinstance(element, ListValue) or len(element.items) < 2 \
+            or " or " not in f" {question.lower()} ":
+        return None
+    alternatives = [_alternative(ctx, i) for i in element.items]
+    named = [a[0] for a in alternatives if a[0] is not None]
+    if not named or any(not _in_question(n, question) for n in named):
+        return None
+    pool = operand_result(ctx, pool_arg)
+    texts = [(_norm(elem_text(ctx.graph, e)), w)
+             for e, w in zip(pool.elems, pool.witnesses, strict=True)]
+    held: list[tuple[str, tuple[int, ...]]] = []
+    for name, needles in alternatives:
+        wits = [w for t, w in texts if any(n and n == t for n in needles)]
+        if wits and name is not None:
+            held.append((name, merged_witnesses([Result(tuple(range(len(wits))),
+                                                        tuple(wits))])))
+    if not held:
+        return None
+    ctx.verdicts[ctx.step] = True
+    ctx.notes.append(
+        "the question offers " + " or ".join(
+            repr(a[0]) if a[0] is not None else f"{operand_text(i)} (which found nothing)"
+            for a, i in zip(alternatives, element.items, strict=True))
+        + f": {' and '.join(repr(h) for h, _ in held)} "
+        + f"{'is' if len(held) == 1 else 'are'} among the {len(pool)} value(s) of "
+        + operand_text(pool_arg)
+    )
+    return Result(tuple(Scalar(h, h) for h, _ in held), tuple(w for _, w in held))
 
 
 def fn_contains(ctx: Context, op: Op) -> Result:
@@ -919,6 +1034,9 @@ def fn_contains(ctx: Context, op: Op) -> Result:
     first, second = args.operands
     if args.names[0] in _ELEMENT_NAMES and args.names[1] not in _ELEMENT_NAMES:
         first, second = second, first
+    offered = _offered_alternatives(ctx, first, second)
+    if offered is not None:
+        return offered
     pool, element = operand_result(ctx, first), second
     needles = [_norm(elem_text(ctx.graph, e)) for e in operand_result(ctx, element).elems]
     hits = [
