@@ -65,3 +65,39 @@ def _containers(at: AppTest) -> list[object]:
         out.append(node)
         stack.extend(getattr(node, "children", {}).values())
     return out
+
+
+def _choose_llm(at: AppTest, preset: str, base_url: str = "", model: str = "") -> None:
+    at.switch_page("pages/4_Settings.py").run()
+    at.radio[0].set_value("llm")
+    at.selectbox[0].set_value(preset)
+    at.text_input[0].set_value(base_url)
+    at.text_input[1].set_value(model)
+    next(b for b in at.button if b.label == "Apply").click().run()
+    assert not at.exception, at.exception
+
+
+def test_an_llm_chosen_without_its_key_says_so_and_who_writes_instead() -> None:
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    _choose_llm(at, "OpenAI")
+    warned = [w.value for w in at.warning]
+    assert any("An LLM is chosen, but the server at https://api.openai.com/v1 needs an API key "
+               "and none is saved" in w and "offline writer writes the queries" in w
+               for w in warned), warned
+    assert not any("No LLM is configured" in i.value for i in at.info)  # it was chosen
+    at.switch_page("pages/1_Data.py").run()
+    at.button(key="tq_sample_movies").click().run()
+    at.switch_page("pages/2_Ask.py").run()
+    at.text_input(key="tq_question").set_value("who was the director of Inception?").run()
+    at.button(key="tq_ask").click().run()
+    run = at.session_state["tq_run"]
+    assert run.origin == "offline"
+    assert "the LLM chosen in Settings cannot be called" in run.note
+    assert "needs an API key" in run.note
+
+
+def test_a_local_server_needs_no_key_and_is_not_warned_about() -> None:
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    _choose_llm(at, "Ollama", "http://127.0.0.1:9/v1", "llama3")
+    assert not at.warning
+    assert any("Will call model" in c.value and "llama3" in c.value for c in at.caption)

@@ -8,6 +8,7 @@ import streamlit as st
 
 from trustuqa_core.app_services.ask import ask
 from trustuqa_core.app_services.data import sample_uploads
+from trustuqa_core.app_services.page_settings import llm_gap
 from trustuqa_core.app_services.runs import Run, execute_text, imported_run, rerun
 from trustuqa_core.app_services.samples import questions_for, sample_sets
 from trustuqa_core.app_services.source_choice import AUTO_LABEL
@@ -152,7 +153,8 @@ def _writer_settings() -> tuple[str, Any, str]:
     except TrustUQAError as err:  # SettingsError
         return "offline", None, f"LLM settings are invalid ({err}); the offline writer was used."
     if not settings.configured:
-        return "offline", None, "No LLM is configured; the offline writer was used."
+        return "offline", None, (f"The offline writer was used: the LLM chosen in Settings "
+                                 f"cannot be called ({llm_gap(settings)}).")
     return "llm", settings, ""
 
 
