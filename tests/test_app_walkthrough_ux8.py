@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from trustuqa_core import load_graph
+from trustuqa_core.app_services.charts import timing_figure
+from trustuqa_core.app_services.run_tables import timing_rows
+from trustuqa_core.app_services.runs import execute_text
+
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
@@ -101,3 +106,21 @@ def test_a_local_server_needs_no_key_and_is_not_warned_about() -> None:
     _choose_llm(at, "Ollama", "http://127.0.0.1:9/v1", "llama3")
     assert not at.warning
     assert any("Will call model" in c.value and "llama3" in c.value for c in at.caption)
+
+
+def test_the_timing_chart_shows_seconds_only_in_words_with_the_total_apart() -> None:
+    """The chart drew ``llm_calls`` (a count of requests) as seconds, an LLM fallback never
+    called as a bar, and ``total`` as one more stage."""
+    g = load_graph(tables=[b"Name,Nation\nAnn,Italy\n"])
+    run = execute_text("Query1: \"get_information(relation='Nation')\"", g, None,
+                       origin="llm")
+    run.stage_seconds = {"retrieve": 0.01, "write": 1.5, "fallback_llm": 0.0,
+                         "llm_calls": 5.0, "total": 1.6}
+    rows = timing_rows(run)
+    whats = [r["what"] for r in rows]
+    assert "llm_calls" not in whats and 5.0 not in [r["seconds"] for r in rows]
+    assert "LLM fallback" not in whats and "fallback_llm" not in whats
+    assert whats[:2] == ["retrieve demonstrations", "write the queries"]
+    assert rows[-1] == {"what": "total", "seconds": 1.6, "kind": "total"}
+    fig = timing_figure(rows)
+    assert list(fig.data[0].marker.color)[-1] == "#adb5bd"  # the total is grey

@@ -28,6 +28,7 @@ __all__ = ["vote_figure", "timing_figure", "values_figure", "timeline_figure",
 _LAYOUT: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10},
                            "template": "plotly_white", "height": 300}
 _STATUS_COLORS = {"kept": "#2b8a3e", "excluded": "#adb5bd"}
+_TIMING_COLORS = {"stage": "#1f77b4", "step": "#ff9f1c", "total": "#adb5bd"}
 
 
 def _short(text: str, limit: int = 48) -> str:
@@ -60,10 +61,10 @@ def timing_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
     """Seconds per stage and per step."""
     fig = go.Figure(go.Bar(x=[r["seconds"] for r in rows], y=[plain(r["what"]) for r in rows],
                            orientation="h",
-                           marker_color=["#1f77b4" if r["kind"] == "stage" else "#ff9f1c"
+                           marker_color=[_TIMING_COLORS.get(r["kind"], "#ff9f1c")
                                          for r in rows],
                            texttemplate="%{x:.3f} s", textposition="auto"))
-    fig.update_layout(title="Where the time went (stages blue, query steps orange)",
+    fig.update_layout(title="Where the time went (stages blue, query steps orange, total grey)",
                       xaxis_title="seconds", **_LAYOUT)
     fig.update_yaxes(autorange="reversed")
     return fig
