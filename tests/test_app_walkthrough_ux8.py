@@ -9,7 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trustuqa_core import load_graph
-from trustuqa_core.app_services.charts import timing_figure
+from trustuqa_core.app_services.benchmark_slice import seconds_by_question
+from trustuqa_core.app_services.charts import risk_coverage_figure, timing_figure
 from trustuqa_core.app_services.run_tables import timing_rows
 from trustuqa_core.app_services.runs import execute_text
 
@@ -124,3 +125,30 @@ def test_the_timing_chart_shows_seconds_only_in_words_with_the_total_apart() -> 
     assert rows[-1] == {"what": "total", "seconds": 1.6, "kind": "total"}
     fig = timing_figure(rows)
     assert list(fig.data[0].marker.color)[-1] == "#adb5bd"  # the total is grey
+
+
+@pytest.mark.data
+def test_evaluate_draws_sub_millisecond_times_and_says_why_the_verdict_part_is_missing(
+        data_dir: Path) -> None:
+    """WebQSP replay takes well under a millisecond per question and records no verdict: the
+    seconds were rounded to 0 ms (an empty chart, axis -1 to 1) and the trust verdict part was
+    left out without a word."""
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.switch_page("pages/3_Evaluate.py").run()
+    at.selectbox[0].set_value("webqsp")
+    at.selectbox[1].set_value("replay")
+    at.slider[0].set_value(5).run()
+    at.button(key="tq_eval_go").click().run()
+    assert not at.exception, at.exception
+    outcomes = at.session_state["tq_eval"][2]
+    assert outcomes and all(0 < o.seconds < 0.05 for o in outcomes)
+    assert all(v > 0 for v in seconds_by_question(outcomes).values())
+    assert "No trust verdict" in " ".join(c.value for c in at.caption)
+    assert len(at.get("plotly_chart")) == 2  # outcomes and seconds; no risk-coverage
+
+
+def test_the_risk_coverage_curve_keeps_a_corner_point_inside_the_frame() -> None:
+    fig = risk_coverage_figure([{"label": "verified", "answered": 1.0, "risk": 0.0}])
+    low_x, high_x = fig.layout.xaxis.range
+    low_y, high_y = fig.layout.yaxis.range
+    assert low_x < 0 < 1 < high_x and low_y < 0 < high_y

@@ -141,6 +141,10 @@ def risk_coverage_figure(curve: Sequence[Mapping[str, Any]]) -> go.Figure:
                                text=[plain(p["label"]) for p in curve], mode="lines+markers+text",
                                textposition="top left", marker_color="#e8590c"))
     fig.update_layout(title="Risk–coverage: error rate of the answers kept", **_LAYOUT)
-    fig.update_xaxes(title="share of questions answered", range=[0, 1], tickformat=".0%")
-    fig.update_yaxes(title="error rate among them", rangemode="tozero", tickformat=".0%")
+    # a little room around [0, 1] x [0, worst]: a point at 100% answered or 0% errors (all
+    # verified and right) sat on the frame, half drawn
+    top = max([0.1, *(p["risk"] * 1.15 for p in curve)])
+    fig.update_xaxes(title="share of questions answered", range=[-0.03, 1.08], tickformat=".0%")
+    fig.update_yaxes(title="error rate among them", range=[-0.03 * top * 3, top],
+                     tickformat=".0%")
     return fig
