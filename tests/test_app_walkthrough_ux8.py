@@ -152,3 +152,24 @@ def test_the_risk_coverage_curve_keeps_a_corner_point_inside_the_frame() -> None
     low_x, high_x = fig.layout.xaxis.range
     low_y, high_y = fig.layout.yaxis.range
     assert low_x < 0 < 1 < high_x and low_y < 0 < high_y
+
+
+def test_an_answer_asked_over_chosen_sources_offers_all_sources_again() -> None:
+    """"Ask over <source> only" stays chosen for the next questions; only a no-answer card
+    offered to ask over every source again, so a later answer (amber, from the one source)
+    hid that the others were left out."""
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    at.button(key="tq_sample_cross").click().run()
+    at.switch_page("pages/2_Ask.py").run()
+    at.multiselect(key="tq_ask_over").set_value(["movies_kg.txt"]).run()
+    at.text_input(key="tq_question").set_value("who was the director of Inception?").run()
+    at.button(key="tq_ask").click().run()
+    run = at.session_state["tq_run"]
+    assert run.sources == ("movies_kg.txt",) and run.answer == ["Christopher Nolan"]
+    at.button(key=f"tq_all_top{run.rid}").click().run()
+    assert not at.exception, at.exception
+    again = at.session_state["tq_run"]
+    assert again.rid != run.rid and again.sources is None
+    assert at.session_state["tq_ask_over"] == []
+    assert again.answer == ["Christopher Nolan"]
+    assert not [b for b in at.button if (b.key or "").startswith("tq_all_top")]

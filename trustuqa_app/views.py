@@ -76,7 +76,16 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
     verdict = run_verdict(run)
     st.subheader("Answer")
     chosen = choice_text(run, loaded)
-    if chosen:
+    if chosen and on_ask_all is not None and run.sources is not None \
+            and verdict.label != "no answer":  # (the no-answer box offers it in its own words)
+        left, right = st.columns([5, 2], vertical_alignment="center")
+        left.caption(":material/filter_alt: " + md_escape(chosen))
+        right.button("Ask over all loaded sources", key=f"tq_all_top{run.rid}",
+                     on_click=on_ask_all, icon=":material/filter_alt_off:",
+                     help="Your \"Ask over\" choice stays for the next questions until you "
+                          "clear it: this clears it and answers the question again over every "
+                          "loaded source, routed automatically.")
+    elif chosen:
         st.caption(":material/filter_alt: " + md_escape(chosen))
     if run.adopted is not None:
         st.caption(":material/call_made: " + md_escape(adoption_text(run.adopted, run.answer)))
