@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from trustuqa_app.views import scroll_to, step_anchor
 from trustuqa_core import load_graph
 from trustuqa_core.app_services.benchmark_slice import seconds_by_question
 from trustuqa_core.app_services.charts import risk_coverage_figure, timing_figure
@@ -173,3 +174,11 @@ def test_an_answer_asked_over_chosen_sources_offers_all_sources_again() -> None:
     assert at.session_state["tq_ask_over"] == []
     assert again.answer == ["Christopher Nolan"]
     assert not [b for b in at.button if (b.key or "").startswith("tq_all_top")]
+
+
+@pytest.mark.parametrize("bad", ["tq_step_1\"><img src=x onerror=alert(1)>", "a b", "x;y", ""])
+def test_the_scroll_script_takes_only_an_anchor_key(bad: str) -> None:
+    """The script runs in the page: it holds only a key of letters, digits and underscores."""
+    with pytest.raises(ValueError, match="not an anchor key"):
+        scroll_to(bad)
+    assert step_anchor(7) == "tq_step_7"
