@@ -1,7 +1,8 @@
-"""A re-run (a mapping override, its undo, an edited query, an exported run) runs over the
+"""A re-run of the same query (a mapping override, its undo, an exported run) runs over the
 sources the question was routed to, as the run it repeats did (walk-through ux8: the runner-up
 button, then *Undo and re-run*, re-ran a routed question over every loaded source and the
-target mapped into another source)."""
+target mapped into another source). An edited query is the user's own and is routed over
+every loaded source."""
 
 from __future__ import annotations
 
@@ -35,8 +36,7 @@ def test_an_override_and_its_undo_stay_over_the_routed_sources() -> None:
                          routed=ROUTED)
     override = rerun(first, g, None, overrides={"Q1.tail_entity": "Italy"})
     undone = rerun(override, g, None, overrides={})
-    edited = rerun(first, g, None, query=QUERY, origin="edited")
-    for again in (override, undone, edited):
+    for again in (override, undone):
         assert again.answer == ["table1 row 1"]
         assert again.trace.routing is not None
         assert again.trace.routing.sources == ("table1",)
@@ -67,3 +67,15 @@ def test_an_exported_routed_run_is_re_run_over_its_sources() -> None:
     again = imported_run(record, [], g, None)
     assert again.answer == ["table1 row 1"]
     assert "Same answer as exported." in again.note
+
+
+def test_an_edited_query_is_the_users_own_and_reads_every_source() -> None:
+    g = _graph()
+    first = execute_text(QUERY, g, None, origin="offline", question="who is italian?",
+                         routed=ROUTED)
+    other = "Query1: \"get_information(relation='Name', tail_entity='Bob')\""
+    edited = rerun(first, g, None, query=other, origin="edited", overrides={})
+    assert edited.answer == ["table2 row 1"]  # Bob is in table2, outside the routed table1
+    assert edited.trace.routing is not None and edited.trace.routing.how != ROUTED.how
+    same = rerun(first, g, None, query=QUERY, origin="edited", overrides={})  # re-run as is
+    assert sorted(same.answer) == ["table1 row 1", "table2 row 1"]

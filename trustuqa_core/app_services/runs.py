@@ -199,14 +199,17 @@ def routed_scope(routing: Routing | None, graph: GraphStore) -> Routing | None:
 def rerun(run: Run, graph: GraphStore, mapper: Mapper | None, *, query: str | None = None,
           overrides: Mapping[str, str] | None = None, origin: str | None = None) -> Run:
     """Execute an edited query and/or new overrides; keeps the question, prompt and samples,
-    the sources the user chose to ask over and, without such a choice, the sources the
-    question was routed to (``graph`` is the whole loaded graph). The new trace is judged on
-    its own: the core's verdict and the suggestion of ``run`` are dropped (an adoption stays:
-    the re-run is still the adopted question's)."""
+    the sources the user chose to ask over and, without such a choice, for a mapping override
+    or its undo (no ``query``), the sources the question was routed to (``graph`` is the whole
+    loaded graph). An edited query (``query`` given, even unchanged) is the user's own: it is
+    routed over every loaded source, since the routing fitted the query written then. The new
+    trace is judged on its own: the core's verdict and the suggestion of ``run`` are dropped
+    (an adoption stays: the re-run is still the adopted question's)."""
     new = execute_text(run.query if query is None else query, graph, mapper,
                        origin=origin or run.origin, question=run.question,
                        overrides=run.overrides if overrides is None else overrides,
-                       sources=run.sources, routed=run.trace.routing)
+                       sources=run.sources,
+                       routed=run.trace.routing if query is None else None)
     return replace(run, query=new.query, trace=new.trace, overrides=new.overrides,
                    origin=new.origin, stage_seconds={**run.stage_seconds, **new.stage_seconds},
                    feedback=None, confirmed=set(), rid=new.rid, verdict=None, suggestion=None,
