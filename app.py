@@ -12,6 +12,8 @@ import streamlit as st
 
 from trustuqa_app import state
 from trustuqa_app.history_views import history_sidebar
+from trustuqa_core.app_services.page_settings import writer_caption
+from trustuqa_core.errors import TrustUQAError
 from trustuqa_core.export import md_escape
 
 st.set_page_config(page_title="TrustUQA", page_icon=":material/fact_check:", layout="wide")
@@ -42,11 +44,11 @@ with st.sidebar:
     else:
         st.caption("No data loaded.")
     cfg = state.settings()
-    if cfg.writer == "llm":
-        st.caption(f"Writer: LLM `{md_escape(cfg.model or '(no model)')}` · "
-                   f"{'key set' if state.api_key() else 'no key'}")
-    else:
-        st.caption("Writer: offline (no LLM configured or used)")
+    try:
+        llm = state.llm_settings() if cfg.writer == "llm" else None
+    except TrustUQAError:  # the Settings page says what is wrong
+        llm = None
+    st.caption(md_escape(writer_caption(cfg.writer, llm)))
 
 page.run()
 with st.sidebar:  # after the page, so a run made on this rerun is already listed

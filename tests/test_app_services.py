@@ -116,7 +116,7 @@ def test_evaluate_page_numbers() -> None:
             _outcome("c", "correct", 2.0)]
     assert category_counts(outs) == {"correct": 2, "wrong": 1}
     assert list(category_counts(outs)) == ["correct", "wrong"]  # most frequent first
-    assert seconds_by_question(outs) == {"a": 0.5, "b": 0.123, "c": 2.0}
+    assert seconds_by_question(outs) == {"a": 0.5, "b": 0.1234, "c": 2.0}  # not rounded to ms
     assert median_seconds(outs) == 0.5
     assert math.isnan(median_seconds([]))
 

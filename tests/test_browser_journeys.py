@@ -9,6 +9,7 @@ pictures in ``docs/img/`` were taken from them. Skipped without ``/usr/bin/chrom
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,8 @@ def test_history_reopens_an_earlier_run_and_compares_two(page: Any) -> None:
     sidebar = page.locator("[data-testid='stSidebar']")
     expect(sidebar).to_contain_text("History")
     pick = sidebar.locator(".st-key-tq_hist_pick")
+    # newest first: the box shows the run just made (a fixed key kept showing run 1)
+    expect(pick.locator("input")).to_have_value(re.compile(r"^2 · who skied for slovenia\?"))
     second = page.get_by_role("option", name="2 · who skied for slovenia?", exact=False)
     for attempt in range(3):  # both runs are listed (a list opened during a rerun is stale)
         pick.click()

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from trustuqa_core import build_graph, load_source, run_query
+from trustuqa_core import build_graph, load_graph, load_source, run_query
 from trustuqa_core.export import (
     FORMAT,
     ExportError,
@@ -116,3 +116,18 @@ def test_exported_run_re_runs_to_the_same_answer(record: dict) -> None:
     g = build_graph([load_source(TABLE, "table", "evil.csv")])
     again = run_query(back["query"], g)
     assert again.answer == back["answer"]
+
+
+def test_the_markdown_report_names_the_writer_in_words_once() -> None:
+    """Walk-through ux8: the report said "Query written by: offline" (the raw origin), then
+    "Writer: the offline writer"; its mapping table had a column without a header; a step of
+    one element said "1 elements"."""
+    g = load_graph(tables=[b"Name,Nation\nAnn,Italy\nBob,Spain\n"])
+    t = run_query("Query1: \"get_information(relation='Nation', tail_entity='Italy')\"", g,
+                  writer="offline")
+    md = to_markdown(build_record(t.to_dict(), question="who is italian?", sources=[],
+                                  origin="offline"))
+    assert "- **Query written by:** the offline writer" in md
+    assert "**Writer:**" not in md  # the same words: said once
+    assert "| margin | weak? |" in md and "| margin |  |" not in md
+    assert "Output (1 element, 1 distinct)" in md

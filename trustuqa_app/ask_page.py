@@ -8,6 +8,7 @@ import streamlit as st
 
 from trustuqa_core.app_services.ask import ask
 from trustuqa_core.app_services.data import sample_uploads
+from trustuqa_core.app_services.page_settings import llm_gap
 from trustuqa_core.app_services.runs import Run, execute_text, imported_run, rerun
 from trustuqa_core.app_services.samples import questions_for, sample_sets
 from trustuqa_core.app_services.source_choice import AUTO_LABEL
@@ -21,7 +22,16 @@ from . import state
 from .explain_views import charts_view, evidence_view, export_view, import_view, llm_view
 from .guided_views import compare_view, reference_view, step_through
 from .unioqa_views import answer_unioqa, system_choice, unioqa_mode
-from .views import answer_card, mapping_view, provenance_view, query_editor, steps_view
+from .views import (
+    VIEW_ANCHOR,
+    answer_card,
+    mapping_view,
+    provenance_view,
+    query_editor,
+    scroll_to,
+    step_anchor,
+    steps_view,
+)
 
 __all__ = ["answer_question", "no_data", "question_box", "hand_query_box", "run_tabs",
            "feedback_box", "import_box", "comparison_box", "sources_box", "ask_over",
@@ -31,6 +41,7 @@ _Q = "tq_question"
 _OVER = "tq_ask_over"  # the "Ask over" choice (empty: every loaded source, routed)
 _PENDING = "tq_ask_over_pending"  # an "Answer over <source> only" click to answer next run
 _ADOPT = "tq_adopt_pending"  # the suggestion an "Ask again over <source>" click adopts
+_SCROLL = "tq_scroll_to"  # the anchor a reason's link scrolls to on the next draw
 
 
 def no_data() -> None:
@@ -142,7 +153,8 @@ def _writer_settings() -> tuple[str, Any, str]:
     except TrustUQAError as err:  # SettingsError
         return "offline", None, f"LLM settings are invalid ({err}); the offline writer was used."
     if not settings.configured:
-        return "offline", None, "No LLM is configured; the offline writer was used."
+        return "offline", None, (f"The offline writer was used: the LLM chosen in Settings "
+                                 f"cannot be called ({llm_gap(settings)}).")
     return "llm", settings, ""
 
 
@@ -256,9 +268,12 @@ VIEWS = ["Steps", "Mappings", "Evidence graph", "What the LLM saw", "Charts", "E
 
 
 def _goto(view: str, step: int | None) -> None:
-    """A verdict reason's link: show that view (and open that step)."""
+    """A verdict reason's link: show that view (and open that step), and scroll to it once
+    the page is drawn (the view is far below the card: without the scroll, a click seemed to
+    do nothing)."""
     st.session_state["tq_view"] = view
     st.session_state["tq_step"] = step
+    st.session_state[_SCROLL] = step_anchor(step) if view == "Steps" and step else VIEW_ANCHOR
 
 
 def run_tabs(run: Run) -> None:
@@ -276,8 +291,10 @@ def run_tabs(run: Run) -> None:
     st.caption("The run in the order the pipeline ran it, one stage per screen (Back / Next). "
                "The views below show everything at once, for digging.")
     step_through(run)
-    st.markdown("### Details")
-    view = st.segmented_control("View", VIEWS, default="Steps", required=True, key="tq_view",
+    with st.container(key=VIEW_ANCHOR):
+        st.markdown("### Details")
+    st.session_state.setdefault("tq_view", "Steps")  # no default= beside a state-set value
+    view = st.segmented_control("View", VIEWS, required=True, key="tq_view",
                                 label_visibility="collapsed")
     if view == "Steps":
         new = query_editor(run, key=f"tq_q{run.rid}")
@@ -299,6 +316,9 @@ def run_tabs(run: Run) -> None:
     else:
         key = state.api_key()
         export_view(run, state.stamps(), [key] if key else [])
+    target = st.session_state.pop(_SCROLL, None)
+    if target:
+        scroll_to(target)
 
 
 def comparison_box() -> None:

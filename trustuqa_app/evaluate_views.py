@@ -18,8 +18,11 @@ from trustuqa_core.app_services.benchmark_slice import (
     median_seconds,
     outcome_rows,
     read_sources,
+    risk_coverage_rows,
     seconds_by_question,
+    seconds_text,
     summary_of,
+    timing_recorded,
 )
 from trustuqa_core.app_services.charts import metric_figure, risk_coverage_figure
 from trustuqa_core.app_services.data import Upload
@@ -86,17 +89,25 @@ def slice_results() -> None:
               if summary["accuracy"] is not None else "n/a",
               help="Correct answers among the evaluable questions only.")
     m4.metric("Correct", summary["correct"])
-    m5.metric("Median time", f"{median_seconds(outcomes):.2f} s")
+    m5.metric("Median time", seconds_text(median_seconds(outcomes)))
     excluded = evaluable_summary(outcomes)
     if excluded:
         st.info(md_escape(excluded))
     left, right = st.columns(2)
     left.plotly_chart(metric_figure(category_counts(outcomes), "Outcomes by category"),
                       key="tq_eval_outcomes")
-    right.plotly_chart(metric_figure(seconds_by_question(outcomes), "Seconds per question"),
-                       key="tq_eval_time")
+    if timing_recorded(outcomes):
+        right.plotly_chart(metric_figure(seconds_by_question(outcomes), "Seconds per question"),
+                           key="tq_eval_time")
+    else:
+        right.caption("No question of this slice recorded its time, so there is no chart of "
+                      "seconds per question.")
     trust = verdict_summary(outcomes)
-    if trust:
+    if not trust:
+        st.caption("No trust verdict: no evaluable question of this slice carries one (this "
+                   "benchmark and mode do not judge their answers), so precision, coverage "
+                   "and the risk–coverage curve are left out.")
+    else:
         st.subheader("Trust verdict")
         v = trust["verdicts"]
         t1, t2, t3, t4 = st.columns(4)
@@ -110,6 +121,8 @@ def slice_results() -> None:
                   help="share of all questions")
         if trust["risk_coverage"]:
             st.plotly_chart(risk_coverage_figure(trust["risk_coverage"]), key="tq_eval_risk")
+            st.dataframe(pd.DataFrame(risk_coverage_rows(trust["risk_coverage"])),
+                         hide_index=True)
     st.dataframe(pd.DataFrame(outcome_rows(outcomes)), hide_index=True)
     open_in_ask(how, outcomes)
 

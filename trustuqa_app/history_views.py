@@ -41,18 +41,22 @@ def history_sidebar() -> None:
         return
     labels = history_labels(runs)
     newest = [r.rid for r in reversed(runs)]
+    # the select boxes are keyed by the newest run: a new run draws them afresh, showing the
+    # newest first (a fixed key kept the first pick, so the box still showed run 1 after five)
+    tag = newest[0]
     st.markdown("**History**")
-    pick = st.selectbox("Earlier runs", newest, format_func=labels.__getitem__,
-                        key="tq_hist_pick", label_visibility="collapsed")
+    with st.container(key="tq_hist_pick"):
+        pick = st.selectbox("Earlier runs", newest, format_func=labels.__getitem__,
+                            key=f"tq_hist_pick_{tag}", label_visibility="collapsed")
     if st.button("Reopen", key="tq_hist_reopen", use_container_width=True, on_click=_reopen,
                  args=(pick,)) and _MSG not in st.session_state:
         st.switch_page(_ASK)
     if len(runs) >= 2:
         with st.expander("Compare two runs"):
             a = st.selectbox("Run A", newest, index=1, format_func=labels.__getitem__,
-                             key="tq_hist_a")
+                             key=f"tq_hist_a_{tag}")
             b = st.selectbox("Run B", newest, index=0, format_func=labels.__getitem__,
-                             key="tq_hist_b")
+                             key=f"tq_hist_b_{tag}")
             if st.button("Compare side by side", key="tq_hist_compare",
                          use_container_width=True, on_click=_compare, args=(a, b)) \
                     and _MSG not in st.session_state:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from trustuqa_core.app_services.page_settings import writer_status
 from trustuqa_core.app_services.stores import ENGINE_LABELS
 from trustuqa_core.export import md_escape
 from trustuqa_core.llm import PRESETS, LLMClient, SettingsError
@@ -95,7 +96,9 @@ def connection_test() -> None:
     except SettingsError as err:
         st.error(md_escape(err))
         return
-    if not s.configured:
+    if not s.configured and state.settings().writer == "llm":  # chosen, but not usable
+        st.warning(md_escape(writer_status("llm", s)) + " Everything else works offline.")
+    elif not s.configured:
         st.info("No LLM is configured. Everything still works offline: the offline writer, "
                 "the bundled examples and hand-written queries.")
     else:

@@ -44,7 +44,10 @@ from trustuqa_core.trace import Trace
 from trustuqa_core.verdict import Reason, Verdict
 
 __all__ = ["answer_card", "query_editor", "steps_view", "provenance_view", "mapping_view",
-           "routing_section", "suggestion_panel"]
+           "routing_section", "suggestion_panel", "step_anchor", "scroll_to", "VIEW_ANCHOR"]
+
+#: the key of the container around the Details view switch (a reason's "Open the mappings")
+VIEW_ANCHOR = "tq_details"
 
 _STATUS_ICON = {"ok": ":material/check_circle:", "empty": ":material/warning:",
                 "error": ":material/error:", "unanswered": ":material/help:",
@@ -73,7 +76,16 @@ def answer_card(run: Run, on_override: Callable[[dict[str, str]], None] | None =
     verdict = run_verdict(run)
     st.subheader("Answer")
     chosen = choice_text(run, loaded)
-    if chosen:
+    if chosen and on_ask_all is not None and run.sources is not None \
+            and verdict.label != "no answer":  # (the no-answer box offers it in its own words)
+        left, right = st.columns([5, 2], vertical_alignment="center")
+        left.caption(":material/filter_alt: " + md_escape(chosen))
+        right.button("Ask over all loaded sources", key=f"tq_all_top{run.rid}",
+                     on_click=on_ask_all, icon=":material/filter_alt_off:",
+                     help="Your \"Ask over\" choice stays for the next questions until you "
+                          "clear it: this clears it and answers the question again over every "
+                          "loaded source, routed automatically.")
+    elif chosen:
         st.caption(":material/filter_alt: " + md_escape(chosen))
     if run.adopted is not None:
         st.caption(":material/call_made: " + md_escape(adoption_text(run.adopted, run.answer)))
@@ -328,7 +340,8 @@ def steps_view(trace: Trace, selected: int | None = None) -> None:
         name = f"Query{s.number}" if s.number else "Target type"
         label = f"{name} · {s.func} · {len(s.output.distinct())} result(s) · {s.status}"
         opened = selected == s.number or s.number in path or s.status in ("error", "empty")
-        with st.expander(label, expanded=opened, icon=_STATUS_ICON.get(s.status)):
+        with st.container(key=step_anchor(s.number)), \
+                st.expander(label, expanded=opened, icon=_STATUS_ICON.get(s.status)):
             if s.description:
                 st.markdown(f"*{md_escape(s.description)}*")
             st.code(f"as written : {s.call}\nas mapped  : {s.mapped_call}", language=None,
@@ -351,6 +364,36 @@ def steps_view(trace: Trace, selected: int | None = None) -> None:
                 if facts:
                     st.markdown(f"**Evidence** ({len(facts)} fact(s))")
                     st.dataframe(pd.DataFrame(evidence_table_rows(trace, facts)), hide_index=True)
+
+
+def step_anchor(number: int) -> str:
+    """The key of the container around step ``number``'s panel in the Steps view (0: the
+    target type), which a reason's "Open QueryN" scrolls to.
+
+    >>> step_anchor(6), step_anchor(0)
+    ('tq_step_6', 'tq_step_0')
+    """
+    return f"tq_step_{int(number)}"
+
+
+_SCROLL_JS = """<script>
+(function () {
+  var tries = 0, sel = ".st-key-%s";
+  var timer = setInterval(function () {
+    var el = document.querySelector(sel);
+    if (el) { el.scrollIntoView({behavior: "smooth", block: "start"}); clearInterval(timer); }
+    if (++tries > 50) { clearInterval(timer); }
+  }, 100);
+})();
+</script>"""
+
+
+def scroll_to(anchor: str) -> None:
+    """Scroll the page to the container keyed ``anchor`` (one of this module's anchors: the
+    script holds no data, only a key made of letters, digits and underscores)."""
+    if not anchor.replace("_", "").isalnum():
+        raise ValueError(f"not an anchor key: {anchor!r}")
+    st.html(_SCROLL_JS % anchor, unsafe_allow_javascript=True)
 
 
 def provenance_view(trace: Trace) -> None:

@@ -239,7 +239,7 @@ def _step_lines(s: Mapping[str, Any]) -> list[str]:
         out += ["Plan: " + "; ".join(_code_span(o) for o in s["ops"]), ""]
     shown = s.get("output", [])[:30]
     more = f" … and {s['distinct'] - len(shown)} more" if s.get("distinct", 0) > len(shown) else ""
-    out += [f"Output ({s.get('size', 0)} elements, {s.get('distinct', 0)} distinct): "
+    out += [f"Output ({_count(s.get('size', 0), 'element')}, {s.get('distinct', 0)} distinct): "
             + (", ".join(md_escape(x) for x in shown) or "(empty)") + more, ""]
     for note in s.get("notes", []) + ([s["error"]] if s.get("error") else []):
         out += [f"> {md_escape(note)}", ""]
@@ -261,8 +261,9 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
              f"- **Answer:** {answer}",
              f"- **Verdict:** {md_escape(record.get('verdict') or 'n/a')}",
              f"- **Confidence:** {'n/a' if conf is None else f'{conf:.0%}'}",
-             f"- **Query written by:** {md_escape(record.get('origin', ''))}",
-             f"- **Writer:** {md_escape(_writer_text(record.get('writer')))}",
+             f"- **Query written by:** {md_escape(_origin_text(record))}",
+             *([f"- **Writer:** {md_escape(_writer_text(record.get('writer')))}"]
+               if _writer_text(record.get("writer")) != _origin_text(record) else []),
              f"- **Sources:** {md_escape(routing_text(record.get('routing')))}",
              f"- **Created:** {md_escape(record.get('created', ''))}", ""]
     for r in record.get("reasons") or []:
@@ -296,7 +297,8 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
     mrows = _mapping_rows(trace)
     if mrows:
         lines += ["## Mappings", ""] + _table(
-            ["argument", "written", "mapped to", "method", "score", "runner-up", "margin", ""],
+            ["argument", "written", "mapped to", "method", "score", "runner-up", "margin",
+             "weak?"],
             mrows) + [""]
     lines += ["## Steps", ""]
     for s in trace.get("steps", []):
@@ -308,6 +310,29 @@ def to_markdown(record: Mapping[str, Any], secrets: Iterable[str] = ()) -> str:
                   f"{md_escape(e['tail'])} ({md_escape(e['source'])} {e['unit']} {e['number']})"
                   for e in p.get("evidence", [])[:10]]
     return _redact("\n".join(lines) + "\n", secrets)
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless one.
+
+    >>> _count(1, "element"), _count(3, "element")
+    ('1 element', '3 elements')
+    """
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _origin_text(record: Mapping[str, Any]) -> str:
+    """Who wrote an exported run's query, in words (its ``origin``, the LLM's model named).
+
+    >>> _origin_text({"origin": "offline"}), _origin_text({"origin": "edited"})
+    ('the offline writer', 'you (edited query)')
+    >>> _origin_text({"origin": "llm", "model": "gpt-4o"}), _origin_text({})
+    ('the LLM (gpt-4o)', 'n/a')
+    """
+    origin = record.get("origin")
+    if origin == "llm" and record.get("model"):
+        return _writer_text(f"llm:{record['model']}")
+    return _writer_text(origin)
 
 
 def _writer_text(writer: object) -> str:

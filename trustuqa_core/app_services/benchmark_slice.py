@@ -28,7 +28,8 @@ from ..evaluate.runner import build_evaluation
 __all__ = ["MODES", "BENCHMARKS", "data_available", "evaluate_slice", "summary_of",
            "outcome_rows", "category_counts", "seconds_by_question", "median_seconds",
            "Unavailable", "clean_question", "evaluable_summary", "item_sources", "AskRequest",
-           "ask_request", "read_sources", "MODE_ORIGINS"]
+           "ask_request", "read_sources", "MODE_ORIGINS", "risk_coverage_rows",
+           "timing_recorded", "seconds_text"]
 
 MODES = {
     "replay": "Replay the recorded GPT-3.5 queries (no LLM)",
@@ -182,10 +183,47 @@ def category_counts(outcomes: list[Outcome]) -> dict[str, int]:
 
 
 def seconds_by_question(outcomes: list[Outcome]) -> dict[str, float]:
-    """Each question's time in seconds (rounded to ms), by question id."""
-    return {o.id: round(o.seconds, 3) for o in outcomes}
+    """Each question's time in seconds (to the microsecond: a replay takes well under a
+    millisecond, and rounding to ms drew an empty chart), by question id."""
+    return {o.id: round(o.seconds, 6) for o in outcomes}
 
 
 def median_seconds(outcomes: list[Outcome]) -> float:
     """The median time per question, in seconds (NaN when there are no outcomes)."""
     return float(pd.Series([o.seconds for o in outcomes]).median())
+
+
+def risk_coverage_rows(curve: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The risk-coverage curve's points as table rows (the chart alone hides a lone point at
+    a corner), in the page's words.
+
+    >>> risk_coverage_rows([{"label": "verified", "answered": 0.5, "risk": 0.0, "n": 5,
+    ...                      "correct": 5}])
+    [{'answers kept': 'verified', 'questions answered': '50%', 'error rate': '0%', \
+'right / kept': '5 / 5'}]
+    """
+    return [{"answers kept": p["label"], "questions answered": f"{p['answered']:.0%}",
+             "error rate": f"{p['risk']:.0%}", "right / kept": f"{p['correct']} / {p['n']}"}
+            for p in curve]
+
+
+def timing_recorded(outcomes: list[Outcome]) -> bool:
+    """Whether any question of the slice recorded its time (some modes record none: their
+    seconds chart would be empty).
+
+    >>> timing_recorded([])
+    False
+    """
+    return any(o.seconds > 0 for o in outcomes)
+
+
+def seconds_text(seconds: float) -> str:
+    """A time for the page: seconds, or milliseconds below a tenth of a second (a replay's
+    median read "0.00 s").
+
+    >>> seconds_text(2.345), seconds_text(0.0004), seconds_text(0.05), seconds_text(float("nan"))
+    ('2.35 s', '0.4 ms', '50.0 ms', 'n/a')
+    """
+    if seconds != seconds:  # NaN: no outcomes
+        return "n/a"
+    return f"{seconds:.2f} s" if seconds >= 0.1 else f"{seconds * 1000:.1f} ms"

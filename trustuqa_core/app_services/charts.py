@@ -28,6 +28,7 @@ __all__ = ["vote_figure", "timing_figure", "values_figure", "timeline_figure",
 _LAYOUT: dict[str, Any] = {"margin": {"l": 10, "r": 10, "t": 40, "b": 10},
                            "template": "plotly_white", "height": 300}
 _STATUS_COLORS = {"kept": "#2b8a3e", "excluded": "#adb5bd"}
+_TIMING_COLORS = {"stage": "#1f77b4", "step": "#ff9f1c", "total": "#adb5bd"}
 
 
 def _short(text: str, limit: int = 48) -> str:
@@ -60,10 +61,10 @@ def timing_figure(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
     """Seconds per stage and per step."""
     fig = go.Figure(go.Bar(x=[r["seconds"] for r in rows], y=[plain(r["what"]) for r in rows],
                            orientation="h",
-                           marker_color=["#1f77b4" if r["kind"] == "stage" else "#ff9f1c"
+                           marker_color=[_TIMING_COLORS.get(r["kind"], "#ff9f1c")
                                          for r in rows],
                            texttemplate="%{x:.3f} s", textposition="auto"))
-    fig.update_layout(title="Where the time went (stages blue, query steps orange)",
+    fig.update_layout(title="Where the time went (stages blue, query steps orange, total grey)",
                       xaxis_title="seconds", **_LAYOUT)
     fig.update_yaxes(autorange="reversed")
     return fig
@@ -140,6 +141,10 @@ def risk_coverage_figure(curve: Sequence[Mapping[str, Any]]) -> go.Figure:
                                text=[plain(p["label"]) for p in curve], mode="lines+markers+text",
                                textposition="top left", marker_color="#e8590c"))
     fig.update_layout(title="Risk–coverage: error rate of the answers kept", **_LAYOUT)
-    fig.update_xaxes(title="share of questions answered", range=[0, 1], tickformat=".0%")
-    fig.update_yaxes(title="error rate among them", rangemode="tozero", tickformat=".0%")
+    # a little room around [0, 1] x [0, worst]: a point at 100% answered or 0% errors (all
+    # verified and right) sat on the frame, half drawn
+    top = max([0.1, *(p["risk"] * 1.15 for p in curve)])
+    fig.update_xaxes(title="share of questions answered", range=[-0.03, 1.08], tickformat=".0%")
+    fig.update_yaxes(title="error rate among them", range=[-0.03 * top * 3, top],
+                     tickformat=".0%")
     return fig

@@ -115,12 +115,39 @@ def aggregate_values(trace: Trace, step: StepTrace) -> list[tuple[str, float]]:
     return out
 
 
+#: the stages a run records (``Answer.timings``, ``Trace.timings``), in words
+STAGE_WORDS = {"lookup": "look up a confirmed query", "retrieve": "retrieve demonstrations",
+               "write": "write the queries", "fallback_llm": "LLM fallback",
+               "parse": "read the query", "map": "map the arguments"}
+#: recorded beside the timings but not seconds (``llm_calls`` counts requests)
+_NOT_SECONDS = {"llm_calls"}
+
+
 def timing_rows(run: Run) -> list[dict[str, Any]]:
-    """Stage timings (writer/LLM, parse, map, execute) and per-step seconds, for a chart."""
-    rows = [{"what": k, "seconds": v, "kind": "stage"}
-            for k, v in {**run.stage_seconds, **run.trace.timings}.items() if k != "execute"]
+    """Stage timings (in words; a stage that took no time at all, such as an LLM fallback
+    never called, is left out), per-step seconds, and the total last (kind ``total``), for a
+    chart. Counts recorded beside the timings (``llm_calls``) are not seconds: left out.
+
+    >>> from trustuqa_core import load_graph
+    >>> from .runs import execute_text
+    >>> g = load_graph(tables=[b"Name,Nation\\nAnn,Italy\\n"])
+    >>> run = execute_text("Query1: \\"get_information(relation='Nation')\\"", g, None,
+    ...                    origin="offline")
+    >>> run.stage_seconds = {"retrieve": 0.01, "write": 0.02, "fallback_llm": 0.0,
+    ...                      "llm_calls": 3.0, "total": 0.05}
+    >>> [(r["what"], r["kind"]) for r in timing_rows(run)]  # doctest: +NORMALIZE_WHITESPACE
+    [('retrieve demonstrations', 'stage'), ('write the queries', 'stage'),
+     ('read the query', 'stage'), ('map the arguments', 'stage'), ('Query1', 'step'),
+     ('total', 'total')]
+    """
+    times = {**run.stage_seconds, **run.trace.timings}
+    rows = [{"what": STAGE_WORDS.get(k, k), "seconds": v, "kind": "stage"}
+            for k, v in times.items()
+            if k not in ("execute", "total", *_NOT_SECONDS) and (v or k in ("parse", "map"))]
     rows += [{"what": f"Query{s.number}", "seconds": s.seconds, "kind": "step"}
              for s in run.trace.steps]
+    if "total" in times:
+        rows.append({"what": "total", "seconds": times["total"], "kind": "total"})
     return rows
 
 

@@ -28,12 +28,12 @@ from ..fallback import Fallback
 from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
 from ..store import GraphStore
-from ..trace import WRITERS, ErrorInfo, Trace
+from ..trace import WRITERS, ErrorInfo, Routing, Trace
 from ..verdict import Verdict, judge_alone
 from .sub_graphs import chosen_sources, restricted
 from .suggestion import Adoption, Suggestion, without_suggestion_message
 
-__all__ = ["Run", "execute_text", "rerun", "imported_run", "record_of", "ORIGINS",
+__all__ = ["Run", "execute_text", "rerun", "routed_scope", "imported_run", "record_of", "ORIGINS",
            "WRITER_LABELS", "writer_label", "shaped_by_text"]
 
 log = logging.getLogger(__name__)
@@ -135,11 +135,14 @@ def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
                  origin: str, question: str | None = None,
                  overrides: Mapping[str, str] | None = None,
                  fallback: Fallback | None = None,
-                 sources: Sequence[str] | None = None) -> Run:
+                 sources: Sequence[str] | None = None,
+                 routed: Routing | None = None) -> Run:
     """Parse, map and execute ``text`` (no LLM call unless ``fallback`` is given).
 
     ``sources`` (the user's choice of loaded sources) runs it over those sources only
     (:func:`~trustuqa_core.app_services.sub_graphs.restricted`); the run records them.
+    ``routed`` (without ``sources``): the routing of an earlier run of this question, kept on
+    the new trace; it runs over the sources routing chose then (see :func:`routed_scope`).
 
     >>> from trustuqa_core import load_graph
     >>> g = load_graph(tables=[b"Team\\nReds\\n", b"Team\\nReds\\n"])
@@ -150,12 +153,15 @@ def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
     """
     over = {k: v for k, v in (overrides or {}).items() if v}
     chosen = chosen_sources(graph, sources)
+    routing = routed_scope(routed, graph) if chosen is None else None
     t0 = time.perf_counter()
     try:
         if chosen is not None:
             graph, mapper = restricted(graph, mapper, chosen)
+        elif routing is not None and len(routing.sources) < len(graph.sources):
+            graph, mapper = restricted(graph, mapper, routing.sources)
         trace = run_with_recovery(text, graph, mapper, overrides=over, fallback=fallback,
-                                  question=question, writer=origin)
+                                  question=question, writer=origin, routing=routing)
     except UsageError as exc:  # a chosen source is no longer loaded
         trace = Trace(text, graph, judge_with=judge_alone)
         trace.error = ErrorInfo("execute", str(exc))
@@ -169,16 +175,41 @@ def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
                sources=chosen)
 
 
+def routed_scope(routing: Routing | None, graph: GraphStore) -> Routing | None:
+    """The routing a re-run keeps: ``routing`` (an earlier run's) when every source it chose
+    is still loaded in ``graph``, else None (the re-run is routed over every loaded source).
+
+    A re-run (a mapping override, an edited query, an exported run) runs over the sources the
+    question was routed to, as the run it repeats did: over every loaded source, a mapping
+    could land in another source and the answer change for that reason alone.
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"A\\n1\\n", b"B\\n2\\n"])
+    >>> routed_scope(Routing(("table2",), "routed to table2"), g).sources
+    ('table2',)
+    >>> routed_scope(Routing(("gone.csv",), "routed to gone.csv"), g) is None
+    True
+    """
+    if routing is None or not routing.sources:
+        return None
+    loaded = {s.name for s in graph.sources}
+    return routing if set(routing.sources) <= loaded else None
+
+
 def rerun(run: Run, graph: GraphStore, mapper: Mapper | None, *, query: str | None = None,
           overrides: Mapping[str, str] | None = None, origin: str | None = None) -> Run:
     """Execute an edited query and/or new overrides; keeps the question, prompt and samples,
-    and the sources the user chose to ask over (``graph`` is the whole loaded graph). The new
+    the sources the user chose to ask over and, without such a choice, for a mapping override
+    or its undo (no ``query``), the sources the question was routed to (``graph`` is the whole
+    loaded graph). An edited query (``query`` given, even unchanged) is the user's own: it is
+    routed over every loaded source, since the routing fitted the query written then. The new
     trace is judged on its own: the core's verdict and the suggestion of ``run`` are dropped
     (an adoption stays: the re-run is still the adopted question's)."""
     new = execute_text(run.query if query is None else query, graph, mapper,
                        origin=origin or run.origin, question=run.question,
                        overrides=run.overrides if overrides is None else overrides,
-                       sources=run.sources)
+                       sources=run.sources,
+                       routed=run.trace.routing if query is None else None)
     return replace(run, query=new.query, trace=new.trace, overrides=new.overrides,
                    origin=new.origin, stage_seconds={**run.stage_seconds, **new.stage_seconds},
                    feedback=None, confirmed=set(), rid=new.rid, verdict=None, suggestion=None,
@@ -204,7 +235,8 @@ def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphSt
     chosen = record.get("asked_over")
     run = execute_text(record["query"], graph, mapper, origin="imported",
                        question=record.get("question"), overrides=record["overrides"],
-                       sources=[str(s) for s in chosen] if isinstance(chosen, list) else None)
+                       sources=[str(s) for s in chosen] if isinstance(chosen, list) else None,
+                       routed=_exported_routing(record))
     run.adopted = Adoption.from_dict(record.get("adopted_suggestion"))
     old = record.get("answer", [])
     same = sorted(map(str, old)) == sorted(run.answer)
@@ -216,6 +248,18 @@ def imported_run(record: Mapping[str, Any], diffs: Sequence[str], graph: GraphSt
         run.warnings.append("The data differs from the exported run's: " + "; ".join(diffs)
                             + ". The answer below is computed on the data loaded now.")
     return run
+
+
+def _exported_routing(record: Mapping[str, Any]) -> Routing | None:
+    """The routing an exported run's trace recorded (None when absent or unreadable)."""
+    trace = record.get("trace")
+    routing = trace.get("routing") if isinstance(trace, Mapping) else None
+    if not isinstance(routing, Mapping):
+        return None
+    try:
+        return Routing.from_dict(routing)
+    except ValueError:
+        return None
 
 
 def record_of(run: Run, stamps: Sequence[SourceStamp]) -> dict[str, Any]:

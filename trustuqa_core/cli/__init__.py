@@ -97,7 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("ask", help="answer a question (LLM writer or offline writer)")
     add_sources(a)
-    a.add_argument("--question", required=True)
+    a.add_argument("question_text", nargs="?", default=None, metavar="QUESTION",
+                   help="the question to answer (or give it with --question)")
+    a.add_argument("--question", default=None,
+                   help="the question to answer (the same as the QUESTION argument)")
     a.add_argument(
         "--writer",
         choices=["offline", "openai"],

@@ -21,12 +21,12 @@ from ..unioqa import UniOQAAnswer, unioqa_answer
 from ..verdict import judge, render_verdict
 from .common import graph_from_args
 
-__all__ = ["cmd_ask", "ask_cli", "check_question", "over_sources", "print_unioqa"]
+__all__ = ["cmd_ask", "ask_cli", "check_question", "question_of", "over_sources", "print_unioqa"]
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """``ask``: the question checked, the graph read, then :func:`ask_cli`."""
-    args.question = check_question(args.question)
+    args.question = check_question(question_of(args))
     graph = graph_from_args(args, getattr(args, "engine", "memory"))
     return ask_cli(args, over_sources(graph, getattr(args, "over", None) or []))
 
@@ -50,6 +50,28 @@ def over_sources(graph: GraphStore, names: list[str]) -> GraphStore:
         return answer_over_sources(graph, None, names)[0]
     except UsageError as err:
         raise UsageError(f"--over: {err}") from err
+
+
+def question_of(args: argparse.Namespace) -> str:
+    """The question of ``ask``: the ``QUESTION`` argument or ``--question`` (one of them; both
+    only when they agree), else a :class:`UsageError` saying how to give it.
+
+    >>> question_of(argparse.Namespace(question_text="who won?", question=None))
+    'who won?'
+    >>> question_of(argparse.Namespace(question_text=None, question=None))
+    Traceback (most recent call last):
+    ...
+    trustuqa_core.errors.UsageError: no question: give it as the last argument, e.g. ask \
+--table results.csv "who won?", or with --question
+    """
+    given = [q for q in (getattr(args, "question_text", None), args.question) if q is not None]
+    if not given:
+        raise UsageError('no question: give it as the last argument, e.g. ask --table '
+                         'results.csv "who won?", or with --question')
+    if len(given) == 2 and given[0].strip() != given[1].strip():
+        raise UsageError("two different questions: give the QUESTION argument or --question, "
+                         "not both")
+    return given[0]
 
 
 def check_question(text: str) -> str:

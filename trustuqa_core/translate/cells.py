@@ -32,6 +32,27 @@ def cell_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def renamed_columns(cells: Sequence[object], header: Sequence[str]) -> list[str]:
+    """What :func:`unique_header` renamed, in words (for a file's warnings): a column with no
+    name, a name the header repeats.
+
+    >>> cells = ["Name", "", "Goals", "Goals"]
+    >>> renamed_columns(cells, unique_header(cells))  # doctest: +NORMALIZE_WHITESPACE
+    ["column 2 has no name in the header: it is called 'column 2'",
+     "the header repeats 'Goals': column 4 is called 'Goals (2)'"]
+    >>> renamed_columns(["a", "b"], ["a", "b"])
+    []
+    """
+    out = []
+    for i, (cell, name) in enumerate(zip(cells, header, strict=False), 1):
+        text = " ".join(str(cell).split())
+        if not text:
+            out.append(f"column {i} has no name in the header: it is called {name!r}")
+        elif name != text:
+            out.append(f"the header repeats {text!r}: column {i} is called {name!r}")
+    return out
+
+
 def unique_header(cells: Sequence[object]) -> list[str]:
     """Column names made unique: a repeated name gets the first free ``" (n)"`` suffix that no
     other column of the header uses; empty names become ``"column <i>"``. Linear time, however

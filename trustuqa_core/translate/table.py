@@ -22,7 +22,7 @@ import pandas as pd
 from ..errors import LimitError, SourceError, SourceLimitError
 from ..limits import current_limits
 from ..sources import SourceFacts
-from .cells import MAX_WARNINGS, cell_text, text_frame, unique_header
+from .cells import MAX_WARNINGS, cell_text, renamed_columns, text_frame, unique_header
 from .text import (
     check_count,
     load_json,
@@ -184,9 +184,18 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
             elif len(r) > 1 and rows:
                 blank.append(reader.line_num)
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise SourceError(name, f"a cell is longer than {csv.field_size_limit():,} "
+                              "characters, the most one cell may hold (often a double quote "
+                              "opened and never closed)", reader.line_num) from None
         raise SourceError(name, f"malformed delimited text ({exc})", reader.line_num) from None
     if not rows:
         raise SourceError(name, "no header row")
+    if delimiter != "\t" and any("\n" in c for c in rows[-1][1]) and _quote_left_open(
+            text, delimiter):
+        start = rows[-2][0] + 1 if len(rows) > 1 else 1
+        raise SourceError(name, "a double quote opened here is never closed, so the rest of the "
+                          "file would be read as one cell: close the quote or remove it", start)
     width = len(rows[0][1])
     extra = max((_last_filled(r) + 1 - width for _, r in rows[1:]), default=0)
     extras = [f"{EXTRA}{k}" for k in range(1, extra + 1)]
@@ -200,7 +209,7 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
             long.append(line)
         data.append((row + [""] * (full - len(row)))[:full])
     df = text_frame(data, header)
-    warnings = []
+    warnings = [f"{name}: {note}" for note in renamed_columns(rows[0][1], header)]
     if long:
         kept = (
             f"the extra cells are kept in column(s) {', '.join(header[width:])}"
@@ -224,6 +233,21 @@ def _read_delimited(text: str, name: str, delimiter: str) -> pd.DataFrame:
     if warnings:
         df.attrs["warnings"] = warnings
     return df
+
+
+def _quote_left_open(text: str, delimiter: str) -> bool:
+    """Whether a quoted field of ``text`` runs to the end of the data (the lenient reader then
+    reads the rest of the file as one cell; the strict one says so).
+
+    >>> _quote_left_open('a,b\\n"x,1\\n2,3\\n', ","), _quote_left_open('a,b\\n"x\\ny",1\\n', ",")
+    (True, False)
+    """
+    try:
+        for _ in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True):
+            pass
+    except csv.Error as exc:
+        return "unexpected end of data" in str(exc)
+    return False
 
 
 def _last_filled(row: list[str]) -> int:
