@@ -15,7 +15,7 @@ from ..mentions import (
     is_placeholder,
 )
 from ..store import GraphStore
-from ..trace import Trace
+from ..trace import Trace, writer_kind
 from ..verdict_record import Reason, Verdict
 from .ambiguity import ambiguity_reasons
 from .calibration import Model, describe, features, model_for
@@ -217,5 +217,19 @@ def _blocks(r: Reason, th: Thresholds) -> bool:
 
 def judge_alone(trace: Trace) -> Verdict:
     """A trace's verdict from the trace and its question alone (no vote, no demos): what
-    :attr:`Trace.verdict` is judged with when no ``answer()`` judged it first."""
-    return judge(trace, trace.question)
+    :attr:`Trace.verdict` is judged with when no ``answer()`` judged it first. An LLM's query
+    run again (a mapping override, a recorded GPT-3.5 query opened from the Evaluate page)
+    is judged as the LLM's, as the benchmarks judge it (:func:`judged_as`)."""
+    return judge(trace, trace.question, writer=judged_as(trace.writer))
+
+
+def judged_as(writer: str | None) -> str | None:
+    """The writer a trace's verdict is judged as: ``"llm"`` for a query an LLM wrote (ours,
+    or the benchmark's recorded GPT-3.5 query), else the trace's own writer kind (the
+    offline writer's thresholds).
+
+    >>> judged_as("llm:gpt-4o"), judged_as("recorded"), judged_as("offline"), judged_as(None)
+    ('llm', 'llm', 'offline', None)
+    """
+    kind = writer_kind(writer)
+    return "llm" if kind in ("llm", "recorded") else kind
