@@ -43,7 +43,7 @@ from .reading import (
     offers_choice,
     target_used,
 )
-from .shape import shape_reasons, unused_columns
+from .shape import relation_word, shape_reasons, unused_columns
 from .thresholds import Thresholds
 
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
@@ -118,9 +118,10 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         cells = cells and not re.search(rf"\b{re.escape(focus)}\s+(?:number|amount|count)\s+of\b",
                                         question, re.IGNORECASE)  # 'total number of medals'
         for r in unused_columns(trace, [focus] if cells else []):  # 'meanings' not from Flag
+            kind = relation_word(trace.graph, str(r.arg))
             out.append(Reason("focus_column_unused", f"the question asks for {focus!r}, which "
-                              f"names the column {r.arg!r}, and the answer is read from "
-                              "another column", trace.target_step.number if trace.target_step
+                              f"names the {kind} {r.arg!r}, and the answer is read from "
+                              f"another {kind}", trace.target_step.number if trace.target_step
                               else None, r.arg))
     distinct = list(dict.fromkeys(answer))
     one = asks_for_one(question)

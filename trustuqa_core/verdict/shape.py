@@ -173,10 +173,24 @@ def unused_columns(trace: Trace, loose: Sequence[str]) -> list[Reason]:
                       and forms & {_singular(t) for t in re.findall(r"[a-z0-9]+",
                                                                     normalize(r))}), None)
         if named is not None:
+            kind = relation_word(trace.graph, named)
             return [Reason("column_unused", f"the question says {word!r}, which names the "
-                           f"column {named!r}, and the query does not use that column",
+                           f"{kind} {named!r}, and the query does not use that {kind}",
                            None, named)]
     return []
+
+
+def relation_word(graph: GraphStore, name: str) -> str:
+    """How to call the relation ``name`` to a user: ``column`` when a loaded table has it as
+    a column, else ``relation`` (a graph's edge label).
+
+    >>> from trustuqa_core import load_graph
+    >>> g = load_graph(tables=[b"Film,Year\\nHeat,1995\\n"], kgs=[b"Heat|directed_by|Mann\\n"])
+    >>> relation_word(g, "Year"), relation_word(g, "directed_by")
+    ('column', 'relation')
+    """
+    tables = (s for s in graph.sources if s.kind == "table")
+    return "column" if any(name in s.columns for s in tables) else "relation"
 
 
 def _singular(word: str) -> str:
