@@ -67,9 +67,10 @@ UNSURE_RATIO = 0.9
 #: chosen on the tune half of the mixed benchmark (questions 100-199 of each benchmark,
 #: ``scripts/routing_accuracy.py --half tune``, ``scripts/routing_grid.py``)
 WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
-                                "year_in_interval": 1.5, "when": 0.4, "demo": 0.5,
+                                "year_in_interval": 1.5, "when": 3.0, "demo": 0.5,
                                 "label_word": 0.5, "given_entity": 2.0, "anchor": 4.0,
-                                "central": 4.0, "number_span": 1.0, "loose_relation": 0.5}
+                                "central": 4.0, "number_span": 1.0, "loose_relation": 0.5,
+                                "layout": 2.0}
 #: the kinds of source whose relation words count fully only when the question names a node
 #: of the source (``loose_relation``, 0.5: 0 / 0.25 / 0.5 gave the same on the tune half)
 _ANCHORED_KINDS = frozenset({"kg"})
@@ -78,12 +79,17 @@ _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_
 #: words asking for an extreme or the most frequent value (*most*, *least*, *highest*): what
 #: the query does with the data, never evidence of which source holds it, even when a node
 #: label has the word (*Most Valuable Player Award*; stop 20)
-_OPERATION = frozenset(w for name in ("frequency_words", "superlative_max", "superlative_min")
+_OPERATION = frozenset(w for name in ("frequency_words", "superlative_max", "superlative_min",
+                                      )
                        for w in word_set(name) if " " not in w)
+#: words referring to a table's layout (*listed*, *chart*, *row*): a question saying one is
+#: about a table, whichever one (``layout``, once per question, to every table)
+_LAYOUT = frozenset({"table", "tables", "chart", "charts", "listed", "row", "rows", "column",
+                     "columns"})
 #: function words that can still be a table's whole column name ("film", "team")
 _COLUMN_ONLY = word_set("column_nouns")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
-_WHEN = re.compile(r"^\s*(when\b|in (what|which) year|what year)", re.IGNORECASE)
+_WHEN = re.compile(r"^\s*(when\b|(in )?(what|which) year\b)|\bwhen\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -462,7 +468,11 @@ def route(question: str, graph: GraphStore,
         if when:
             scores[i] += WEIGHTS["when"]
             evidence[i].append(f"the question asks when; {names[i]} holds dated facts")
+    layout = next((w for w in tokens if w in _LAYOUT), None)
     for i, info in enumerate(graph.sources):
+        if layout is not None and info.kind == "table" and WEIGHTS["layout"]:
+            scores[i] += WEIGHTS["layout"]
+            evidence[i].append(f"'{layout}' refers to a table's layout; {names[i]} is a table")
         sim = (demo_similarity or {}).get(info.kind)
         if sim is not None and sim > 0:
             scores[i] += WEIGHTS["demo"] * sim
