@@ -43,7 +43,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from trustuqa_core.demos import KINDS_FOR, DemoPool  # noqa: E402
 from trustuqa_core.evaluate.datasets import Example  # noqa: E402
 from trustuqa_core.evaluate.mixed import (  # noqa: E402
-    MIXED_BENCHMARKS,
     TUNE_POOL,
     MixedEvaluation,
     build_mixed_graph,
