@@ -1,7 +1,9 @@
 """Routing accuracy of ``route()`` on the mixed benchmark's graph, per source, by half.
 
 The *tune* half is questions 100-199 of each benchmark over a mixed graph of their data; the
-*check* half is questions 0-99 over theirs (the numbers docs/ROUTING.md reports). Routing
+*check* half is questions 0-99 over theirs (the numbers docs/ROUTING.md reports); the *pool*
+is the larger tune pool, questions 100-499 of each benchmark as four windows of 100, each over
+a mixed graph of its own questions' data (``mixed.TUNE_POOL``; WebQSP dev has 307). Routing
 constants are chosen on tune only; check is scored, not studied.
 
 By default the decision is the one ``answer()`` makes in the *mix-unknown* setting
@@ -11,6 +13,7 @@ to every source when the question chains across sources); ``--route-only`` score
 without demo similarities, as this script did before.
 
     python scripts/routing_accuracy.py --half tune --missed   # study half, with the misses
+    python scripts/routing_accuracy.py --half pool            # questions 100-499, 4 graphs
     python scripts/routing_accuracy.py --half check           # held out
     python scripts/routing_accuracy.py --half check --demos   # and the paper's proxy
 
@@ -38,11 +41,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trustuqa_core.demos import KINDS_FOR, DemoPool  # noqa: E402
+from trustuqa_core.evaluate.datasets import Example  # noqa: E402
 from trustuqa_core.evaluate.mixed import (  # noqa: E402
-    MIXED_BENCHMARKS,
+    TUNE_POOL,
     MixedEvaluation,
     build_mixed_graph,
-    mixed_examples,
+    mixed_window,
     own_sources,
     right_kind,
     topic_entities,
@@ -67,10 +71,38 @@ def routed_kinds(graph: GraphStore, sources: tuple[str, ...]) -> tuple[str, ...]
     return tuple(KINDS_FOR[graph_kind(restrict(graph, source_indices(graph, sources)))])
 
 
+def _score(e: Example, graph: GraphStore, product: MixedEvaluation, args: argparse.Namespace,
+           counts: dict[str, list[int]], shares: dict[str, list[int]]) -> None:
+    """Route ``e`` over ``graph`` and count it (and its demo shares with ``--demos``)."""
+    d = (route(e.question, graph, entities=topic_entities(e)) if args.route_only
+         else product.route(e, graph))
+    own = set(own_sources(e))
+    exact = set(d.sources) == own
+    kept = own <= set(d.sources)
+    c = counts[e.benchmark]
+    c[0] += 1
+    c[1] += exact
+    c[2] += kept
+    c[3] += right_kind(graph, d.sources, tuple(own))
+    if args.demos:
+        pool, exclude_for = product.pool(e.benchmark)
+        union, exclude = product.union_pool(), list(exclude_for(e))
+        routed = own_demo_share(union, e.question, e.benchmark, exclude,
+                                routed_kinds(graph, tuple(d.sources)))
+        unrouted = own_demo_share(union, e.question, e.benchmark, exclude, None)
+        sh = shares[e.benchmark]
+        for i, v in enumerate((*routed, *unrouted)):
+            sh[i] += v
+    if args.missed and not exact:
+        top = sorted(d.scores.items(), key=lambda kv: -kv[1])[:4]
+        own_scores = [round(d.scores.get(s, 0), 2) for s in sorted(own)]
+        print(f"MISS {e.benchmark} {e.id}: {e.question!r}\n  own {sorted(own)} "
+              f"{own_scores}\n  how {d.how}\n  top {top}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--half", choices=("tune", "check"), default="tune")
-    ap.add_argument("--per", type=int, default=100, help="questions per benchmark")
+    ap.add_argument("--half", choices=("tune", "check", "pool"), default="tune")
     ap.add_argument("--missed", action="store_true", help="print each miss with its scores")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--encoder", choices=("hashing", "minilm"), default="hashing",
@@ -81,39 +113,17 @@ def main() -> None:
                     help="also the paper's proxy: the share of the 8 retrieved demos taken from "
                          "the question's own benchmark, after routing and with no routing")
     args = ap.parse_args()
-    examples = mixed_examples(2 * args.per)
-    n_b = len(MIXED_BENCHMARKS)
-    lo, hi = (args.per, 2 * args.per) if args.half == "tune" else (0, args.per)
-    chosen = examples[lo * n_b:hi * n_b]
-    graph = build_mixed_graph(chosen)
+    windows = {"tune": TUNE_POOL[:1], "check": ((0, 100),), "pool": TUNE_POOL}[args.half]
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     shares: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     product = MixedEvaluation("mix-unknown", encoder=args.encoder)
-    for e in chosen:
-        d = (route(e.question, graph, entities=topic_entities(e)) if args.route_only
-             else product.route(e, graph))
-        own = set(own_sources(e))
-        exact = set(d.sources) == own
-        kept = own <= set(d.sources)
-        c = counts[e.benchmark]
-        c[0] += 1
-        c[1] += exact
-        c[2] += kept
-        c[3] += right_kind(graph, d.sources, tuple(own))
-        if args.demos:
-            pool, exclude_for = product.pool(e.benchmark)
-            union, exclude = product.union_pool(), list(exclude_for(e))
-            routed = own_demo_share(union, e.question, e.benchmark, exclude,
-                                    routed_kinds(graph, tuple(d.sources)))
-            unrouted = own_demo_share(union, e.question, e.benchmark, exclude, None)
-            sh = shares[e.benchmark]
-            for i, v in enumerate((*routed, *unrouted)):
-                sh[i] += v
-        if args.missed and not exact:
-            top = sorted(d.scores.items(), key=lambda kv: -kv[1])[:4]
-            own_scores = [round(d.scores.get(s, 0), 2) for s in sorted(own)]
-            print(f"MISS {e.benchmark} {e.id}: {e.question!r}\n  own {sorted(own)} "
-                  f"{own_scores}\n  how {d.how}\n  top {top}")
+    n_q, n_s = 0, 0
+    for lo, hi in windows:
+        chosen = mixed_window(lo, hi)
+        graph = build_mixed_graph(chosen)
+        n_q, n_s = n_q + len(chosen), n_s + len(graph.sources)
+        for e in chosen:
+            _score(e, graph, product, args, counts, shares)
     out: dict[str, dict[str, object]] = {
         b: {"n": c[0], "exact": c[1], "kind": c[3], "kept": c[2]} for b, c in counts.items()}
     for b, sh in shares.items():
@@ -123,7 +133,7 @@ def main() -> None:
         print(json.dumps(out, indent=1))
         return
     how = "route() only" if args.route_only else f"as answer() routes ({args.encoder} demos)"
-    print(f"half {args.half}: {len(chosen)} questions, {len(graph.sources)} sources, {how}")
+    print(f"half {args.half}: {n_q} questions, {n_s} sources in {len(windows)} graph(s), {how}")
     for b, row in out.items():
         demos = ""
         if "own_demos_routed" in row:

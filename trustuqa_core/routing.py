@@ -8,7 +8,9 @@ source by
 - **label words**: question words (not inside such a span) that are words of a node label of
   the source (``herbert`` of *Frank Herbert*), weighted by how few sources hold the word
   (``ln(n_sources / sources_with_it)``, so a word every source holds counts nothing); words
-  asking for an extreme (*most*, *highest*) are not label words;
+  asking for an extreme (*most*, *highest*) are not label words; in a source the question
+  names no node of, a label word weighs less (``loose_label``: a large graph shares generic
+  words with any question);
 - **relation words**: question words that are words of the source's relation / column names
   (with the ``kg_relation_words`` synonyms of the lexicon: ``wrote`` -> ``written``); a
   column name made of numbers only (*2008/09*) counts when the question says it, as a name
@@ -20,7 +22,10 @@ source by
   entity that is also a named span is counted once, as the name; the given entities are the
   forms of one entity (an id and a name): a source holding any form holds it;
 - **time**: a year of the question inside a dated fact of a temporal KG about a node the
-  question names (``when`` questions lean to a TKG a little);
+  question names; a question asking *when* / *what year* (at its start, or ending in *when*)
+  leans to a temporal KG (``when``);
+- **layout**: a word referring to a table's layout (*listed*, *chart*, *row*) counts for
+  every table;
 - **demos**: the similarity of the best demonstration of the source's kind (given by the caller,
   who owns the demo pool: ``answer()`` passes it).
 
@@ -65,11 +70,14 @@ UNSURE_RATIO = 0.9
 #: points per kind of evidence (a name counts per word of the span); ``label_word`` (0.5),
 #: ``given_entity`` (2.0, was the name weight 1.0), ``anchor`` (4.0) and ``central`` (4.0)
 #: chosen on the tune half of the mixed benchmark (questions 100-199 of each benchmark,
-#: ``scripts/routing_accuracy.py --half tune``, ``scripts/routing_grid.py``)
+#: ``scripts/routing_accuracy.py --half tune``, ``scripts/routing_grid.py``); ``when`` (0.4 ->
+#: 4.0), ``layout`` (2.0) and ``loose_label`` (0.75) chosen on the larger tune pool (questions
+#: 100-499, ``routing_accuracy.py --half pool``; route8)
 WEIGHTS: Mapping[str, float] = {"name_word": 1.0, "number": 0.3, "relation_word": 0.75,
-                                "year_in_interval": 1.5, "when": 0.4, "demo": 0.5,
+                                "year_in_interval": 1.5, "when": 4.0, "demo": 0.5,
                                 "label_word": 0.5, "given_entity": 2.0, "anchor": 4.0,
-                                "central": 4.0, "number_span": 1.0, "loose_relation": 0.5}
+                                "central": 4.0, "number_span": 1.0, "loose_relation": 0.5,
+                                "layout": 2.0, "loose_label": 0.75}
 #: the kinds of source whose relation words count fully only when the question names a node
 #: of the source (``loose_relation``, 0.5: 0 / 0.25 / 0.5 gave the same on the tune half)
 _ANCHORED_KINDS = frozenset({"kg"})
@@ -80,10 +88,14 @@ _STOP = word_set("function_words") | word_set("kg_stop_words") | word_set("stop_
 #: label has the word (*Most Valuable Player Award*; stop 20)
 _OPERATION = frozenset(w for name in ("frequency_words", "superlative_max", "superlative_min")
                        for w in word_set(name) if " " not in w)
+#: words referring to a table's layout (*listed*, *chart*, *row*): a question saying one is
+#: about a table, whichever one (``layout``, once per question, to every table)
+_LAYOUT = frozenset({"table", "tables", "chart", "charts", "listed", "row", "rows", "column",
+                     "columns"})
 #: function words that can still be a table's whole column name ("film", "team")
 _COLUMN_ONLY = word_set("column_nouns")
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
-_WHEN = re.compile(r"^\s*(when\b|in (what|which) year|what year)", re.IGNORECASE)
+_WHEN = re.compile(r"^\s*(when\b|(in )?(what|which) year\b)|\bwhen\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -421,18 +433,20 @@ def route(question: str, graph: GraphStore,
             evidence[i].append(f"the given entity '{text}' is in {share:.1%} of the facts of "
                                f"{names[i]}")
     named = {w for text in spans for w in text.split()}
+    named_in = holding.union(*spans.values())
     for w in dict.fromkeys(tokens):
         where = index.tokens.get(w, frozenset())
         if not where or w in named or len(where) == n:  # the index holds no stop words
             continue
         points = WEIGHTS["label_word"] * math.log(n / len(where))
         for i in where:
-            scores[i] += points
-            evidence[i].append(f"'{w}' is a word of a node of {names[i]}")
+            loose_label = i not in named_in
+            scores[i] += points * (WEIGHTS["loose_label"] if loose_label else 1.0)
+            evidence[i].append(f"'{w}' is a word of a node of {names[i]}" + (
+                " (the question names no node of it)" if loose_label else ""))
     # relation / column words; a function word such as "film" only as a whole column name
     # (the two lists share no word: every column noun is a function word)
     # a KG is read from a named node: its relation words alone (no node of it named) weigh less
-    named_in = holding.union(*spans.values())
     loose = [1.0 if graph.sources[i].kind not in _ANCHORED_KINDS or i in named_in
              else WEIGHTS["loose_relation"] for i in range(n)]
     for w in dict.fromkeys([*content, *(t for t in tokens if t in _COLUMN_ONLY)]):
@@ -462,7 +476,11 @@ def route(question: str, graph: GraphStore,
         if when:
             scores[i] += WEIGHTS["when"]
             evidence[i].append(f"the question asks when; {names[i]} holds dated facts")
+    layout = next((w for w in tokens if w in _LAYOUT), None)
     for i, info in enumerate(graph.sources):
+        if layout is not None and info.kind == "table" and WEIGHTS["layout"]:
+            scores[i] += WEIGHTS["layout"]
+            evidence[i].append(f"'{layout}' refers to a table's layout; {names[i]} is a table")
         sim = (demo_similarity or {}).get(info.kind)
         if sim is not None and sim > 0:
             scores[i] += WEIGHTS["demo"] * sim

@@ -54,7 +54,8 @@ from .datasets import Example, Source, load
 from .demo_pools import benchmark_pool
 from .outcome import Outcome, Unavailable
 
-__all__ = ["MIXED_BENCHMARKS", "SETTINGS", "MixedEvaluation", "mixed_examples", "source_name",
+__all__ = ["MIXED_BENCHMARKS", "SETTINGS", "TUNE_POOL", "MixedEvaluation", "mixed_examples",
+           "mixed_window", "source_name",
            "routing_summary", "product_route", "final_flags", "right_kind"]
 
 MIXED_BENCHMARKS = ("wikisql", "wtq", "metaqa-1hop", "webqsp", "cronquestions")
@@ -81,6 +82,25 @@ def mixed_examples(per: int = 100, root: Path | str | None = None) -> list[Examp
                   if e.sources and e.answers and e.metadata.get("answer_format") != "wikidata_id"]
         chosen.append(picked[:per])
     return [e for row in zip(*chosen, strict=False) for e in row]
+
+
+def mixed_window(lo: int, hi: int, root: Path | str | None = None) -> list[Example]:
+    """Questions ``lo``..``hi - 1`` of each benchmark's answerable questions (the ones
+    :func:`mixed_examples` orders), interleaved; a benchmark with fewer gives what it has
+    (WebQSP dev has 307). ``mixed_window(0, 100)`` is the check half, ``(100, 200)`` the tune
+    half; the larger tune pool (:data:`TUNE_POOL`) is windows of 100 from 100 to 500, each
+    over a mixed graph of its own questions' data, the size of the check half's."""
+    rows: list[list[Example]] = []
+    for b in MIXED_BENCHMARKS:
+        picked = [e for e in load(b, DEFAULT_ANSWER_SPLITS[b], root=root)
+                  if e.sources and e.answers and e.metadata.get("answer_format") != "wikidata_id"]
+        rows.append(picked[lo:hi])
+    return [r[i] for i in range(max(map(len, rows), default=0)) for r in rows if i < len(r)]
+
+
+#: the larger tune pool: questions 100-499 of each benchmark, as four windows of 100, each
+#: its own mixed graph (never questions 0-99, the check half)
+TUNE_POOL = ((100, 200), (200, 300), (300, 400), (400, 500))
 
 
 def _metaqa_neighbourhood(examples: Sequence[Example]) -> SourceFacts | None:
