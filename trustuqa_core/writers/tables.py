@@ -44,6 +44,7 @@ from .link_state import LinkRule, LinkState, link_rule
 from .linking import Cond, read_table
 from .order import rule_finished_place, rule_neighbour, rule_row_order
 from .partial_values import rule_partial_values
+from .per_group import rule_count_each
 from .superlatives import rule_ranking, rule_relative_superlative, rule_row_of_extreme
 
 __all__ = ["TablePlan", "LINK_RULES", "link_rules", "link_table"]
@@ -104,7 +105,7 @@ LINK_RULES: tuple[LinkRule, ...] = tuple(link_rule(f) for f in (
     rule_aggregate, rule_select, rule_count_reads_column, rule_relative_superlative,
     rule_ranking, rule_row_of_extreme, rule_choice, rule_neighbour, rule_finished_place,
     rule_row_order, rule_summary_row, rule_exists, rule_computed, rule_count_choice,
-    rule_frequent_month, rule_streak))
+    rule_frequent_month, rule_streak, rule_count_each))
 
 
 def link_rules() -> list[tuple[str, str]]:
