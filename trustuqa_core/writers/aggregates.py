@@ -21,8 +21,8 @@ from .asking import focus_at, holds_years
 from .link_state import LinkState
 from .linking import Cond, Table, tokens
 
-__all__ = ["AGG_CUES", "AGG_WORDS", "bound_word", "rule_aggregate", "rule_count_reads_column",
-           "rule_summary_row", "rule_exists"]
+__all__ = ["AGG_CUES", "AGG_WORDS", "bound_word", "numbers_rows", "rule_aggregate",
+           "rule_count_reads_column", "rule_summary_row", "rule_exists"]
 
 #: (cue, aggregate) pairs, in the order ``lexicon.txt`` lists them
 AGG_CUES = pairs("aggregate_cues")
@@ -66,7 +66,7 @@ def rule_count_reads_column(s: LinkState) -> bool:
     counts."""
     select = s.select
     if (s.agg == "count" and select is not None and s.table.numeric.get(select) and s.conds
-            and not holds_years(s.table.ranges.get(select)) and not _numbers_rows(select)
+            and not holds_years(s.table.ranges.get(select)) and not numbers_rows(select)
             and all(c.cmp == "=" and c.column != "row_number" and not c.negated
                     for c in s.conds)
             and select in s.mentions and s.mentions[select][1] in _counted_at(s.q)):
@@ -122,12 +122,12 @@ def _counted_at(q: list[str]) -> set[int]:
     return found
 
 
-def _numbers_rows(column: str) -> bool:
+def numbers_rows(column: str) -> bool:
     """A column whose numbers name the rows rather than measure them: its name is made of
     such words only (*No.*, *#*, *Game*, *Week*, *Pick*, *Rank*, *Pos.*; not *No. of
     employees*, *Weeks* nor *Second place(s)*).
 
-    >>> _numbers_rows("Pos."), _numbers_rows("Second place(s)"), _numbers_rows("#")
+    >>> numbers_rows("Pos."), numbers_rows("Second place(s)"), numbers_rows("#")
     (True, False, True)
     """
     return set(tokens(column)) <= _ROW_NUMBERING  # "#" has no word: numbers the rows

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..query.ast import Call
 from ..query.build import call, get_information, ref
+from .aggregates import numbers_rows
 from .computed import Computed
 from .cond_steps import condition_step
 from .link_state import LinkState
@@ -73,7 +74,7 @@ def link_count_each(q: list[str], conds: list[Cond], mentions: Mentions,
     if any(c.span[0] < end and start < c.span[1] for c in conds):
         return None  # the key's words are a condition's value
     if any(col != key and m[0] >= 1.0 and table.numeric.get(col) and col not in used
-           for col, m in mentions.items()):
+           and not numbers_rows(col) for col, m in mentions.items()):
         return None  # "how many points did each team score?": a number read per row
     return Computed("count_each", tuple(conds), key,
                     why=f"'... each {q[start]}': the rows counted per {key!r}")
