@@ -24,6 +24,7 @@ from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
 from .cond_steps import condition_step
 from .frequency import frequent_month_steps
+from .linking import HAS
 from .per_group import count_each_steps
 from .streaks import STREAK_KINDS, streak_steps
 from .tables import TablePlan
@@ -53,7 +54,12 @@ def plan_program(plan: TablePlan) -> Program | None:
         parts.append(2)
     negated: list[int] = []
     for c in plan.conds:                            # one column twice means either of them
-        steps.append(condition_step(c))
+        if c.cmp == HAS:                            # the rows having any value of the column
+            steps.append((f"Get every {c.column}", get_information(relation=c.column)))
+            steps.append((f"Find the rows having a {c.column}", get_information(
+                relation=c.column, tail_entity=ref(len(steps)))))
+        else:
+            steps.append(condition_step(c))
         if c.negated:
             negated.append(len(steps))
             continue
