@@ -36,7 +36,7 @@ _FILLERS = frozenset({"a", "an", "any", "the", "single"})
 #: *no* before these is a bound (*no more than 3*), not an absence
 _BOUNDS = frozenset({"more", "less", "fewer", "higher", "lower", "larger", "bigger", "smaller",
                      "greater", "later", "earlier", "longer", "shorter", "better", "worse",
-                     "one", "other", "longer", "matter", "sooner"})
+                     "one", "other", "matter", "sooner"})
 
 
 #: the word *no* itself (tokens read *no* as *number*, for *No. 21*)
