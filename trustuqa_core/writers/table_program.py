@@ -24,8 +24,9 @@ from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
 from .cond_steps import condition_step
 from .frequency import frequent_month_steps
-from .linking import HAS
+from .linking import HAS, SAME
 from .per_group import count_each_steps
+from .same_as import same_as_steps
 from .streaks import STREAK_KINDS, streak_steps
 from .tables import TablePlan
 
@@ -41,6 +42,11 @@ def plan_program(plan: TablePlan) -> Program | None:
             else count_each_steps if kind == "count_each" else computed_steps
         target, computed = write(plan.computed)
         return program(target, computed)
+    if any(c.cmp == SAME for c in plan.conds):
+        asked = plan.select if {"select/named_at_focus", "select/focus_synonym"} & set(
+            plan.rules) else None  # else the named row's column: "which nation ... as X"
+        same = same_as_steps(plan.conds, asked, plan.agg == "count")
+        return program(*same) if same is not None else None
     if plan.select is None:
         return None
     steps: list[tuple[str, Call]] = []

@@ -41,11 +41,12 @@ from .comparisons import (
 from .computed import Computed
 from .conditions import rule_conditions, rule_negation, rule_place_bounds, rule_property_words
 from .link_state import LinkRule, LinkState, link_rule
-from .linking import HAS, Cond, read_table
+from .linking import HAS, SAME, Cond, read_table
 from .no_value import rule_no_value
 from .order import rule_finished_place, rule_neighbour, rule_row_order
 from .partial_values import rule_partial_values
 from .per_group import rule_count_each
+from .same_as import rule_same_as
 from .superlatives import rule_ranking, rule_relative_superlative, rule_row_of_extreme
 
 __all__ = ["TablePlan", "LINK_RULES", "link_rules", "link_table"]
@@ -103,7 +104,7 @@ def _link_one(question: str, graph: GraphStore, index: int) -> TablePlan:
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(link_rule(f) for f in (
     rule_conditions, rule_property_words, rule_partial_values, rule_negation, rule_no_value,
-    rule_place_bounds,
+    rule_same_as, rule_place_bounds,
     rule_aggregate, rule_select, rule_count_reads_column, rule_relative_superlative,
     rule_ranking, rule_row_of_extreme, rule_choice, rule_neighbour, rule_finished_place,
     rule_row_order, rule_summary_row, rule_exists, rule_computed, rule_count_choice,
@@ -129,8 +130,9 @@ def _reasons(plan: TablePlan) -> list[str]:
     """What the linker understood, in words (the offline writer's note)."""
     why = [f"table {plan.source}"]
     why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
-            if c.cmp != HAS else f"condition: a blank {c.column} cell (question words "
-            f"{c.span[0]}-{c.span[1]})" for c in plan.conds]
+            if c.cmp not in (HAS, SAME) else f"condition: a blank {c.column} cell (question "
+            f"words {c.span[0]}-{c.span[1]})" if c.cmp == HAS else f"condition: the same "
+            f"{c.column} as {c.value!r}, that row left out" for c in plan.conds]
     why.append(f"selected column {plan.select!r}" + (f", aggregate {plan.agg}" if plan.agg
                                                      else ""))
     if plan.ranking is not None and plan.ranking[0] == "extreme":
