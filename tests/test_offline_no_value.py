@@ -48,3 +48,10 @@ def test_the_number_sign_is_not_read_as_no() -> None:
     g = load_graph(tables=[b"Player,No.,Notes\nAnn,9,captain\nBo,10,\n"])
     plan = link_table("what notes does player no. 9 have?", g)
     assert not any(c.cmp == HAS for c in plan.conds)
+
+
+def test_did_any_asks_whether_such_a_row_exists() -> None:
+    g = load_graph(tables=[b"Club,Wins,Losses\nA,3,4\nB,5,6\nC,2,1\n"])
+    assert answer("did any clubs have no losses?", g, writer="offline").answer == ["no"]
+    g = load_graph(tables=[b"Club,Wins,Losses\nA,3,4\nB,5,0\nC,2,1\n"])
+    assert answer("did any clubs have no losses?", g, writer="offline").answer == ["yes"]

@@ -155,6 +155,16 @@ def _summary_row(table: Table, conds: list[Cond]) -> tuple[str, str] | None:
     return None
 
 
+def _asks_any(q: list[str]) -> bool:
+    """*did any clubs ...?*, *were there any ...?*: whether some row exists, even when the
+    question names the rows' column (*clubs*).
+
+    >>> _asks_any(tokens("did any clubs have no losses?")), _asks_any(tokens("did ann win?"))
+    (True, False)
+    """
+    return q[1:2] == ["any"] or q[1:3] == ["there", "any"]
+
+
 _YES_NO_START = frozenset({"did", "does", "do", "was", "were", "is", "are", "has", "have",
                            "had"})
 
@@ -162,12 +172,13 @@ _YES_NO_START = frozenset({"did", "does", "do", "was", "were", "is", "are", "has
 def rule_exists(s: LinkState) -> bool:
     """A yes/no question whose conditions are the whole claim ("did an austrian finish in the
     top five?", "was Tina Maze from Slovenia?"): is there a row meeting them all? Not when it
-    also names a column to read, aggregates or ranks (a computed comparison comes next)."""
+    also names a column to read (unless it asks *did any ...*), aggregates or ranks (a computed
+    comparison comes next)."""
     if not s.q or s.q[0] not in _YES_NO_START or not s.conds or s.agg or s.ranking \
             or s.neighbour:
         return False
     used = {c.column for c in s.conds}
-    if any(c not in used and m[0] >= 1.0 for c, m in s.mentions.items()):
+    if not _asks_any(s.q) and any(c not in used and m[0] >= 1.0 for c, m in s.mentions.items()):
         return False  # "was Ann's total more than ..." reads a column: not a plain existence
     s.agg = "exists"
     return True
