@@ -38,3 +38,10 @@ def test_a_yes_no_question_is_not_read_as_same_as() -> None:
 def test_no_column_between_same_and_as_is_not_read() -> None:
     plan = link_table("which nation is the same as hungary?", load_graph(tables=[MEDALS]))
     assert not any(c.cmp == SAME for c in plan.conds)
+
+
+def test_the_named_rows_column_is_read_not_a_longer_name_holding_it() -> None:
+    g = load_graph(tables=[b"Pos.,Driver,Co-Driver,Car\n1,Ann,Bo,Peugeot\n2,Cy,Di,Ford\n"
+                           b"3,Ed,Flo,Peugeot\n"])
+    got = answer("which driver drove the same car as ann?", g, writer="offline")
+    assert got.answer == ["Ed"]

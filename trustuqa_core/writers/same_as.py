@@ -27,7 +27,7 @@ from ..query.ast import Call
 from ..query.build import call, get_information, ref
 from .cond_steps import condition_step
 from .link_state import LinkState
-from .linking import SAME, Cond, header_mentions
+from .linking import SAME, Cond, header_mentions, tokens
 
 __all__ = ["rule_same_as", "same_as_steps"]
 
@@ -66,9 +66,10 @@ def same_as_steps(conds: list[Cond], select: str | None,
                   count: bool) -> tuple[str, list[tuple[str, Call]]] | None:
     """(target type, steps) of a plan with a :data:`.linking.SAME` condition: the named row
     (the plain condition whose value the SAME one carries), its Y, the rows with that Y
-    but the named row (kept by the other conditions too), then ``select`` of them (None: the
-    named row's column, *which nation ... as Hungary*) or their count; None when the
-    conditions are not of that form."""
+    but the named row (kept by the other conditions too), then ``select`` of them (None, or a
+    column whose name holds the named row's column name, *Co-Driver* for *Driver*: the named
+    row's column, *which nation ... as Hungary*) or their count; None when the conditions
+    are not of that form."""
     same = [c for c in conds if c.cmp == SAME]
     if len(same) != 1:
         return None
@@ -93,6 +94,8 @@ def same_as_steps(conds: list[Cond], select: str | None,
         steps.append(("Keep the rows found by every condition",
                       call("set_intersection", set1=ref(rows), set2=ref(len(steps)))))
         rows = len(steps)
+    if select is not None and set(tokens(named.column)) < set(tokens(select)):
+        select = None  # "which driver ... as X": Driver, not Co-Driver (the named one's column)
     if count:
         steps.append((f"Count output_of_query{rows}", call("count", set=ref(rows))))
         return f"number of {select or named.column}", steps
