@@ -11,7 +11,9 @@ The reading is an ordered tuple of named rules (:data:`LINK_RULES`, the selected
 The rules share a :class:`.link_state.LinkState` and live by kind of reading:
 :mod:`.conditions` and :mod:`.partial_values` (what the question names), :mod:`.asking` (the
 column asked for), :mod:`.aggregates`, :mod:`.superlatives`, :mod:`.order` (first / last /
-top, next / previous row) and :mod:`.comparisons` (choices between rows, computed readings).
+top, next / previous row), :mod:`.comparisons` (choices between rows, computed readings),
+:mod:`.no_value` (*no <column>*), :mod:`.same_as` (*the same <column> as*) and
+:mod:`.per_group` (*how many X does each Y have*).
 This module runs them and keeps the plan; :mod:`.table_program` writes the plan as a query
 program.
 
@@ -116,7 +118,7 @@ def link_rules() -> list[tuple[str, str]]:
     choosing the selected column follow ``select`` as ``select/<name>``.
 
     >>> [name for name, _ in link_rules()][:6]
-    ['conditions', 'property_words', 'partial_values', 'negation', 'place_bounds', 'aggregate']
+    ['conditions', 'property_words', 'partial_values', 'negation', 'no_value', 'same_as']
     """
     out = []
     for r in LINK_RULES:
@@ -129,10 +131,7 @@ def link_rules() -> list[tuple[str, str]]:
 def _reasons(plan: TablePlan) -> list[str]:
     """What the linker understood, in words (the offline writer's note)."""
     why = [f"table {plan.source}"]
-    why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
-            if c.cmp not in (HAS, SAME) else f"condition: a blank {c.column} cell (question "
-            f"words {c.span[0]}-{c.span[1]})" if c.cmp == HAS else f"condition: the same "
-            f"{c.column} as {c.value!r}, that row left out" for c in plan.conds]
+    why += [_cond_reason(c) for c in plan.conds]
     why.append(f"selected column {plan.select!r}" + (f", aggregate {plan.agg}" if plan.agg
                                                      else ""))
     if plan.ranking is not None and plan.ranking[0] == "extreme":
@@ -146,3 +145,17 @@ def _reasons(plan: TablePlan) -> list[str]:
     if plan.computed is not None:
         why.append(f"computed: {plan.computed.kind}, {plan.computed.why}")
     return why
+
+
+def _cond_reason(c: Cond) -> str:
+    """One condition in words (the offline writer's note).
+
+    >>> _cond_reason(Cond("Notes", HAS, "", (4, 5), negated=True))
+    'condition: a blank Notes cell (question words 4-5)'
+    """
+    words = f"(question words {c.span[0]}-{c.span[1]})"
+    if c.cmp == HAS:
+        return f"condition: a blank {c.column} cell {words}"
+    if c.cmp == SAME:
+        return f"condition: the same {c.column} as {c.value!r}, that row left out {words}"
+    return f"condition {c.column} {c.cmp} {c.value!r} {words}"
