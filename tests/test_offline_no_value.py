@@ -55,3 +55,10 @@ def test_did_any_asks_whether_such_a_row_exists() -> None:
     assert answer("did any clubs have no losses?", g, writer="offline").answer == ["no"]
     g = load_graph(tables=[b"Club,Wins,Losses\nA,3,4\nB,5,0\nC,2,1\n"])
     assert answer("did any clubs have no losses?", g, writer="offline").answer == ["yes"]
+
+
+def test_no_starting_a_column_name_is_not_an_absence() -> None:
+    g = load_graph(tables=[b"No in series,Title,Written by\n148,Ann,Rob Wright\n149,Bo,Jo Fox\n"
+                           b"150,Cy,\n"])
+    plan = link_table("what is the No in series when Jo Fox was the writer?", g)
+    assert not any(c.cmp == HAS for c in plan.conds)

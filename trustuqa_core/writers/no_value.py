@@ -43,20 +43,21 @@ _BOUNDS = frozenset({"more", "less", "fewer", "higher", "lower", "larger", "bigg
 _NO = re.compile(r"\bno\b(?!\.)")
 
 
-def absence_cues(q: list[str], question: str) -> list[int]:
-    """The positions in ``q`` (the tokens of ``question``) right after each absence cue:
-    *no*, *without*, *not* / *n't* + a verb of having (fillers *a*, *an*, *any* skipped).
+def absence_cues(q: list[str], question: str) -> list[tuple[int, int]]:
+    """(cue, after) per absence cue in ``q`` (the tokens of ``question``): the position of
+    *no*, *without*, *not* / *n't* and the position right after it and a verb of having
+    (fillers *a*, *an*, *any* skipped).
 
     >>> from trustuqa_core.writers.linking import tokens
     >>> def cues(text: str) -> list[int]:
-    ...     return absence_cues(tokens(text), text)
+    ...     return [after for _, after in absence_cues(tokens(text), text)]
     >>> cues("how many devices have no notes?"), cues("which nations didn't win any gold medals?")
     ([5], [6])
     >>> cues("how many teams scored no more than 3 goals?"), cues("who wore the no. 9 shirt?")
     ([], [])
     """
     said_no = bool(_NO.search(question.lower()))
-    out: list[int] = []
+    out: list[tuple[int, int]] = []
     for i, w in enumerate(q):
         j = -1
         if w == "without" or said_no and w in ("no", "number") and (
@@ -70,7 +71,7 @@ def absence_cues(q: list[str], question: str) -> list[int]:
         while j < len(q) and q[j] in _FILLERS:
             j += 1
         if j < len(q) and q[j] not in _BOUNDS:
-            out.append(j)
+            out.append((i, j))
     return out
 
 
@@ -79,7 +80,10 @@ def rule_no_value(s: LinkState) -> bool:
     its cell holds nothing, ``= 0`` for a numeric column with a ``0`` cell, else blank (the
     negated :data:`.linking.HAS`)."""
     changed = False
-    for at in absence_cues(s.q, s.question):
+    for cue, at in absence_cues(s.q, s.question):
+        if s.q[cue] == "number" and any(m[0] >= 0.5 and m[1] <= cue < m[2] and m[2] - m[1] > 1
+                                        for m in s.mentions.values()):
+            continue  # "the No in series": the word starts a column's name
         after = header_mentions(s.q[at:at + 6], s.table.columns)  # not "not" for "Notes"
         named = [(col, m) for col, m in after.items() if m[0] >= 0.5 and m[1] <= 1]
         if len(named) != 1:
