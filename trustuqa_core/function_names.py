@@ -82,6 +82,7 @@ REASONING_FUNCTIONS = frozenset(
         "overlaps",
         "row_number",
         "group_by",
+        "count_each",
         "filter",
         "decade",
         "is_subset",

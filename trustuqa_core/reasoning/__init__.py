@@ -33,7 +33,7 @@ from .arith import (
 )
 from .compare import fn_compare, fn_contains, fn_equals, fn_if_then_else
 from .filtering import fn_filter
-from .grouping import fn_group_by
+from .grouping import fn_count_each, fn_group_by
 from .sets import (
     fn_decade,
     fn_distinct,
@@ -87,6 +87,7 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "overlaps": fn_overlaps,
     "row_number": fn_row_number,
     "group_by": fn_group_by,
+    "count_each": fn_count_each,
     "filter": fn_filter,
     "decade": fn_decade,
     "is_subset": fn_is_subset,

@@ -7,6 +7,10 @@ it picks the group with the most / fewest rows (:func:`frequency_extreme`), whic
 ``group_by(...); max(set='output_of_query2')`` asks for. The key is read as a column name
 (equal once normalised, else a column whose words hold the key's words or the other way
 round); a key naming no column of the rows goes to the LLM fallback with that reason.
+
+``count_each(set=..., key='Nation')`` is the per-group count itself (*how many skiers does
+each nation have?*): one element per group, ``'France: 4'``, the groups with the most rows
+first (ties in table order), each witnessed by the key cells of its rows.
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ from ..rewrite import Op
 from ..text import normalize
 from .operands import not_applicable
 
-__all__ = ["fn_group_by", "frequency_extreme", "key_column", "keyed_count", "rows_of",
-           "column_function", "KEY_ARGS"]
+__all__ = ["fn_group_by", "fn_count_each", "frequency_extreme", "key_column", "keyed_count",
+           "rows_of", "column_function", "KEY_ARGS"]
 
 # argument names that carry the grouping column
 KEY_ARGS = frozenset({"key", "by", "group_by", "groupby", "column", "relation", "attribute",
@@ -172,6 +176,48 @@ def fn_group_by(ctx: Context, op: Op) -> Result:
     if rel is None:
         raise not_applicable(ctx, f"group_by(): the key {key!r} names no column of the rows")
     return _grouping(ctx, "group_by()", rel, rows)
+
+
+def fn_count_each(ctx: Context, op: Op) -> Result:
+    """``count_each(set=..., key=K)``: how many rows of the set each value of the column K
+    has, as one element per group (``'Italy: 3'``), largest group first, ties in table
+    order; each group is witnessed by the K cells of its rows. A row with no K cell is in no
+    group (the note says how many).
+
+    >>> _group_text("Italy", 3)
+    'Italy: 3'
+    """
+    key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
+                and _text(v)), None)
+    sets = [v for n, v in op.params if (n or "").lower() not in KEY_ARGS | _HOW_ARGS]
+    if key is None or len(sets) != 1:
+        raise not_applicable(ctx, "count_each() needs one set and a key column")
+    rows = rows_of(ctx, resolve_set(ctx, sets[0]))
+    if not rows:
+        raise not_applicable(ctx, "count_each(): the set holds no table rows")
+    rel = key_column(ctx, key, rows)
+    if rel is None:
+        raise not_applicable(ctx, f"count_each(): the key {key!r} names no column of the rows")
+    values = project(ctx, rel, Result.of(rows))
+    groups: dict[str, list[int]] = {}
+    for i, e in enumerate(values.elems):
+        groups.setdefault(elem_text(ctx.graph, e), []).append(i)
+    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))  # stable: table order on ties
+    elems = tuple(Scalar(_group_text(t, len(ix)), _group_text(t, len(ix))) for t, ix in ranked)
+    wits = tuple(tuple(f for i in ix for f in values.witnesses[i][-1:])[:MAX_WITNESSES]
+                 for _, ix in ranked)
+    name = ctx.graph.relation_names[rel]
+    blank = len(rows) - len(values)
+    ctx.notes.append(f"count_each(): the {len(rows)} row(s) by {name!r}, {len(groups)} "
+                     "group(s), the largest first" + (
+                         f"; {blank} row(s) with no {name!r} are in no group" if blank > 0
+                         else ""))
+    return Result(elems, wits)
+
+
+def _group_text(value: str, n: int) -> str:
+    """One group of a per-group count as it is shown: the key value and its count."""
+    return f"{value}: {n}"
 
 
 def frequency_extreme(ctx: Context, name: str, s: Result) -> Result:

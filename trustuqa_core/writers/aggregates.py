@@ -21,8 +21,8 @@ from .asking import focus_at, holds_years
 from .link_state import LinkState
 from .linking import Cond, Table, tokens
 
-__all__ = ["AGG_CUES", "AGG_WORDS", "bound_word", "rule_aggregate", "rule_count_reads_column",
-           "rule_summary_row", "rule_exists"]
+__all__ = ["AGG_CUES", "AGG_WORDS", "bound_word", "numbers_rows", "rule_aggregate",
+           "rule_count_reads_column", "rule_summary_row", "rule_exists"]
 
 #: (cue, aggregate) pairs, in the order ``lexicon.txt`` lists them
 AGG_CUES = pairs("aggregate_cues")
@@ -66,7 +66,7 @@ def rule_count_reads_column(s: LinkState) -> bool:
     counts."""
     select = s.select
     if (s.agg == "count" and select is not None and s.table.numeric.get(select) and s.conds
-            and not holds_years(s.table.ranges.get(select)) and not _numbers_rows(select)
+            and not holds_years(s.table.ranges.get(select)) and not numbers_rows(select)
             and all(c.cmp == "=" and c.column != "row_number" and not c.negated
                     for c in s.conds)
             and select in s.mentions and s.mentions[select][1] in _counted_at(s.q)):
@@ -122,12 +122,12 @@ def _counted_at(q: list[str]) -> set[int]:
     return found
 
 
-def _numbers_rows(column: str) -> bool:
+def numbers_rows(column: str) -> bool:
     """A column whose numbers name the rows rather than measure them: its name is made of
     such words only (*No.*, *#*, *Game*, *Week*, *Pick*, *Rank*, *Pos.*; not *No. of
     employees*, *Weeks* nor *Second place(s)*).
 
-    >>> _numbers_rows("Pos."), _numbers_rows("Second place(s)"), _numbers_rows("#")
+    >>> numbers_rows("Pos."), numbers_rows("Second place(s)"), numbers_rows("#")
     (True, False, True)
     """
     return set(tokens(column)) <= _ROW_NUMBERING  # "#" has no word: numbers the rows
@@ -155,6 +155,16 @@ def _summary_row(table: Table, conds: list[Cond]) -> tuple[str, str] | None:
     return None
 
 
+def _asks_any(q: list[str]) -> bool:
+    """*did any clubs ...?*, *were there any ...?*: whether some row exists, even when the
+    question names the rows' column (*clubs*).
+
+    >>> _asks_any(tokens("did any clubs have no losses?")), _asks_any(tokens("did ann win?"))
+    (True, False)
+    """
+    return q[1:2] == ["any"] or q[1:3] == ["there", "any"]
+
+
 _YES_NO_START = frozenset({"did", "does", "do", "was", "were", "is", "are", "has", "have",
                            "had"})
 
@@ -162,12 +172,13 @@ _YES_NO_START = frozenset({"did", "does", "do", "was", "were", "is", "are", "has
 def rule_exists(s: LinkState) -> bool:
     """A yes/no question whose conditions are the whole claim ("did an austrian finish in the
     top five?", "was Tina Maze from Slovenia?"): is there a row meeting them all? Not when it
-    also names a column to read, aggregates or ranks (a computed comparison comes next)."""
+    also names a column to read (unless it asks *did any ...*), aggregates or ranks (a computed
+    comparison comes next)."""
     if not s.q or s.q[0] not in _YES_NO_START or not s.conds or s.agg or s.ranking \
             or s.neighbour:
         return False
     used = {c.column for c in s.conds}
-    if any(c not in used and m[0] >= 1.0 for c, m in s.mentions.items()):
+    if not _asks_any(s.q) and any(c not in used and m[0] >= 1.0 for c, m in s.mentions.items()):
         return False  # "was Ann's total more than ..." reads a column: not a plain existence
     s.agg = "exists"
     return True

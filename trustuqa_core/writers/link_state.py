@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .computed import Computed
-from .linking import Cond, Mentions, Table, header_mentions, mention_positions, tokens
+from .linking import HAS, SAME, Cond, Mentions, Table, header_mentions, mention_positions, tokens
 
 __all__ = ["LinkState", "LinkRule", "link_rule"]
 
@@ -73,9 +73,11 @@ class LinkState:
 
     def take_computed(self, found: Computed | None) -> bool:
         """A computed reading (``found``, unless None) replaces the plain read: no aggregate,
-        ranking, summary row or neighbour row is left."""
-        if found is None:
-            return False
+        ranking, summary row or neighbour row is left. Not with a blank-cell or same-as
+        condition (:data:`.linking.HAS`, :data:`.linking.SAME`), which only the plain plan
+        writes."""
+        if found is None or any(c.cmp in (HAS, SAME) for c in (*found.rows, *found.filters)):
+            return False  # blank-cell / same-as conditions: only the plain plan writes them
         self.computed, self.agg, self.ranking, self.exclude, self.neighbour = (
             found, "", None, None, "")
         return True

@@ -21,7 +21,7 @@ from ..reasoning.cues import RANK_RELATION
 from ..store import GraphStore
 from ..text import stem, table_words
 
-__all__ = ["Cond", "Table", "read_table", "tokens", "STOP", "header_mentions",
+__all__ = ["Cond", "HAS", "SAME", "Table", "read_table", "tokens", "STOP", "header_mentions",
            "find_values", "find_comparisons", "comparison_column", "comparison_fallback",
            "Mentions", "find_top_n", "demonyms", "number_words", "spans", "mention_positions",
            "is_clock", "country_aliases"]
@@ -122,6 +122,16 @@ class Cond:
     #: conditions sharing this tag are joined: a row meeting any of them (*the top 10* of a
     #: ranking: the first 10 rows, or a place of 10 or better when places tie)
     either: str | None = field(default=None, repr=False)
+
+
+#: the comparison of a condition met by the rows having any value in its column (negated:
+#: the rows whose cell is blank, :mod:`.no_value`); written as two steps, the column's values
+#: and the rows holding one of them (:mod:`.table_program`)
+HAS = "has"
+#: the comparison of a condition met by the rows whose cell in its column equals the named
+#: row's, that row left out (its ``value`` is the named row's condition value,
+#: :mod:`.same_as`)
+SAME = "same"
 
 
 def spans(conds: Iterable[Cond]) -> set[int]:

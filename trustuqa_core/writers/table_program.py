@@ -24,6 +24,9 @@ from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
 from .cond_steps import condition_step
 from .frequency import frequent_month_steps
+from .linking import HAS, SAME
+from .per_group import count_each_steps
+from .same_as import same_as_steps
 from .streaks import STREAK_KINDS, streak_steps
 from .tables import TablePlan
 
@@ -36,9 +39,14 @@ def plan_program(plan: TablePlan) -> Program | None:
         kind = plan.computed.kind
         write = count_choice_steps if kind in COUNT_KINDS else frequent_month_steps \
             if kind == "frequent_month" else streak_steps if kind in STREAK_KINDS \
-            else computed_steps
+            else count_each_steps if kind == "count_each" else computed_steps
         target, computed = write(plan.computed)
         return program(target, computed)
+    if any(c.cmp == SAME for c in plan.conds):
+        asked = plan.select if {"select/named_at_focus", "select/focus_synonym"} & set(
+            plan.rules) else None  # else the named row's column: "which nation ... as X"
+        same = same_as_steps(plan.conds, asked, plan.agg == "count")
+        return program(*same) if same is not None else None
     if plan.select is None:
         return None
     steps: list[tuple[str, Call]] = []
@@ -52,7 +60,12 @@ def plan_program(plan: TablePlan) -> Program | None:
         parts.append(2)
     negated: list[int] = []
     for c in plan.conds:                            # one column twice means either of them
-        steps.append(condition_step(c))
+        if c.cmp == HAS:                            # the rows having any value of the column
+            steps.append((f"Get every {c.column}", get_information(relation=c.column)))
+            steps.append((f"Find the rows having a {c.column}", get_information(
+                relation=c.column, tail_entity=ref(len(steps)))))
+        else:
+            steps.append(condition_step(c))
         if c.negated:
             negated.append(len(steps))
             continue

@@ -11,7 +11,9 @@ The reading is an ordered tuple of named rules (:data:`LINK_RULES`, the selected
 The rules share a :class:`.link_state.LinkState` and live by kind of reading:
 :mod:`.conditions` and :mod:`.partial_values` (what the question names), :mod:`.asking` (the
 column asked for), :mod:`.aggregates`, :mod:`.superlatives`, :mod:`.order` (first / last /
-top, next / previous row) and :mod:`.comparisons` (choices between rows, computed readings).
+top, next / previous row), :mod:`.comparisons` (choices between rows, computed readings),
+:mod:`.no_value` (*no <column>*), :mod:`.same_as` (*the same <column> as*) and
+:mod:`.per_group` (*how many X does each Y have*).
 This module runs them and keeps the plan; :mod:`.table_program` writes the plan as a query
 program.
 
@@ -41,9 +43,12 @@ from .comparisons import (
 from .computed import Computed
 from .conditions import rule_conditions, rule_negation, rule_place_bounds, rule_property_words
 from .link_state import LinkRule, LinkState, link_rule
-from .linking import Cond, read_table
+from .linking import HAS, SAME, Cond, read_table
+from .no_value import rule_no_value
 from .order import rule_finished_place, rule_neighbour, rule_row_order
 from .partial_values import rule_partial_values
+from .per_group import rule_count_each
+from .same_as import rule_same_as
 from .superlatives import rule_ranking, rule_relative_superlative, rule_row_of_extreme
 
 __all__ = ["TablePlan", "LINK_RULES", "link_rules", "link_table"]
@@ -100,11 +105,12 @@ def _link_one(question: str, graph: GraphStore, index: int) -> TablePlan:
 
 #: the rules of table linking, in the order they run (each sees what the earlier ones found)
 LINK_RULES: tuple[LinkRule, ...] = tuple(link_rule(f) for f in (
-    rule_conditions, rule_property_words, rule_partial_values, rule_negation, rule_place_bounds,
+    rule_conditions, rule_property_words, rule_partial_values, rule_negation, rule_no_value,
+    rule_same_as, rule_place_bounds,
     rule_aggregate, rule_select, rule_count_reads_column, rule_relative_superlative,
     rule_ranking, rule_row_of_extreme, rule_choice, rule_neighbour, rule_finished_place,
     rule_row_order, rule_summary_row, rule_exists, rule_computed, rule_count_choice,
-    rule_frequent_month, rule_streak))
+    rule_frequent_month, rule_streak, rule_count_each))
 
 
 def link_rules() -> list[tuple[str, str]]:
@@ -112,7 +118,7 @@ def link_rules() -> list[tuple[str, str]]:
     choosing the selected column follow ``select`` as ``select/<name>``.
 
     >>> [name for name, _ in link_rules()][:6]
-    ['conditions', 'property_words', 'partial_values', 'negation', 'place_bounds', 'aggregate']
+    ['conditions', 'property_words', 'partial_values', 'negation', 'no_value', 'same_as']
     """
     out = []
     for r in LINK_RULES:
@@ -125,8 +131,7 @@ def link_rules() -> list[tuple[str, str]]:
 def _reasons(plan: TablePlan) -> list[str]:
     """What the linker understood, in words (the offline writer's note)."""
     why = [f"table {plan.source}"]
-    why += [f"condition {c.column} {c.cmp} {c.value!r} (question words {c.span[0]}-{c.span[1]})"
-            for c in plan.conds]
+    why += [_cond_reason(c) for c in plan.conds]
     why.append(f"selected column {plan.select!r}" + (f", aggregate {plan.agg}" if plan.agg
                                                      else ""))
     if plan.ranking is not None and plan.ranking[0] == "extreme":
@@ -140,3 +145,17 @@ def _reasons(plan: TablePlan) -> list[str]:
     if plan.computed is not None:
         why.append(f"computed: {plan.computed.kind}, {plan.computed.why}")
     return why
+
+
+def _cond_reason(c: Cond) -> str:
+    """One condition in words (the offline writer's note).
+
+    >>> _cond_reason(Cond("Notes", HAS, "", (4, 5), negated=True))
+    'condition: a blank Notes cell (question words 4-5)'
+    """
+    words = f"(question words {c.span[0]}-{c.span[1]})"
+    if c.cmp == HAS:
+        return f"condition: a blank {c.column} cell {words}"
+    if c.cmp == SAME:
+        return f"condition: the same {c.column} as {c.value!r}, that row left out {words}"
+    return f"condition {c.column} {c.cmp} {c.value!r} {words}"
