@@ -79,3 +79,16 @@ def test_not_read_per_group_when_no_group_repeats_or_a_number_is_asked() -> None
     assert plan.computed is None or plan.computed.kind != "count_each"
     plan = link_table("how many players does each club have?", g)
     assert plan.computed is not None and plan.computed.kind == "count_each"
+
+
+def test_the_verdict_reads_a_per_group_count_as_a_count() -> None:
+    # count_unclear ('reads a value instead of counting') and type_mismatch ('France: 4' is
+    # no number) were claims the evidence contradicts; a plain lookup still gets both
+    g = load_graph(tables=[CLUBS])
+    question = "how many players does each club have?"
+    each = run_query(q("get_information(relation='Club')",
+                       "count_each(set='output_of_query1', key='Club')"), g, question=question)
+    codes = {r.code for r in each.verdict.reasons}
+    assert not codes & {"count_unclear", "type_mismatch"}
+    lookup = run_query(q("get_information(relation='Club')"), g, question=question)
+    assert {"count_unclear", "type_mismatch"} <= {r.code for r in lookup.verdict.reasons}

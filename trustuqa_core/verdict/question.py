@@ -144,7 +144,7 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("target_sibling", f"the question names the column {sibling!r}, and "
                           f"the answer is read from {target.labels[0]!r}, which only contains "
                           "that name", None, target.key))
-    if _HOW_MANY.search(question) and not funcs & {"count", "sum"}:
+    if _HOW_MANY.search(question) and not funcs & {"count", "sum", "count_each"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
     span = _number_range(question, lits)
@@ -172,8 +172,10 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
                           "question itself names", None, echoed[0]))
     out += asked_reasons(trace, question, answer)
+    per_group = trace.program is not None and bool(trace.program.queries) \
+        and trace.program.queries[-1].call.func == "count_each"  # 'France: 4' is a count
     if not type_consistent(question, answer) and not _head_names_target(trace, question) \
-            and not _reads_as_time(question, answer):
+            and not _reads_as_time(question, answer) and not per_group:
         want = expected_type(question)
         out.append(Reason("type_mismatch", f"the question asks for {_WANTED.get(want, want)} "
                           f"and the answer ({clip(', '.join(answer[:3]), 60)}) is not one",
