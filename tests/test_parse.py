@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from trustuqa_core.errors import ParseError
@@ -227,6 +229,9 @@ def test_fuzz_query_shaped_text(text: str) -> None:
     )
 )
 def test_fuzz_any_value_round_trips(value: str) -> None:
+    # a whole value spelling a reference (any case: 'OUTPUT_OF_QUERY0', found by hypothesis)
+    # is a reference in the language, not a literal; the test of references is elsewhere
+    assume(re.fullmatch(r"output_of_query\s*[0-9]+", value.strip(), re.IGNORECASE) is None)
     call = gi(Arg("relation", Text("R")), Arg("tail_entity", Text(value.strip() or "x")))
     program = Program((Query(1, call),))
     try:
@@ -234,3 +239,10 @@ def test_fuzz_any_value_round_trips(value: str) -> None:
     except ParseError:
         pytest.fail(f"rendered value did not parse: {value!r}")
     assert again.query(1).call.arg("tail_entity").value == Text(value.strip() or "x")
+
+
+def test_a_value_spelling_a_reference_in_any_case_is_the_reference() -> None:
+    # why the fuzz test above leaves such values out (hypothesis found 'OUTPUT_OF_QUERY0')
+    program = parse('Query1: "get_information(relation=\'R\', tail_entity=\'x\')"\n'
+                    'Query2: "get_information(relation=\'R\', tail_entity=\'OUTPUT_OF_QUERY1\')"')
+    assert program.query(2).call.arg("tail_entity").value == Ref(1)
