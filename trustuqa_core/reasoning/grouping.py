@@ -161,21 +161,28 @@ def _rows_holding(ctx: Context, key: str, op: Op, rows: list[int]) -> Result | N
 
 def fn_group_by(ctx: Context, op: Op) -> Result:
     """The key column's value of each row of the set (module doc)."""
+    how = next((_text(v) for n, v in op.params if (n or "").lower() in _HOW_ARGS), None)
+    if how is not None and "count" not in how.lower():
+        raise not_applicable(ctx, f"group_by(): {how!r} of each group is not a count")
+    rows, rel = _rows_and_key(ctx, op, "group_by()")
+    return _grouping(ctx, "group_by()", rel, rows)
+
+
+def _rows_and_key(ctx: Context, op: Op, fn: str) -> tuple[list[int], int]:
+    """The rows of a grouping call's one set and the column its key names (``group_by`` /
+    ``count_each``); not applicable, said in ``fn``'s name, when either is missing."""
     key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
                 and _text(v)), None)
     sets = [v for n, v in op.params if (n or "").lower() not in KEY_ARGS | _HOW_ARGS]
     if key is None or len(sets) != 1:
-        raise not_applicable(ctx, "group_by() needs one set and a key column")
-    how = next((_text(v) for n, v in op.params if (n or "").lower() in _HOW_ARGS), None)
-    if how is not None and "count" not in how.lower():
-        raise not_applicable(ctx, f"group_by(): {how!r} of each group is not a count")
+        raise not_applicable(ctx, f"{fn} needs one set and a key column")
     rows = rows_of(ctx, resolve_set(ctx, sets[0]))
     if not rows:
-        raise not_applicable(ctx, "group_by(): the set holds no table rows")
+        raise not_applicable(ctx, f"{fn}: the set holds no table rows")
     rel = key_column(ctx, key, rows)
     if rel is None:
-        raise not_applicable(ctx, f"group_by(): the key {key!r} names no column of the rows")
-    return _grouping(ctx, "group_by()", rel, rows)
+        raise not_applicable(ctx, f"{fn}: the key {key!r} names no column of the rows")
+    return rows, rel
 
 
 def fn_count_each(ctx: Context, op: Op) -> Result:
@@ -187,17 +194,7 @@ def fn_count_each(ctx: Context, op: Op) -> Result:
     >>> _group_text("Italy", 3)
     'Italy: 3'
     """
-    key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
-                and _text(v)), None)
-    sets = [v for n, v in op.params if (n or "").lower() not in KEY_ARGS | _HOW_ARGS]
-    if key is None or len(sets) != 1:
-        raise not_applicable(ctx, "count_each() needs one set and a key column")
-    rows = rows_of(ctx, resolve_set(ctx, sets[0]))
-    if not rows:
-        raise not_applicable(ctx, "count_each(): the set holds no table rows")
-    rel = key_column(ctx, key, rows)
-    if rel is None:
-        raise not_applicable(ctx, f"count_each(): the key {key!r} names no column of the rows")
+    rows, rel = _rows_and_key(ctx, op, "count_each()")
     values = project(ctx, rel, Result.of(rows))
     groups: dict[str, list[int]] = {}
     for i, e in enumerate(values.elems):
