@@ -4,6 +4,7 @@ recorded GPT-3.5 query opened from the Evaluate page), as the benchmarks judge i
 import pytest
 
 from trustuqa_core import load_graph, run_query
+from trustuqa_core.answer import Answer
 from trustuqa_core.verdict import judge, judge_alone
 
 ROWS = "\n".join(f"P{i},{i * 3},Club{i % 7}" for i in range(1, 41))
@@ -34,3 +35,15 @@ def test_an_llm_query_judged_alone_is_judged_as_the_llm(writer):
 @pytest.mark.parametrize("writer", ["offline", "hand-written", "gold"])
 def test_other_queries_keep_the_offline_thresholds(writer):
     assert judge_alone(_trace(writer)).label == "check"
+
+
+@pytest.mark.parametrize(("writer", "label"), [("llm:gpt-3.5-turbo", "verified"),
+                                               ("offline", "check")])
+def test_an_answer_without_a_verdict_is_judged_as_its_writer(writer, label):
+    # Answer.judged(): to_dict(), suggestions and the unrouted-source rule judge an answer
+    # answer() did not judge with the same writer reading as judge_alone
+    t = _trace(writer)
+    a = Answer(QUESTION, t.answer, 1.0, t, "", [], writer, [])
+    assert a.verdict is None
+    assert a.judged().label == label
+    assert a.to_dict()["verdict"] == label

@@ -46,7 +46,7 @@ from .store import GraphStore
 from .subgraph import restrict, source_indices
 from .text import normalize
 from .trace import Routing, Trace, writer_kind
-from .verdict import Reason, Verdict, VoteEvidence, judge, with_reasons
+from .verdict import Reason, Verdict, VoteEvidence, judge, judged_as, with_reasons
 from .vote import Sample, self_consistency
 from .writers import LLMWriter, OfflineWriter, Writer, WriteRequest
 from .writers.chain import link_chain
@@ -108,10 +108,16 @@ class Answer:
         """True when the winning trace has an LLM-inferred (unverified) step."""
         return self.trace is not None and self.trace.inferred
 
+    def judged(self) -> Verdict:
+        """The verdict ``answer()`` gave, else one judged from the trace and the question (an
+        LLM's query with the LLM's thresholds, :func:`~trustuqa_core.verdict.judged_as`)."""
+        return self.verdict or judge(self.trace, self.question, error=self.error,
+                                     writer=judged_as(self.trace.writer if self.trace else None))
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON: answer, confidence, writer, prompt, steps, samples, demos, ..."""
         trace = self.trace.to_dict() if self.trace is not None else None
-        verdict = self.verdict or judge(self.trace, self.question, error=self.error)
+        verdict = self.judged()
         return {
             "question": self.question, "answer": self.answer, **verdict.to_dict(),
             "confidence": self.confidence, "tied": self.tied,
@@ -138,7 +144,7 @@ class Answer:
         if s is None:
             return None
         routing = s.trace.routing if s.trace is not None else None
-        verdict = s.verdict or judge(s.trace, s.question, error=s.error)
+        verdict = s.judged()
         return {"answer": s.answer, "sources": list(routing.used) if routing else [],
                 "how": routing.how if routing else None,
                 "query": s.trace.query_text if s.trace else None, "verdict": verdict.label,
@@ -383,7 +389,7 @@ def _unrouted_as_suggestion(result: Answer, decision: RouteDecision) -> Answer:
                f"loaded sources answered {shown} from {', '.join(elsewhere)}, which the "
                f"question was not routed to: shown as a suggestion, not as the answer")
     reason = Reason("unrouted_source", message, None, ", ".join(elsewhere))
-    base = first.verdict or judge(first.trace, first.question, error=first.error)
+    base = first.judged()
     first.verdict = with_reasons(base, [reason])
     if first.trace is not None:
         first.trace.judged = first.verdict

@@ -31,7 +31,6 @@ from typing import Any
 
 from ..answer import Answer
 from ..export import md_escape
-from ..verdict import judge
 from .card_reasons import reason_line
 
 __all__ = ["Suggestion", "SuggestedReason", "Adoption", "suggestion_of", "suggestion_line",
@@ -108,7 +107,7 @@ def suggestion_of(a: Answer) -> Suggestion | None:
     if s is None or not s.answer:
         return None
     routing = s.trace.routing if s.trace is not None else None
-    verdict = s.verdict or judge(s.trace, s.question, error=s.error)
+    verdict = s.judged()
     routed = tuple(a.routing.sources) if a.routing is not None else ()
     used = tuple(routing.used) if routing is not None else ()
     message = next((r.message for r in (a.verdict.reasons if a.verdict else ())

@@ -18,7 +18,8 @@ All thresholds live in :data:`THRESHOLDS` (chosen on the tune halves, see docs/R
 The package, one family of reasons a module (each imports only the ones listed after it):
 
 * :mod:`.decide` -- ``judge()``: collects the reasons and decides (hard codes, the calibrated
-  estimate); ``render_verdict`` (``over_chosen``), ``with_reasons``, ``judge_alone``.
+  estimate); ``render_verdict`` (``over_chosen``), ``with_reasons``, ``judge_alone``,
+  ``judged_as``.
 * :mod:`.evidence` -- what the run itself says: LLM-inferred or recovered steps, weak mappings,
   a column dump, an aggregate over an id column or of one value, the vote; ``no answer``.
 * :mod:`.question` -- what the question names or asks that the query leaves unexplained.
@@ -47,10 +48,10 @@ from __future__ import annotations
 
 from ..verdict_record import LABELS, Label, Reason, Verdict
 from .codes import REASON_CODES
-from .decide import judge, judge_alone, over_chosen, render_verdict, with_reasons
+from .decide import judge, judge_alone, judged_as, over_chosen, render_verdict, with_reasons
 from .reading import literals
 from .thresholds import THRESHOLDS, Thresholds, VoteEvidence
 
 __all__ = ["Verdict", "Reason", "Thresholds", "THRESHOLDS", "VoteEvidence", "judge", "judge_alone",
-           "REASON_CODES", "Label", "LABELS", "literals",
+           "judged_as", "REASON_CODES", "Label", "LABELS", "literals",
            "over_chosen", "render_verdict", "with_reasons"]
