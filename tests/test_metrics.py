@@ -78,6 +78,11 @@ def test_wtq_normalize(text: str, expected: str) -> None:
         ("\u22123,500", "-3500"),
         ("1,5", None),  # not thousands groups
         ("1,0000", None),
+        ("8 253", "8253"),  # thousands grouped by spaces (SI style)
+        ("1\u00a0234\u00a0567", "1234567"),  # ... or no-break spaces
+        ("1 234,567", None),  # two different separators: not one grouping
+        ("12 34", None),
+        ("8 2530", None),
         ("January 5, 2010", "2010-01-05"),
         ("january 5 2010", "2010-01-05"),
         ("Jan. 5, 2010", "2010-01-05"),
@@ -163,6 +168,8 @@ def test_to_wtq_values_canon_length_checked() -> None:
         (["a", "b", "c"], ["a", "b"], False),
         (["a", "a"], ["a"], True),
         (["1,000", "1000"], ["1000"], True),  # the same number twice is one value
+        (["8 253"], ["8253"], True),  # a space-grouped number is that number
+        (["8 253"], ["8", "253"], False),
         # empty
         ([], ["a"], False),
         (["a"], [], False),

@@ -123,7 +123,11 @@ _MONTHS = {
     )
     for name in names
 }
-_GROUPED_NUMBER = re.compile(r"^[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?$")
+# thousands grouped by one separator used throughout: ``1,000``, ``8 253`` (a space, a
+# no-break space, a thin or narrow no-break space: the SI style some tables use)
+_GROUPED_NUMBER = re.compile(
+    r"^[+-]?[0-9]{1,3}(?P<sep>[, \u00a0\u2009\u202f])[0-9]{3}(?:(?P=sep)[0-9]{3})*(?:\.[0-9]+)?$"
+)
 _DAY = r"(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?"
 _MONTH = r"(?P<m>[a-z]+)\.?"
 _DATE_FORMS = [
@@ -150,10 +154,13 @@ def wtq_canon(text: str) -> str | None:
     ('1999-01-05', '2010-05-xx', 'xx-03-03')
     >>> wtq_canon("1,5"), wtq_canon("Mayday 5"), wtq_canon("12%") is None
     (None, None, True)
+    >>> wtq_canon("8 253"), wtq_canon("1\u00a0234\u00a0567.5"), wtq_canon("1 234,567")
+    ('8253', '1234567.5', None)
     """
     text = as_text(text).strip().replace("\u2212", "-")
-    if _GROUPED_NUMBER.match(text):
-        return text.replace(",", "")
+    grouped = _GROUPED_NUMBER.match(text)
+    if grouped:
+        return text.replace(grouped["sep"], "")
     lowered = text.lower()
     for form in _DATE_FORMS:
         found = form.match(lowered)
