@@ -170,6 +170,12 @@ def test_to_wtq_values_canon_length_checked() -> None:
         (["1,000", "1000"], ["1000"], True),  # the same number twice is one value
         (["8 253"], ["8253"], True),  # a space-grouped number is that number
         (["8 253"], ["8", "253"], False),
+        # a computed number carried to many places, the gold written to two decimals
+        (["299.1666667"], ["299.17"], True),
+        (["202.6666667"], ["202.7"], True),
+        (["3.14159"], ["3.15"], False),  # rounds to 3.14
+        (["0.46"], ["0.5"], False),  # two decimals are not a computed value: not rounded
+        (["299.1666667"], ["299"], False),  # an integer gold is not rounded to
         # empty
         ([], ["a"], False),
         (["a"], [], False),
@@ -191,6 +197,8 @@ def test_denotation_match_official_mode() -> None:
     assert denotation_match(["1,000"], ["1000"], infer_canon=False) is False
     # With CoreNLP's canonical value for the gold, the official scorer accepts "1000".
     assert denotation_match(["1000"], ["1,000"], gold_canon=["1000"], infer_canon=False)
+    # Nor does it round a computed number to the gold's two decimals.
+    assert denotation_match(["299.1666667"], ["299.17"], infer_canon=False) is False
     assert not denotation_match(["1000"], ["1,000"], infer_canon=False)
     # A gold date with its canonical value matches the ISO prediction.
     assert denotation_match(

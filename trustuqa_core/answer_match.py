@@ -348,4 +348,33 @@ def denotation_match(
     predicted_values = to_wtq_values(predicted, infer_canon=infer_canon)
     if len(gold_values) != len(predicted_values):
         return False
-    return all(any(g.matches(p) for p in predicted_values) for g in gold_values)
+    return all(
+        any(g.matches(p) or (infer_canon and rounded_as_gold(g, p)) for p in predicted_values)
+        for g in gold_values
+    )
+
+
+_FEW_DECIMALS = re.compile(r"^-?[0-9]+\.([0-9]{1,2})$")
+_MANY_DECIMALS = re.compile(r"^-?[0-9]+\.[0-9]{5,}$")
+
+
+def rounded_as_gold(gold: WtqValue, predicted: WtqValue) -> bool:
+    """True when a computed number carried to many places (``299.1666667``, five decimals
+    or more) rounds to the gold, which is written to one or two decimals (``299.17``): the
+    same number at the gold's precision. Integers and short decimals are never rounded.
+
+    >>> v = lambda s: to_wtq_values([s])[0]
+    >>> rounded_as_gold(v("299.17"), v("299.1666667")), rounded_as_gold(v("0.5"), v("0.46"))
+    (True, False)
+    >>> rounded_as_gold(v("299.2"), v("299.1666667")), rounded_as_gold(v("299"), v("299.1666667"))
+    (True, False)
+    >>> rounded_as_gold(v("299.16"), v("299.1666667"))
+    False
+    """
+    if not (isinstance(gold, NumberValue) and isinstance(predicted, NumberValue)):
+        return False
+    written = _FEW_DECIMALS.match(gold.normalized)
+    if written is None or not _MANY_DECIMALS.match(predicted.normalized):
+        return False
+    places = len(written.group(1))
+    return abs(round(float(predicted.amount), places) - float(gold.amount)) < 1e-9
