@@ -381,3 +381,25 @@ def test_a_total_asked_sums_and_interleaved_positions_are_not_ordered() -> None:
         g2, Mapper(g2), question="did the lions win before the bears?")
     assert rows.steps[-1].status == "unanswered"
     assert any("interleave" in n for n in rows.steps[-1].notes), rows.steps[-1].notes
+
+
+_DRIVERS = "Year,Driver,Constructor\n1987,Ayrton Senna,Lotus\n1988,Alain Prost,McLaren\n" \
+           "1990,Alain Prost,Ferrari\n1991,Ayrton Senna,McLaren\n"
+
+
+@pytest.mark.parametrize(("year", "expected"), [("1988", ["McLaren"]), ("1990", ["Ferrari"]),
+                                                ("1991", [])])
+def test_rows_intersected_with_values_read_off_rows_keep_those_rows_values(
+        year: str, expected: list[str]) -> None:
+    """``get_information(relation='Constructor', tail_entity='output_of_query1', key='Year',
+    value=…)`` over the Prost rows: the Constructor values of the Prost rows of that year
+    (stop 23; before, rows and values shared nothing and the step was empty). A year
+    without a Prost row stays empty."""
+    g = _graph(_DRIVERS)
+    q = ("Query1: \"get_information(relation='Driver', tail_entity='Alain Prost')\"\n"
+         "Query2: \"get_information(relation='Constructor', tail_entity='output_of_query1', "
+         f"key='Year', value='{year}')\"")
+    t = run_query(q, g, Mapper(g), question=f"what did prost drive in {year}?")
+    assert t.answer == expected
+    kept = any("keeps the values of the rows in both" in n for n in t.steps[-1].notes)
+    assert kept is bool(expected)

@@ -69,4 +69,49 @@ def op_intersect(ctx: Context, op: Op) -> Result:
     reading = op.param("reading")
     if isinstance(reading, Text):
         ctx.notes.append(reading.value)
-    return intersect([resolve_set(ctx, k) for k in keys])
+    parts = [resolve_set(ctx, k) for k in keys]
+    common = intersect(parts)
+    if common or len(parts) != 2:
+        return common
+    return _values_of_common_rows(ctx, parts[0], parts[1]) or common
+
+
+def _values_of_common_rows(ctx: Context, a: Result, b: Result) -> Result | None:
+    """Rows and values read off rows (``Constructor`` of the Prost rows) share nothing as
+    elements; the values of the rows in both are meant (the Prost rows of 1988: McLaren).
+    None unless one part is all rows and the other all values projected from rows."""
+    g = ctx.graph
+    for rows, values in ((a, b), (b, a)):
+        if not rows or not values or not rows.all_nodes() or not values.all_nodes():
+            continue
+        if not all(g.is_row(e) for e in rows.nodes()):
+            continue
+        heads = _projected_from(ctx, values)
+        if heads is None:
+            continue
+        wanted = set(rows.nodes())
+        keep = [h in wanted for h in heads]
+        if not any(keep):
+            return None
+        ctx.notes.append(
+            f"the intersection of {len(wanted)} row(s) with values read off rows keeps the "
+            f"values of the rows in both ({sum(keep)} of {len(keep)})"
+        )
+        return Result(tuple(e for e, k in zip(values.elems, keep, strict=True) if k),
+                      tuple(w for w, k in zip(values.witnesses, keep, strict=True) if k))
+    return None
+
+
+def _projected_from(ctx: Context, values: Result) -> list[int] | None:
+    """The row each value was read off (its last witness: a fact row -> value), or None when
+    some value is a row or was not read off a row (``values`` holds nodes only)."""
+    g, heads = ctx.graph, []
+    for e, w in zip(values.nodes(), values.witnesses, strict=True):
+        if g.is_row(e) or not w:
+            return None
+        fact = np.asarray([w[-1]], dtype=np.int64)
+        head, tail = int(g.heads_of(fact)[0]), int(g.tails_of(fact)[0])
+        if tail != e or not g.is_row(head):
+            return None
+        heads.append(head)
+    return heads

@@ -792,6 +792,9 @@ def fn_if_then_else(ctx: Context, op: Op) -> Result:
     ``if(set1=A, set2=B, operator='>', then=X, else=Y)``; and ``if(set1=A, set2=B)``
     without branches, which is a comparison (:func:`fn_compare`).
     """
+    offered = _if_offered(ctx, op)
+    if offered is not None:
+        return offered
     args = split_args(ctx, op)
     if not args.has_then:
         only = args.operands[0] if len(args.operands) == 1 else None
@@ -1022,6 +1025,27 @@ def _offered_alternatives(ctx: Context, pool_arg: object, element: object) -> Re
         + operand_text(pool_arg)
     )
     return Result(tuple(Scalar(h, h) for h, _ in held), tuple(w for _, w in held))
+
+
+# the alternatives an ``if`` writes as one text: ``'McLaren-Honda' or 'Ferrari'`` arrives as
+# ``McLaren-Honda' or 'Ferrari`` (its outer quotes taken by the parser)
+_QUOTED_OR = re.compile(r"""'\s+or\s+'""")
+
+
+def _if_offered(ctx: Context, op: Op) -> Result | None:
+    """``if(set='output_of_query2', 'McLaren-Honda' or 'Ferrari')`` for "did he have
+    McLaren-Honda or Ferrari as the constructor?": no condition and no branches, a set and
+    the question's alternatives, so the answer is the alternative(s) among the set's values
+    (:func:`_offered_alternatives`). ``None`` for any other shape."""
+    values = [v for _, v in op.params]
+    if len(values) != 2:
+        return None
+    refs = [v for v in values if isinstance(v, Ref)]
+    texts = [v for v in values if isinstance(v, Text) and _QUOTED_OR.search(v.value)]
+    if len(refs) != 1 or len(texts) != 1:
+        return None
+    items = tuple(Text(t.strip(" '")) for t in _QUOTED_OR.split(texts[0].value))
+    return _offered_alternatives(ctx, refs[0], ListValue(items))
 
 
 def fn_contains(ctx: Context, op: Op) -> Result:
