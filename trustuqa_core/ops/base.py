@@ -275,6 +275,44 @@ def repeated_columns(g: GraphStore, rel: int) -> list[int]:
     return out if any(names[i] == base for i in [rel, *out]) else []
 
 
+def block_repeats(g: GraphStore, rel: int) -> list[int]:
+    """The repeats of ``rel`` when the whole table is one block of columns laid out side by
+    side (``Year | Medalist | Position | Year (2) | Medalist (2) | Position (2)``): each row
+    then holds one record per block, and a column means all its copies. Empty for any other
+    table, even one that repeats some headers (``Performer`` of the song and the album).
+
+    >>> from types import SimpleNamespace
+    >>> g = SimpleNamespace(relation_names=("Year", "Position", "Year (2)", "Position (2)",
+    ...                                     "row_number"))
+    >>> block_repeats(g, 1), block_repeats(g, 2), block_repeats(g, 4)
+    ([3], [0], [])
+    >>> g = SimpleNamespace(relation_names=("Week", "Performer", "Album", "Performer (2)"))
+    >>> block_repeats(g, 1)
+    []
+    """
+    names = [n for n in g.relation_names if n != "row_number"]
+    width = next((i for i, n in enumerate(names) if _REPEAT.match(n) and _base(n) != n), 0)
+    if width < 2 or len(names) % width:
+        return []
+    block = names[:width]
+    for k in range(1, len(names) // width):
+        if names[k * width:(k + 1) * width] != [f"{n} ({k + 1})" for n in block]:
+            return []
+    return repeated_columns(g, rel) if g.relation_names[rel] != "row_number" else []
+
+
+def block_copies(g: GraphStore, rel: int) -> list[int]:
+    """``rel`` and its copies in block order (block 1 first) in a table of side-by-side
+    blocks (:func:`block_repeats`); ``[rel]`` for any other table.
+
+    >>> from types import SimpleNamespace
+    >>> g = SimpleNamespace(relation_names=("Year", "Position", "Year (2)", "Position (2)"))
+    >>> block_copies(g, 3), block_copies(g, 0)
+    ([1, 3], [0, 2])
+    """
+    return sorted([rel, *block_repeats(g, rel)])
+
+
 def _base(name: str) -> str:
     m = _REPEAT.match(name)
     return m.group(1) if m and int(m.group(2)) >= 2 else name

@@ -7,7 +7,17 @@ import numpy as np
 from ..query.ast import Text
 from ..results import Result, Scalar
 from ..rewrite import Op
-from .base import Context, as_nodes, intersect, rel_name, relation_param, resolve_set, witness_map
+from ..store import GraphStore
+from .base import (
+    Context,
+    as_nodes,
+    block_copies,
+    intersect,
+    rel_name,
+    relation_param,
+    resolve_set,
+    witness_map,
+)
 
 
 def op_project(ctx: Context, op: Op) -> Result:
@@ -41,10 +51,45 @@ def project(ctx: Context, rel: int, heads: Result) -> Result:
             )
     heads_arr = np.asarray(list(dict.fromkeys(direct + expanded)), dtype=np.int64)
     facts = g.facts_heads_rel(heads_arr, rel)
+    copies = block_copies(g, rel)
+    if len(copies) > 1:
+        facts = _in_blocks_found(ctx, copies, heads_arr, base, facts)
     facts = np.sort(facts) if len(facts) > 1 else facts
     return Result.from_facts(
         g.tails_of(facts), facts, [base.get(int(h), ()) for h in g.heads_of(facts)]
     )
+
+
+def _in_blocks_found(ctx: Context, copies: list[int], heads: np.ndarray,
+                     base: dict[int, tuple[int, ...]], facts: np.ndarray) -> np.ndarray:
+    """In a table of side-by-side blocks, a row found through block k's column (its witness)
+    reads block k's copy of the relation (noted); other rows read ``facts`` as given."""
+    g, out, moved = ctx.graph, [], 0
+    for h in heads.tolist():
+        blocks = _blocks_of(g, base.get(h, ()))
+        if not blocks or blocks == {0}:
+            out.append(facts[g.heads_of(facts) == h])
+            continue
+        for k in sorted(blocks):
+            out.append(g.facts_heads_rel(np.asarray([h], dtype=np.int64), copies[k]))
+        moved += 1
+    if moved:
+        ctx.notes.append(f"{moved} row(s) were found in a later block of the table's repeated "
+                         f"columns: {rel_name(ctx, copies[0])!r} read from the same block")
+    return np.concatenate(out) if out else facts
+
+
+def _blocks_of(g: GraphStore, witnesses: tuple[int, ...]) -> set[int]:
+    """The blocks (0 = the first) of the witness facts that lie in a column of a table of
+    side-by-side blocks."""
+    if not witnesses:
+        return set()
+    out = set()
+    for r in g.rels_of(np.asarray(witnesses, dtype=np.int64)).tolist():
+        copies = block_copies(g, int(r))
+        if len(copies) > 1:
+            out.add(copies.index(int(r)))
+    return out
 
 
 def op_values(ctx: Context, op: Op) -> Result:

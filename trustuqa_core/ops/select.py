@@ -16,6 +16,7 @@ from ..store import EMPTY
 from ..text import normalize
 from .base import (
     Context,
+    block_repeats,
     distinct_heads,
     elem_text,
     intersect,
@@ -38,18 +39,38 @@ def op_select(ctx: Context, op: Op) -> Result:
     An equality that finds nothing in a column whose header repeats (``Performer`` and
     ``Performer (2)``) is looked up in the repeats too (:func:`_in_repeated_columns`)."""
     result = _op_select(ctx, op)
+    if op.cmp != "!=" and block_repeats(ctx.graph, relation_param(ctx, op.param("relation"))):
+        return _in_every_block(ctx, op, result)
     if result or op.cmp != "=":
         return result
     return _in_repeated_columns(ctx, op) or result
 
 
-def _in_repeated_columns(ctx: Context, op: Op) -> Result | None:
-    """The rows holding the value in the other columns of the same header, with a note;
-    None when the header does not repeat or they find nothing either (notes unchanged)."""
+def _in_every_block(ctx: Context, op: Op, first: Result) -> Result:
+    """A table laid out as one block of columns repeated side by side: the lookup reads the
+    column's copy in every block (each row holds one record per block), noted when a later
+    block adds rows. A row matching in two blocks counts once."""
     g, rel, value = ctx.graph, relation_param(ctx, op.param("relation")), op.param("value")
-    others = repeated_columns(g, rel)
-    if not others or isinstance(value, Ref):
-        return None
+    if isinstance(value, Ref):
+        return first
+    found = _in_columns(ctx, op, block_repeats(g, rel))
+    if found is None:
+        return first
+    more, used = found
+    added = len(more.keys() - first.keys())
+    if added:
+        ctx.notes.append(
+            f"the table repeats its columns in {len(used) + 1} blocks side by side: "
+            f"{', '.join(repr(u) for u in used)} read as {rel_name(ctx, rel)!r} too "
+            f"({added} more row(s))"
+        )
+    return union([first, more])
+
+
+def _in_columns(ctx: Context, op: Op, others: list[int]) -> tuple[Result, list[str]] | None:
+    """The lookup ``op`` in each of the columns ``others`` (the notes of the ones that find
+    something kept): their union and the names of those columns, or None if none finds."""
+    value = op.param("value")
     if isinstance(value, Bound) and not value.ids:
         value = Text(value.text)
     notes = list(ctx.notes)
@@ -65,14 +86,26 @@ def _in_repeated_columns(ctx: Context, op: Op) -> Result | None:
             used.append(rel_name(ctx, other))
             kept.extend(ctx.notes[before:])  # how the repeat was read (a span, a month, ...)
     ctx.notes[:] = notes + kept
-    if not found:
+    return (union(found), used) if found else None
+
+
+def _in_repeated_columns(ctx: Context, op: Op) -> Result | None:
+    """The rows holding the value in the other columns of the same header, with a note;
+    None when the header does not repeat or they find nothing either (notes unchanged)."""
+    g, rel, value = ctx.graph, relation_param(ctx, op.param("relation")), op.param("value")
+    others = repeated_columns(g, rel)
+    if not others or isinstance(value, Ref):
         return None
+    found = _in_columns(ctx, op, others)
+    if found is None:
+        return None
+    result, used = found
     shown = value.text if isinstance(value, Bound) else str(value)
     ctx.notes.append(
         f"{shown!r} is in no cell of {rel_name(ctx, rel)!r}; the table repeats that header, "
         f"and {', '.join(repr(u) for u in used)} hold(s) it: those rows are read"
     )
-    return union(found)
+    return result
 
 
 def _op_select(ctx: Context, op: Op) -> Result:
