@@ -94,6 +94,8 @@ class Computed:
     options: tuple[str, str] = ("", "")
     #: conditions every counted row meets besides its option (``count_choice``: *in 2013*)
     filters: tuple[Cond, ...] = ()
+    #: for ``groups_of_size``: the number of rows a group is compared with (by ``op``)
+    size: str = ""
 
 
 def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[float, int, int]],
