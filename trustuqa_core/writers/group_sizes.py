@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon import word_set
 from ..query.ast import Call
 from ..query.build import arg, call, get_information, ref
 from .aggregates import numbers_rows
@@ -45,8 +46,10 @@ _SIZE_CUES = (("more than", ">"), ("greater than", ">"), ("over", ">"), ("at lea
               ("less than", "<"), ("at most", "<="), ("no more than", "<="),
               ("exactly", "="), ("only", "="), ("just", "="))
 _NUMBER = r"(\d+|" + "|".join(sorted(number_words(), key=len, reverse=True)) + r")"
-_SIZE = re.compile(r"\b(?P<cue>" + "|".join(c for c, _ in _SIZE_CUES) + r")\s+" + _NUMBER
-                   + r"\s+(?P<noun>[a-z]+)\b|\b" + _NUMBER.replace("(", "(?P<n2>", 1)
+_ALONE = r"(?<![\w,.\-])"  # a number standing alone: not the end of 5,000 or -10
+_SIZE = re.compile(r"(?<!\bthe )\b(?P<cue>" + "|".join(c for c, _ in _SIZE_CUES) + r")\s+"
+                   + _ALONE + _NUMBER
+                   + r"\s+(?P<noun>[a-z]+)\b|" + _ALONE + _NUMBER.replace("(", "(?P<n2>", 1)
                    + r"\s+or\s+(?P<more>more|fewer|less)\s+(?P<noun2>[a-z]+)\b")
 #: *appear more than once*, *listed twice*: a bound on how often a value is in the rows
 _TIMES = re.compile(r"\b(?P<cue>more than|at least|only|exactly|just)?\s*(?P<n>once|twice|"
@@ -149,7 +152,8 @@ def _size_bound(text: str, q: list[str], mentions: Mentions
         else:
             cmp, n, noun_at = _OR_CMP[m.group("more")], _number(m.group("n2")), m.start("noun2")
         at = _position(q, noun_at)
-        if n is not None and at not in named and q[at] not in _TIMES_WORDS:
+        if n is not None and at not in named and q[at] not in _NOT_NOUNS \
+                and not (at + 1 < len(q) and q[at + 1] in _NOT_NOUNS):
             return cmp, n, (_position(q, m.start()), at + 1)
     t = _TIMES.search(text)
     if t is None:
@@ -163,7 +167,11 @@ def _size_bound(text: str, q: list[str], mentions: Mentions
     return cmp, n, (_position(q, t.start()), _position(q, t.end()))
 
 
-_TIMES_WORDS = frozenset({"times", "time", "once", "twice"})
+#: words that are not the counted noun of *more than 2 skiers* (nor the word after it: *at
+#: least 25 or more points*, *2 times*, *10th*); nouns of a value in each row (*more than 10
+#: points*) are not either
+_NOT_NOUNS = frozenset({"times", "time", "once", "twice", "or", "and", "of", "per", "th", "st",
+                        "nd", "rd"}) | word_set("stop_words") | word_set("value_cues")
 
 
 def link_sum_each(q: list[str], conds: list[Cond], mentions: Mentions,
@@ -181,8 +189,10 @@ def link_sum_each(q: list[str], conds: list[Cond], mentions: Mentions,
     True
     """
     text = " ".join(q)
-    if _TOTAL.search(text) is None or any(c.negated for c in conds):
+    cue = _TOTAL.search(text)
+    if cue is None or any(c.negated for c in conds):
         return None
+    counted = cue.group(0) in ("how many", "how much") and _TOTAL.search(text, cue.end()) is None
     used = {c.column for c in conds}
     keys = [col for col, (score, start, _) in mentions.items()
             if score >= 1.0 and start > 0 and q[start - 1] in _EACH and col not in used]
@@ -200,6 +210,9 @@ def link_sum_each(q: list[str], conds: list[Cond], mentions: Mentions,
               and not any(a <= s and e <= b and b - a > e - s for a, b in full)]
     if len(values) != 1 or len(used) < len(conds) or any(c.either for c in conds):
         return None
+    if counted and (mentions[values[0]][1] != len(text[:cue.end()].split())
+                    or q[start - 1] == "per"):
+        return None  # "how many bishops per adherent": a ratio, not a sum per group
     return Computed("sum_each", tuple(conds), key, end_column=values[0],
                     why=f"'... each {q[start]}': {values[0]!r} summed per {key!r}")
 
