@@ -14,13 +14,20 @@ SERVICE = (b"First Name,Surname,Beginning of service,End of service\nBottka,Paul
 
 
 def test_how_long_spans_the_years_of_the_named_rows() -> None:
-    got = answer("how long did james leach hold his seat?", load_graph(tables=[SEATS]),
-                 writer="offline")
-    assert got.answer == ["13 years"]
+    for question in ("how long did james leach hold his seat?",
+                     "how long was james leach in office?"):
+        got = answer(question, load_graph(tables=[SEATS]), writer="offline")
+        assert got.answer == ["13 years"], question
 
 
 def test_one_row_is_no_span_of_years() -> None:
     plan = link_table("how long did cy dee hold his seat?", load_graph(tables=[SEATS]))
+    assert plan.computed is None or plan.computed.kind != "year_span"
+
+
+def test_how_long_was_is_no_span_of_years() -> None:
+    # "how long was the race": a distance or a length, not the years of the rows
+    plan = link_table("how long was the race of james leach?", load_graph(tables=[SEATS]))
     assert plan.computed is None or plan.computed.kind != "year_span"
 
 

@@ -120,7 +120,7 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
             return Computed("row_duration", tuple(equal), span[0], span[1],
                             why=f"'how long': years from {span[0]!r} to {span[1]!r} of the "
                                 "row meeting both conditions")
-    if "how long" in text and len(equal) == 1 and len(conds) == 1 \
+    if len(equal) == 1 and len(conds) == 1 and _time_spent(tokens(question), equal[0]) \
             and equal[0].value in table.repeated.get(equal[0].column, frozenset()) \
             and (year := year_column(table, {equal[0].column}, mentions)) is not None:
         # "how long did james leach hold his seat?": his rows' earliest year to their latest
@@ -418,3 +418,21 @@ def _row_duration_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
               ("The years from output_of_query4 to output_of_query5",
                call("duration", set1=ref(4), set2=ref(5)))]
     return "duration", steps
+
+
+def _time_spent(q: list[str], named: Cond) -> bool:
+    """*How long did / has X ...*, *how long was X in office*: a time the named rows spent
+    (not *how long was the race*, a distance).
+
+    >>> c = Cond("Member", "=", "Ann Bo", (3, 5))
+    >>> _time_spent("how long was ann bo in office".split(), c)
+    True
+    >>> _time_spent("how long was the race of ann bo".split(),
+    ...             Cond("Member", "=", "Ann Bo", (6, 8)))
+    False
+    """
+    at = next((i for i in range(1, len(q) - 1) if q[i - 1] == "how" and q[i] == "long"), None)
+    if at is None:
+        return False
+    return q[at + 1] in ("did", "has", "have", "had") or (
+        q[at + 1] in ("was", "were", "is", "are") and named.span[0] == at + 2)
