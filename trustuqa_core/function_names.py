@@ -83,6 +83,8 @@ REASONING_FUNCTIONS = frozenset(
         "row_number",
         "group_by",
         "count_each",
+        "groups_of_size",
+        "sum_each",
         "filter",
         "decade",
         "is_subset",

@@ -18,7 +18,7 @@ asks for (``who`` -> entity, ``when`` -> time, ``how many`` -> number).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -43,6 +43,20 @@ _POSSESSIVE = re.compile(r"['’]s$")
 # capitalised words that are not names when they appear inside a question
 _NOT_NAMES = word_set("not_names")
 _JOINERS = word_set("name_joiners")
+#: the lists whose words the offline writer reads as cues (comparisons, aggregates, rankings,
+#: order, neighbours): capitalised, such a word starts no name (*Less than 2 golds*, *Most
+#: wins*) unless the data holds it as a value
+_CUE_LISTS = ("aggregate_cues", "greater_cues", "less_cues", "at_least_cues", "at_most_cues",
+              "more_words", "less_words", "frequency_words", "next_words", "previous_words",
+              "order_words", "selection_cues", "superlative_max", "superlative_min",
+              "cues_count", "cues_sum", "cues_mean", "cues_max", "cues_min", "cues_argmax",
+              "cues_argmin", "cues_most_frequent", "cues_first", "cues_last", "cues_next_row",
+              "cues_previous_row", "cues_top_k", "cues_bottom_k", "cues_compare")
+_CUE_WORDS = frozenset(entry.partition(" -> ")[0].split()[0] for name in _CUE_LISTS
+                       for entry in words(name)) - _JOINERS - word_set("cue_nouns")
+# a sentence ends before this token: the next word is capitalised as the sentence's first
+_SENTENCE_END = re.compile(r"[.!?;:]")
+_FUNCTION_WORDS = word_set("function_words")
 _WH_NUMBER = re.compile(r"\b(how (many|much)|what (is|was) the (number|total|count|sum|"
                         r"average)|number of|count of|total (number|amount))\b")
 _WH_QUANTITY = re.compile(r"^\s*(how (long|old|tall|far|high|big|large|heavy|wide)\b|(what|which|"
@@ -77,22 +91,50 @@ class Mention:
     kind: MentionKind
 
 
-def _names(question: str) -> list[str]:
-    """Capitalised word runs after the first word (``USA``, ``A.C. Milan``, ``Mel Brooks``)."""
+def _names(question: str, is_value: Callable[[str], bool] | None = None) -> list[str]:
+    """Capitalised word runs after the first word (``USA``, ``A.C. Milan``, ``Mel Brooks``).
+
+    A run's leading cue words (``_CUE_WORDS``: *Less*, *Most*, *Total*) and a function word
+    starting a sentence are no part of a name, unless ``is_value`` says the data holds that
+    word (or the whole run) as a value.
+
+    >>> _names("How many nations won Less Than 2 golds?"), _names("Who won Most Valuable Player?")
+    ([], ['Valuable Player'])
+    >>> _names("Who won Most Valuable Player?", lambda v: v == "Most Valuable Player")
+    ['Most Valuable Player']
+    >>> _names("Name the nation. Which had Most golds?"), _names("Was it Italy? Yes")
+    ([], ['Italy', 'Yes'])
+    >>> _names("Name the winner. Had Italy won?")
+    ['Italy']
+    """
     tokens = [(m.group(0), m.start()) for m in _TOKEN.finditer(question)]
     found: list[str] = []
     run: list[str] = []
+    held = is_value or (lambda _: False)
 
     def close() -> None:
         while run and run[-1].lower() in _JOINERS:
             run.pop()
+        if run and not held(" ".join(run)):
+            while run and run[0].lower() in _CUE_WORDS and not held(run[0]):
+                run.pop(0)  # "Less Than 2": a cue, not a name
+            while run and run[0].lower() in _JOINERS:
+                run.pop(0)
         if run:
             found.append(" ".join(run))
         run.clear()
 
-    for i, (tok, _) in enumerate(tokens):
+    end, after_dot = 0, False
+    for i, (tok, start) in enumerate(tokens):
         word = tok.rstrip(".")
         capital = word[:1].isupper() and word.lower() not in _NOT_NAMES
+        ends = i > 0 and _SENTENCE_END.search(question[end:start]) is not None
+        if ends:
+            close()  # "Was it Italy? Yes": a new sentence starts a new name
+        if (ends or after_dot) and word.lower() in _FUNCTION_WORDS | _CUE_WORDS \
+                and not held(word):
+            capital = False  # "... the winner. Had Italy won?": a sentence's first word
+        end, after_dot = start + len(tok), tok.endswith(".") and tok.count(".") == 1
         if i > 0 and capital and parse_number(word) is None:
             run.append(tok if tok.count(".") > 1 else word)
         elif run and tok.lower() in _JOINERS:
@@ -103,8 +145,11 @@ def _names(question: str) -> list[str]:
     return found
 
 
-def find_mentions(question: str) -> list[Mention]:
+def find_mentions(question: str, is_value: Callable[[str], bool] | None = None
+                  ) -> list[Mention]:
     """Bracketed, quoted and capitalised names, numbers and years named in ``question``.
+    A capitalised cue word (*Less than 2*, *Most wins*) is no name unless ``is_value`` (the
+    data's values, when known) holds it (:func:`_names`).
 
     >>> [m.text for m in find_mentions("what films did [Mel Brooks] direct")]
     ['Mel Brooks']
@@ -112,6 +157,8 @@ def find_mentions(question: str) -> list[Mention]:
     ['Amount', 'Berlin']
     >>> [m.text for m in find_mentions("What was Cici Kelley's season at 40.2E, 16.")]
     ["Cici Kelley's", '16']
+    >>> [m.text for m in find_mentions("Which nation won Less than 2 golds?")]
+    ['2']
     """
     out: list[Mention] = []
     seen: set[str] = set()
@@ -127,7 +174,7 @@ def find_mentions(question: str) -> list[Mention]:
         for m in rx.finditer(rest):
             add(next(g for g in m.groups() if g), "entity")
         rest = rx.sub(" ", rest)
-    for name in _names(rest):
+    for name in _names(rest, is_value):
         add(name, "entity")
     for m in _NUMBER.finditer(rest):
         x = parse_number(m.group(0))

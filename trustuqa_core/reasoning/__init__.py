@@ -33,6 +33,7 @@ from .arith import (
 )
 from .compare import fn_compare, fn_contains, fn_equals, fn_if_then_else
 from .filtering import fn_filter
+from .group_stats import fn_groups_of_size, fn_sum_each
 from .grouping import fn_count_each, fn_group_by
 from .sets import (
     fn_decade,
@@ -88,6 +89,8 @@ REASONING: dict[str, Callable[[Context, Op], Result]] = {
     "row_number": fn_row_number,
     "group_by": fn_group_by,
     "count_each": fn_count_each,
+    "groups_of_size": fn_groups_of_size,
+    "sum_each": fn_sum_each,
     "filter": fn_filter,
     "decade": fn_decade,
     "is_subset": fn_is_subset,

@@ -45,6 +45,7 @@ from ..reasoning.cues import (
     question_form,
     rank_direction,
 )
+from .cond_steps import condition_step
 from .linking import Cond, Table, tokens
 
 __all__ = ["Computed", "link_computed", "computed_steps", "column_kind", "year_column"]
@@ -94,6 +95,8 @@ class Computed:
     options: tuple[str, str] = ("", "")
     #: conditions every counted row meets besides its option (``count_choice``: *in 2013*)
     filters: tuple[Cond, ...] = ()
+    #: for ``groups_of_size``: the number of rows a group is compared with (by ``op``)
+    size: str = ""
 
 
 def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[float, int, int]],
@@ -109,6 +112,21 @@ def link_computed(question: str, conds: list[Cond], mentions: dict[str, tuple[fl
         if span is not None:
             return Computed("duration", (equal[0],), span[0], span[1],
                             why=f"'how long': years from {span[0]!r} to {span[1]!r}")
+    if _HOW_LONG.search(text) and len(equal) == 2 == len(conds) \
+            and equal[0].column != equal[1].column:
+        span = _span_columns(table)
+        if span is not None and not {c.column for c in equal} & set(span):
+            # "how long did bottka paul serve?": the row both conditions find
+            return Computed("row_duration", tuple(equal), span[0], span[1],
+                            why=f"'how long': years from {span[0]!r} to {span[1]!r} of the "
+                                "row meeting both conditions")
+    if len(equal) == 1 and len(conds) == 1 and _time_spent(tokens(question), equal[0]) \
+            and equal[0].value in table.repeated.get(equal[0].column, frozenset()) \
+            and (year := year_column(table, {equal[0].column}, mentions)) is not None:
+        # "how long did james leach hold his seat?": his rows' earliest year to their latest
+        return Computed("year_span", (equal[0],), year,
+                        why=f"'how long' over the rows of {equal[0].value!r}: years from the "
+                            f"earliest {year!r} to the latest")
     if len(equal) == 1 and len(conds) == 1 and (pair := _two_columns(
             question, mentions, table, {equal[0].column})) is not None:
         a, b, joint = pair
@@ -344,6 +362,8 @@ def computed_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     """(target type, steps) of a computed plan."""
     if c.kind in ONE_ROW_KINDS:
         return _one_row_steps(c)
+    if c.kind == "row_duration":
+        return _row_duration_steps(c)
     steps: list[tuple[str, Call]] = []
     values = []
     for row in c.rows:
@@ -355,6 +375,13 @@ def computed_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
             steps.append((f"Get the {column} of output_of_query{anchor}",
                           get_information(relation=column, head_entity=ref(anchor))))
             values.append(len(steps))
+    if c.kind == "year_span":
+        years = values[0]
+        steps += [("The earliest of them", call("min", set=ref(years))),
+                  ("The latest of them", call("max", set=ref(years))),
+                  ("The years from the earliest to the latest",
+                   call("duration", set1=ref(years + 1), set2=ref(years + 2)))]
+        return "duration", steps
     a, b = values[0], values[1]
     if c.kind == "difference":
         steps.append((f"The difference between output_of_query{a} and output_of_query{b}",
@@ -376,3 +403,36 @@ def computed_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     steps.append((f"The years from output_of_query{a} to output_of_query{b}",
                   call("duration", set1=ref(a), set2=ref(b))))
     return "duration", steps
+
+
+def _row_duration_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
+    """(target type, steps) of ``row_duration``: the row meeting both conditions, its start
+    and end, the years between them."""
+    steps = [condition_step(row) for row in c.rows]
+    steps.append(("Keep the rows found by both conditions",
+                  call("set_intersection", set1=ref(1), set2=ref(2))))
+    steps += [(f"Get the {c.column} of output_of_query3",
+               get_information(relation=c.column, head_entity=ref(3))),
+              (f"Get the {c.end_column} of output_of_query3",
+               get_information(relation=c.end_column, head_entity=ref(3))),
+              ("The years from output_of_query4 to output_of_query5",
+               call("duration", set1=ref(4), set2=ref(5)))]
+    return "duration", steps
+
+
+def _time_spent(q: list[str], named: Cond) -> bool:
+    """*How long did / has X ...*, *how long was X in office*: a time the named rows spent
+    (not *how long was the race*, a distance).
+
+    >>> c = Cond("Member", "=", "Ann Bo", (3, 5))
+    >>> _time_spent("how long was ann bo in office".split(), c)
+    True
+    >>> _time_spent("how long was the race of ann bo".split(),
+    ...             Cond("Member", "=", "Ann Bo", (6, 8)))
+    False
+    """
+    at = next((i for i in range(1, len(q) - 1) if q[i - 1] == "how" and q[i] == "long"), None)
+    if at is None:
+        return False
+    return q[at + 1] in ("did", "has", "have", "had") or (
+        q[at + 1] in ("was", "were", "is", "are") and named.span[0] == at + 2)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
@@ -94,7 +95,8 @@ class OfflineWriter:
         if self.tables and any(s.kind == "table" for s in request.graph.sources):
             plan = link_table(request.question, request.graph)
             built = plan_program(plan)
-            missing = unlinked_words(request.question, built) if built is not None else []
+            missing = unlinked_words(request.question, built, request.graph) \
+                if built is not None else []
             blank = blank_rows(request.graph, plan.computed) if built is not None else []
             if missing:
                 self.unlinked = missing
@@ -405,9 +407,11 @@ def _user_positions(pool: DemoPool) -> list[int]:
 _CONDITION_ARGS = ("head_entity", "tail_entity", "value", "entity")
 
 
-def unlinked_words(question: str, program: Program) -> list[str]:
+def unlinked_words(question: str, program: Program, graph: GraphStore | None = None
+                   ) -> list[str]:
     """What ``question`` names that ``program`` neither conditions on nor uses, when the
-    program has no condition at all (a column dump); else ``[]``.
+    program has no condition at all (a column dump); else ``[]``. A capitalised cue word
+    (*Most*, *Less*) names something only when ``graph`` holds it as a value.
 
     >>> from trustuqa_core.query import get_information, program
     >>> unlinked_words("which skiers are from USA?",
@@ -421,7 +425,15 @@ def unlinked_words(question: str, program: Program) -> list[str]:
         return []
     lits = [program.target_type or ""] + [str(a.value) for q in program.queries
                                           for a in q.call.args if isinstance(a.value, Text)]
-    return [m.text for m in unbound_mentions(find_mentions(question), lits)]
+    held = None if graph is None else _held_by(graph)
+    return [m.text for m in unbound_mentions(find_mentions(question, held), lits)]
+
+
+def _held_by(graph: GraphStore) -> Callable[[str], bool]:
+    """Whether ``graph`` holds a text as a value (as written, lower-case, capitalised or
+    upper-case)."""
+    return lambda text: any(graph.entity(t) is not None
+                            for t in (text, text.lower(), text.title(), text.upper()))
 
 
 def _has_condition(program: Program) -> bool:

@@ -24,6 +24,7 @@ from .choices import COUNT_KINDS, count_choice_steps
 from .computed import computed_steps
 from .cond_steps import condition_step
 from .frequency import frequent_month_steps
+from .group_sizes import GROUP_KINDS, group_steps
 from .linking import HAS, SAME
 from .per_group import count_each_steps
 from .same_as import same_as_steps
@@ -39,7 +40,8 @@ def plan_program(plan: TablePlan) -> Program | None:
         kind = plan.computed.kind
         write = count_choice_steps if kind in COUNT_KINDS else frequent_month_steps \
             if kind == "frequent_month" else streak_steps if kind in STREAK_KINDS \
-            else count_each_steps if kind == "count_each" else computed_steps
+            else count_each_steps if kind == "count_each" else group_steps \
+            if kind in GROUP_KINDS else computed_steps
         target, computed = write(plan.computed)
         return program(target, computed)
     if any(c.cmp == SAME for c in plan.conds):

@@ -12,8 +12,9 @@ The rules share a :class:`.link_state.LinkState` and live by kind of reading:
 :mod:`.conditions` and :mod:`.partial_values` (what the question names), :mod:`.asking` (the
 column asked for), :mod:`.aggregates`, :mod:`.superlatives`, :mod:`.order` (first / last /
 top, next / previous row), :mod:`.comparisons` (choices between rows, computed readings),
-:mod:`.no_value` (*no <column>*), :mod:`.same_as` (*the same <column> as*) and
-:mod:`.per_group` (*how many X does each Y have*).
+:mod:`.no_value` (*no <column>*), :mod:`.same_as` (*the same <column> as*),
+:mod:`.per_group` (*how many X does each Y have*) and :mod:`.group_sizes` (*how many Y have
+more than 2 X*, *the total X of each Y*).
 This module runs them and keeps the plan; :mod:`.table_program` writes the plan as a query
 program.
 
@@ -42,6 +43,7 @@ from .comparisons import (
 )
 from .computed import Computed
 from .conditions import rule_conditions, rule_negation, rule_place_bounds, rule_property_words
+from .group_sizes import rule_groups_of_size, rule_sum_each
 from .link_state import LinkRule, LinkState, link_rule
 from .linking import HAS, SAME, Cond, read_table
 from .no_value import rule_no_value
@@ -110,7 +112,7 @@ LINK_RULES: tuple[LinkRule, ...] = tuple(link_rule(f) for f in (
     rule_aggregate, rule_select, rule_count_reads_column, rule_relative_superlative,
     rule_ranking, rule_row_of_extreme, rule_choice, rule_neighbour, rule_finished_place,
     rule_row_order, rule_summary_row, rule_exists, rule_computed, rule_count_choice,
-    rule_frequent_month, rule_streak, rule_count_each))
+    rule_frequent_month, rule_streak, rule_groups_of_size, rule_sum_each, rule_count_each))
 
 
 def link_rules() -> list[tuple[str, str]]:
