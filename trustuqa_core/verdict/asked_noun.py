@@ -13,7 +13,7 @@ from ..query.ast import Bound
 from ..text import table_words
 from ..trace import Trace
 from ..verdict_record import Reason
-from .reading import clip
+from .reading import YEAR, clip
 
 #: "which team ...", "what is the only ship ...", "which is the smallest prison ...": the noun
 #: asked for (group 1) and the word after it (group 2)
@@ -38,6 +38,15 @@ _COUNT_COLUMN = re.compile(r"^\s*(?:#|no\.?|number|num\.?)\s+of\b", re.IGNORECAS
 _NUMBER = re.compile(r"^\s*[-+−]?[\d.,]*\d[\d.,]*\s*%?\s*$")
 #: "Name the maidens where ...": the imperative, not a column
 _NAME_THE = re.compile(r"^\s*name\s+the\s+([a-z#]+)", re.IGNORECASE)
+#: "what is the only year ...", "which year ...": a year is asked
+_YEAR_ASKED = re.compile(r"^\s*(?:which|what)\s+(?:(?:is|was)\s+the\s+)?(?:(?:only|first|last)\s+)?"
+                         r"year\b", re.IGNORECASE)
+#: "who was appointed ...", "who was the only person to be inducted ...": a passive question
+_WHO_PASSIVE = re.compile(r"^\s*(?:who|whom)\s+(?:was|were|is|are|has been|had been)\b",
+                          re.IGNORECASE)
+_BY = re.compile(r"\bby\b", re.IGNORECASE)
+#: "Appointed by", "Inducted by": a column naming who did it (group 1: the participle's words)
+_BY_COLUMN = re.compile(r"^(.*\S)\s+by\s*$", re.IGNORECASE)
 #: aggregates over the read column: their value is of that column's kind
 _PICKS = frozenset({"max", "min", "mean", "average", "avg", "sum"})
 
@@ -127,6 +136,40 @@ def _name_read_as_column(trace: Trace, question: str) -> list[Reason]:
                    f"{m.group(1)}, it does not name that column", None, m.group(1))]
 
 
+def _year_not_year(question: str, answer: Sequence[str]) -> list[Reason]:
+    """"what is the only year that had 460 live births?" answered *12.0*: a year is asked,
+    and no answer value holds one.
+
+    >>> [r.code for r in _year_not_year("what is the only year that had 460 births?", ["12.0"])]
+    ['year_not_year']
+    >>> _year_not_year("which year had 460 births?", ["1998"])
+    []
+    """
+    if not answer or _YEAR_ASKED.match(question) is None \
+            or all(YEAR.search(a) for a in answer):
+        return []
+    return [Reason("year_not_year", f"the question asks which year, and the answer "
+                   f"({clip(', '.join(answer[:3]), 40)}) holds no year: check the column it "
+                   "is read from", None, None)]
+
+
+def _by_column_for_passive(trace: Trace, question: str) -> list[Reason]:
+    """"who was the only associate justice appointed in 2010?" answered from ``Appointed
+    by``: the passive question asks who was appointed, the column holds who appointed."""
+    columns = read_columns(trace)
+    if not columns or _WHO_PASSIVE.match(question) is None or _BY.search(question):
+        return []
+    for column in columns:
+        m = _BY_COLUMN.match(column)
+        verb = m.group(1).lower().split()[-1] if m else ""
+        if verb and re.search(rf"\b{re.escape(verb)}\b", question, re.IGNORECASE):
+            return [Reason("by_column_for_passive", f"the question asks who was {verb}, and "
+                           f"the answer is read from {column!r}, which holds who did it",
+                           None, column)]
+    return []
+
+
 def asked_noun_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
     """The reasons of stop 23 on the noun the question asks for."""
-    return _number_for_noun(trace, question, answer) + _name_read_as_column(trace, question)
+    return (_number_for_noun(trace, question, answer) + _name_read_as_column(trace, question)
+            + _year_not_year(question, answer) + _by_column_for_passive(trace, question))

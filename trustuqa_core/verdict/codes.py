@@ -163,4 +163,8 @@ REASON_CODES = {
     "count_near_values": "the query counts the rows holding exactly one value, and other "
                          "cells of that column hold the value among more words (@ Braves "
                          "for Braves): the count may leave rows out",
+    "year_not_year": "the question asks which year, and the answer holds no year",
+    "by_column_for_passive": "the question asks who was appointed (inducted, ...), and the "
+                             "answer is read from a column 'Appointed by', which holds who "
+                             "did it",
 }

@@ -30,6 +30,7 @@ from ..trace import Trace
 from ..verdict_record import Reason
 from .asked import asked_reasons
 from .asked_noun import asked_noun_reasons
+from .near_values import count_near_values
 from .ranking import ranking_explains, ranks
 from .reading import (
     CALENDAR,
@@ -44,7 +45,6 @@ from .reading import (
     offers_choice,
     target_used,
 )
-from .near_values import count_near_values
 from .shape import relation_word, shape_reasons, unused_columns
 from .thresholds import Thresholds
 
