@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from ..lexicon import word_set
 from ..query.ast import Bound
@@ -29,7 +30,8 @@ _NOT_NOUN = frozenset({
     "is", "was", "are", "were", "the", "a", "an", "of", "in", "on", "did", "does", "do", "has",
     "had", "kind", "type", "one", "ones", "minimum", "maximum", "most", "least", "top", "low",
     "high", "lowest", "highest", "average", "total", "all", "listed", "that", "other", "entry",
-    "entries", "smallest", "largest", "biggest", "fewest", "greatest", "overall"})
+    "entries", "smallest", "largest", "biggest", "fewest", "greatest", "overall", "negative",
+    "positive"})
 #: "which tie no ...", "what race number ...": the noun names a number
 _NUMBER_AFTER = frozenset({"no", "no.", "number", "numbers", "#", "count"})
 #: a column holding a count of the noun ("# of prisoners designed for") does not name it
@@ -123,13 +125,33 @@ def _number_for_noun(trace: Trace, question: str, answer: Sequence[str]) -> list
                    f"{noun}: check that the query reads the {noun} itself", None, noun)]
 
 
+def names_other_column(word: str, columns: Sequence[str]) -> bool:
+    """True when ``word`` is a word of one of ``columns`` or a near spelling of one (a
+    typo such as *maaidens* for ``Maidens``).
+
+    >>> names_other_column("maaidens", ["Name", "Maidens"]), names_other_column("to", ["To"])
+    (True, True)
+    >>> names_other_column("tallest", ["Name", "Height"])
+    False
+    """
+    word = word.lower()
+    tokens = {t for c in columns for t in table_words(c)}
+    return word in tokens or any(len(t) >= 4 and SequenceMatcher(None, word, t).ratio() >= 0.8
+                                 for t in tokens)
+
+
 def _name_read_as_column(trace: Trace, question: str) -> list[Reason]:
-    """"Name the maidens where ..." answered from the column ``Name``: the imperative *name*
-    was read as the column, and the noun after it was left out."""
+    """"Name the maidens where ..." answered from the column ``Name``, while *maidens* names
+    another column of the table: the imperative *name* was read as the column, and the
+    column the question asks for was left out ("name the tallest building" read from
+    ``Name`` is left alone)."""
     m = _NAME_THE.match(question)
     columns = read_columns(trace)
     if m is None or m.group(1).lower() in ("name", "names") or not columns \
             or not all(" ".join(table_words(c)) in ("name", "names") for c in columns):
+        return []
+    others = [c for c in trace.graph.relation_names if c not in columns]
+    if not names_other_column(m.group(1), others):
         return []
     return [Reason("name_read_as_column", f"the question says 'name the {m.group(1)}', and "
                    f"the answer is read from the column {columns[0]!r}: 'name' asks for the "
