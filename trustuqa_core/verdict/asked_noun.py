@@ -136,7 +136,7 @@ def names_other_column(word: str, columns: Sequence[str]) -> bool:
     """
     word = word.lower()
     tokens = {t for c in columns for t in table_words(c)}
-    return word in tokens or any(len(t) >= 4 and SequenceMatcher(None, word, t).ratio() >= 0.8
+    return word in tokens or any(len(t) >= 4 and SequenceMatcher(None, word, t).ratio() >= 0.9
                                  for t in tokens)
 
 
