@@ -191,7 +191,15 @@ def _by_column_for_passive(trace: Trace, question: str) -> list[Reason]:
     return []
 
 
+def tables_only(trace: Trace) -> bool:
+    """True when every source the run read is a table: the readings of stop 23 are about
+    columns (a KG's relation answering "what year ..." is left to the KG's own reasons)."""
+    return bool(trace.graph.sources) and all(x.kind == "table" for x in trace.graph.sources)
+
+
 def asked_noun_reasons(trace: Trace, question: str, answer: Sequence[str]) -> list[Reason]:
-    """The reasons of stop 23 on the noun the question asks for."""
+    """The reasons of stop 23 on the noun the question asks for (tables only)."""
+    if not tables_only(trace):
+        return []
     return (_number_for_noun(trace, question, answer) + _name_read_as_column(trace, question)
             + _year_not_year(question, answer) + _by_column_for_passive(trace, question))

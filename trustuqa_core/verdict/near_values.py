@@ -12,6 +12,7 @@ from ..store import GraphStore
 from ..text import normalize
 from ..trace import StepTrace, Trace
 from ..verdict_record import Reason
+from .asked_noun import tables_only
 from .reading import clip
 
 
@@ -54,7 +55,7 @@ def near_values(graph: GraphStore, rel: int, ids: set[int]) -> list[str]:
 def count_near_values(trace: Trace) -> list[Reason]:
     """The ``count_near_values`` reason when the last step counts rows that a condition
     matched exactly, and the condition's column holds the value among more words elsewhere."""
-    if not trace.steps or trace.steps[-1].func != "count":
+    if not trace.steps or trace.steps[-1].func != "count" or not tables_only(trace):
         return []
     for number, rel, ids in _conditions(trace.steps):
         near = near_values(trace.graph, rel, ids)
