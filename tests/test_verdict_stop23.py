@@ -9,6 +9,7 @@ import pytest
 
 from trustuqa_core import load_graph, run_query
 from trustuqa_core.verdict import REASON_CODES, THRESHOLDS, Thresholds, judge
+from trustuqa_core.verdict.asked_noun import tables_only
 
 RULES = Thresholds(calibrated=False)
 NEW = ("number_for_noun", "name_read_as_column", "year_not_year", "by_column_for_passive",
@@ -154,3 +155,15 @@ def test_how_long_answered_by_a_span_of_years(answer_column: str, fires: bool) -
     query = _read("Player", "Gretzky", answer_column)
     codes = _codes(CAREERS, query, "how long was gretzky's career?")
     assert ("duration_as_date" in codes) is fires
+
+
+def test_the_noun_reasons_read_tables_only() -> None:
+    kg = load_graph(kgs=[b"Heat|release_year|1995\nHeat|directed_by|Michael Mann\n"])
+    t = run_query(_query("get_information(relation='release_year', head_entity='Heat')"), kg)
+    assert t.answer == ["1995"]
+    assert not tables_only(t)
+    codes = [r.code for r in judge(t, "which film release is heat?", graph=kg,
+                                   thresholds=RULES).reasons]
+    assert "number_for_noun" not in codes
+    table = load_graph(tables=[CUPS])
+    assert tables_only(run_query(_read("Team", "Ipswich", "Year"), table))
