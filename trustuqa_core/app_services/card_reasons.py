@@ -117,6 +117,12 @@ TITLES = {
     "source_unsure": "Source unclear",
     "unrouted_source": "Found only in a source not asked",
     "word_of_other_source": "A word points to another source",
+    # -- the noun asked, a count's exact match (stop 23) --------------------------------------
+    "number_for_noun": "A number where a thing is asked",
+    "name_read_as_column": "\"Name the\" read as the column Name",
+    "year_not_year": "A year asked, no year given",
+    "by_column_for_passive": "Read who did it, not who it was",
+    "count_near_values": "The count skips cells that say more",
 }
 
 

@@ -47,6 +47,10 @@ _HOW_LONG = re.compile(r"\bhow\s+(?:long|old)\b", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\b|\bago\b|\b(?:has|have)\b.*\bbeen\b", re.IGNORECASE)
 
 
+#: a span of years written as its ends ("1996–99", "2001-2005", "2010–present")
+_YEAR_SPAN = re.compile(r"^\s*\d{4}\s*[-–—]\s*(?:\d{2}|\d{4}|present)\s*$", re.IGNORECASE)
+
+
 def _duration_as_date(question: str, answer: Sequence[str]) -> list[Reason]:
     """'How long' / 'how old' answered by a date ("how long was Charlton in administration?"
     → *February 1984*) or, when the question counts up to now ("how long has it been since
@@ -58,13 +62,16 @@ def _duration_as_date(question: str, answer: Sequence[str]) -> list[Reason]:
     ['duration_as_date']
     >>> _duration_as_date("how long is the bridge?", ["1912"])
     []
+    >>> [r.code for r in _duration_as_date("how long was his career?", ["1996–99"])]
+    ['duration_as_date']
     """
     if not answer or _HOW_LONG.search(question) is None:
         return []
     dated = all(CALENDAR.search(a) or (YEAR.search(a) and re.search(MONTH, a, re.IGNORECASE))
                 for a in answer)
     yearly = all(YEAR_VALUE.match(a) for a in answer) and _SINCE.search(question) is not None
-    if not (dated or yearly):
+    spans = all(_YEAR_SPAN.match(a) for a in answer)  # "how long was his career?" 1996–99
+    if not (dated or yearly or spans):
         return []
     return [Reason("duration_as_date", f"the question asks how long, and the answer "
                    f"({clip(', '.join(answer), 40)}) is a date: when it began, not how long "

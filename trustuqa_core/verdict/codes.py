@@ -154,4 +154,17 @@ REASON_CODES = {
                             "answer's query leaves unexplained names a relation or column of "
                             "one other loaded source (and of no other), not of the one the "
                             "answer was read from",
+    # -- stop 23 (verdict) ------------------------------------------------------------------
+    "number_for_noun": "the question asks which thing (which team, what ship) and the answer "
+                       "is a bare number read from a column that thing does not name (or a "
+                       "count)",
+    "name_read_as_column": "the question says 'name the X', and the answer is read from the "
+                           "column Name: the imperative was read as the column",
+    "count_near_values": "the query counts the rows holding exactly one value, and other "
+                         "cells of that column hold the value among more words (@ Braves "
+                         "for Braves): the count may leave rows out",
+    "year_not_year": "the question asks which year, and the answer holds no year",
+    "by_column_for_passive": "the question asks who was appointed (inducted, ...), and the "
+                             "answer is read from a column 'Appointed by', which holds who "
+                             "did it",
 }

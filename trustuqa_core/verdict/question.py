@@ -29,6 +29,8 @@ from ..text import normalize, table_words
 from ..trace import Trace
 from ..verdict_record import Reason
 from .asked import asked_reasons
+from .asked_noun import asked_noun_reasons
+from .near_values import count_near_values
 from .ranking import ranking_explains, ranks
 from .reading import (
     CALENDAR,
@@ -172,6 +174,8 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("echoes_question", f"the answer includes {echoed[0]!r}, which the "
                           "question itself names", None, echoed[0]))
     out += asked_reasons(trace, question, answer)
+    out += asked_noun_reasons(trace, question, answer)
+    out += count_near_values(trace)
     per_group = trace.program is not None and bool(trace.program.queries) \
         and trace.program.queries[-1].call.func == "count_each"  # 'France: 4' is a count
     if not type_consistent(question, answer) and not _head_names_target(trace, question) \
