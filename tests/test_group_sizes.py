@@ -101,3 +101,28 @@ def test_not_read_as_groups() -> None:
     g = load_graph(tables=[b"Game,Opponent\n1,Reds\n2,Mets\n3,Mets\n"])
     plan = link_table("how many games did each opponent play?", g)
     assert plan.computed is not None and plan.computed.kind == "count_each"
+
+
+EVERY = "get_information(relation='Club')"
+
+
+def test_the_verdict_reads_per_group_sums_and_group_counts_as_numbers() -> None:
+    # 'Reds: 11' answers 'the total of goals for each club': no type_mismatch, and 'total'
+    # is the sum's cue word; a count of groups is a count (no count_unclear)
+    g = load_graph(tables=[CLUBS])
+    question = "what is the total of goals for each club?"
+    sums = run_query(q(EVERY, "sum_each(set='output_of_query1', key='Club', value='Goals')"),
+                     g, question=question)
+    codes = {r.code for r in sums.verdict.reasons}
+    assert not codes & {"type_mismatch", "unexplained_words", "focus_unexplained"}, codes
+    lookup = run_query(q(EVERY), g, question=question)
+    assert {"type_mismatch", "unexplained_words"} <= {r.code for r in lookup.verdict.reasons}
+    question = "how many clubs have more than 1 player?"
+    sized = run_query(q(EVERY, "groups_of_size(set='output_of_query1', key='Club', size>'1')",
+                        "count(set='output_of_query2')"), g, question=question)
+    assert "count_unclear" not in {r.code for r in sized.verdict.reasons}
+    plain = run_query(q(EVERY, "groups_of_size(set='output_of_query1', key='Club', size>'1')"),
+                      g, question=question)
+    assert "count_unclear" not in {r.code for r in plain.verdict.reasons}
+    assert "count_unclear" in {r.code for r in run_query(q(EVERY), g,
+                                                         question=question).verdict.reasons}

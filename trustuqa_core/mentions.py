@@ -353,6 +353,9 @@ CUES: dict[str, frozenset[str]] = {
     for func in ("count", "sum", "mean", "max", "min", "argmax", "argmin", "next_row",
                  "previous_row", "set_difference", "set_union", "set_intersection", "top_k",
                  "bottom_k", "compare", "most_frequent", "first", "last")}
+#: a per-group function explains the cue words of the aggregate it applies to each group
+CUES.update({"count_each": CUES["count"], "groups_of_size": CUES["count"],
+             "sum_each": CUES["sum"]})
 _WORD = re.compile(r"\b[a-z][a-z0-9']*\b", re.IGNORECASE)
 
 

@@ -146,7 +146,7 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("target_sibling", f"the question names the column {sibling!r}, and "
                           f"the answer is read from {target.labels[0]!r}, which only contains "
                           "that name", None, target.key))
-    if _HOW_MANY.search(question) and not funcs & {"count", "sum", "count_each"}:
+    if _HOW_MANY.search(question) and not funcs & {"count", "sum", *PER_GROUP, "groups_of_size"}:
         out.append(Reason("count_unclear", "the question asks 'how many', and the query reads "
                           "a value instead of counting: check which was meant"))
     span = _number_range(question, lits)
@@ -177,7 +177,7 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
     out += asked_noun_reasons(trace, question, answer)
     out += count_near_values(trace)
     per_group = trace.program is not None and bool(trace.program.queries) \
-        and trace.program.queries[-1].call.func == "count_each"  # 'France: 4' is a count
+        and trace.program.queries[-1].call.func in PER_GROUP  # 'France: 4' is a number
     if not type_consistent(question, answer) and not _head_names_target(trace, question) \
             and not _reads_as_time(question, answer) and not per_group:
         want = expected_type(question)
@@ -188,6 +188,10 @@ def question_reasons(trace: Trace, question: str, mentions: Sequence[Mention],
         out.append(Reason("type_mismatch", "the question asks who, and the answer "
                           f"({clip(', '.join(answer[:3]), 60)}) is a date", None, None))
     return out
+
+
+#: functions answering one number per group (``France: 4``): a count or sum, not a name
+PER_GROUP = frozenset({"count_each", "sum_each"})
 
 
 def _answer_read_from_target(trace: Trace) -> bool:
