@@ -92,6 +92,7 @@ _OPERATION = frozenset(w for name in ("frequency_words", "superlative_max", "sup
 #: about a table, whichever one (``layout``, once per question, to every table)
 _LAYOUT = frozenset({"table", "tables", "chart", "charts", "listed", "row", "rows", "column",
                      "columns"})
+_LAYOUT_WORD = re.compile(r"\b(?:" + "|".join(sorted(_LAYOUT)) + r")\b")
 #: function words that can still be a table's whole column name ("film", "team")
 _COLUMN_ONLY = word_set("column_nouns")
 #: a phrase asking for a count (*the number of candidates*, *the total number of counties*):
@@ -497,24 +498,23 @@ def route(question: str, graph: GraphStore,
 
 
 def _operation_words_masked(question: str) -> tuple[str, list[str]]:
-    """``question`` without the words of a count phrase (:data:`COUNT_PHRASE`) and, with
-    :data:`LAYOUT_ONLY`, the table-layout words, and its normalised tokens with each such word
-    an empty mark (which names nothing, so no name span crosses it).
+    """``question`` (case-folded) without the words of a count phrase (:data:`COUNT_PHRASE`)
+    and, with :data:`LAYOUT_ONLY`, the table-layout words, and its normalised tokens with each
+    such word an empty mark (which names nothing, so no name span crosses it).
 
     >>> masked, tokens = _operation_words_masked("What's the total number of counties listed?")
-    >>> masked, tokens[2:]
-    ('whats the of counties', ['', '', 'of', 'counties', ''])
+    >>> masked.split(), tokens[2:]
+    (["what's", 'the', 'of', 'counties', '?'], ['', '', 'of', 'counties', ''])
     """
     tokens: list[str] = []
     kept: list[str] = []
     at = 0
     text = question.casefold()
     for m in [*COUNT_PHRASE.finditer(text), None]:
-        piece = normalize(text[at:m.start() if m else len(text)]).split()
-        for t in piece:
-            masked = LAYOUT_ONLY and t in _LAYOUT
-            tokens.append("" if masked else t)
-            kept += [] if masked else [t]
+        piece = text[at:m.start() if m else len(text)]
+        for t in normalize(piece).split():
+            tokens.append("" if LAYOUT_ONLY and t in _LAYOUT else t)
+        kept.append(_LAYOUT_WORD.sub(" ", piece) if LAYOUT_ONLY else piece)
         if m is not None:
             tokens += [""] * len(m.group(0).split())
             at = m.end()
