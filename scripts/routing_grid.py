@@ -1,10 +1,10 @@
 """Grid search of the routing weights on the *tune* half of the mixed benchmark only.
 
 Each ``--set NAME=v1,v2,...`` names a weight of ``trustuqa_core.routing.WEIGHTS`` (or
-``ratio`` for ``UNSURE_RATIO``, ``count_phrase`` 0/1 for the count-phrase rule,
-``layout_only`` 0/1 for ``LAYOUT_ONLY``) and the values to try; every combination is scored
-on questions 100-199 of each benchmark (``--half pool``: the larger tune pool, questions
-100-499 as four graphs; never on the check half, questions 0-99), best first.
+``ratio`` for ``UNSURE_RATIO``, ``when_extreme`` 0/1 for ``WHEN_EXTREME``) and the values
+to try; every combination is scored on questions 100-199 of each benchmark (``--half pool``:
+the larger tune pool, questions 100-499 as four graphs; never on the check half, questions
+0-99), best first.
 
     python scripts/routing_grid.py --set anchor=0,1,2 --set central=0,2,4 --top 5
     python scripts/routing_grid.py --as-answer --set demo=0.5,2,4   # with demo similarities
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import re
 import sys
 from pathlib import Path
 
@@ -36,13 +35,13 @@ from trustuqa_core.evaluate.mixed import (  # noqa: E402
     topic_entities,
 )
 
-_NEVER = re.compile(r"(?!)")  # a count phrase that never matches: the rule off
-
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2")
     ap.add_argument("--half", choices=("tune", "pool"), default="tune")
+    ap.add_argument("--benchmarks", nargs="+", default=None,
+                    help="score only these benchmarks' questions (the graphs hold all)")
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--as-answer", action="store_true",
                     help="score answer()'s decision (with demo similarities), exact and kind")
@@ -55,8 +54,7 @@ def main() -> None:
     graphs = [(chosen, build_mixed_graph(chosen))
               for chosen in (mixed_window(lo, hi) for lo, hi in windows)]
     base = dict(routing.WEIGHTS)
-    flags = {"count_phrase": ("COUNT_PHRASE", routing.COUNT_PHRASE, _NEVER),
-             "layout_only": ("LAYOUT_ONLY", True, False)}
+    flags = {"when_extreme": ("WHEN_EXTREME", True, False)}
     product = MixedEvaluation("mix-unknown", encoder="hashing") if args.as_answer else None
     rows = []
     for combo in itertools.product(*grid.values()):
@@ -70,12 +68,15 @@ def main() -> None:
         kind: dict[str, int] = {}
         for chosen, graph in graphs:
             for e in chosen:
+                if args.benchmarks and e.benchmark not in args.benchmarks:
+                    continue
                 d = (product.route(e, graph) if product is not None
                      else routing.route(e.question, graph, entities=topic_entities(e)))
                 own = own_sources(e)
                 exact[e.benchmark] = exact.get(e.benchmark, 0) + (set(d.sources) == set(own))
                 kind[e.benchmark] = kind.get(e.benchmark, 0) + right_kind(graph, d.sources, own)
         rows.append((sum(exact.values()), min(kind.values()), setting, exact, kind))
+        print(*rows[-1], flush=True)
     rows.sort(key=lambda r: (-r[1], -r[0]) if args.as_answer else (-r[0], -r[1]))
     for total, worst, setting, exact, kind in rows[:args.top]:
         print(total, worst, setting, "exact", exact, "kind", kind)

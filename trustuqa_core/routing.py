@@ -92,17 +92,12 @@ _OPERATION = frozenset(w for name in ("frequency_words", "superlative_max", "sup
 #: about a table, whichever one (``layout``, once per question, to every table)
 _LAYOUT = frozenset({"table", "tables", "chart", "charts", "listed", "row", "rows", "column",
                      "columns"})
-_LAYOUT_WORD = re.compile(r"\b(?:" + "|".join(sorted(_LAYOUT)) + r")\b")
 #: function words that can still be a table's whole column name ("film", "team")
 _COLUMN_ONLY = word_set("column_nouns")
-#: a phrase asking for a count (*the number of candidates*, *the total number of counties*):
-#: its words say what the query does, not which source holds the data, so they name nothing
-#: and are no relation word (``total`` and ``number`` are columns and summary rows of many
-#: tables; route9, chosen on the tune pool)
-COUNT_PHRASE = re.compile(r"\b(?:total\s+)?(?:number|amount)\s+(?=of\b)")
-#: whether a word of a table's layout (*table*, *chart*, *row*) counts as a layout word only,
-#: never as a relation word or a name (*in the table* names no *Position in table* column)
-LAYOUT_ONLY = True
+#: whether a question asking *which year* (or *when*) and for an extreme or the most frequent
+#: value (*which year had the most competitions?*) still leans to a temporal source: such a
+#: question ranks a table's rows (route9, measured on the tune pool)
+WHEN_EXTREME = True
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 _WHEN = re.compile(r"^\s*(when\b|(in )?(what|which) year\b)|\bwhen\W*$", re.IGNORECASE)
 
@@ -393,8 +388,7 @@ def route(question: str, graph: GraphStore,
     n = len(names)
     scores = [0.0] * n
     evidence: list[list[str]] = [[] for _ in range(n)]
-    layout = next((w for w in normalize(question).split() if w in _LAYOUT), None)
-    question, tokens = _operation_words_masked(question)
+    tokens = normalize(question).split()
     spans = {text: where for _, _, text, where in _name_spans(tokens, index)}
     # the given entities are the forms of one topic entity (a benchmark's linked id and its
     # name): a source holding any form holds the entity
@@ -472,7 +466,8 @@ def route(question: str, graph: GraphStore,
             evidence[i].append(f"'{w}' is {said} of {names[i]}" + (
                 "" if loose[i] == 1.0 else " (the question names no node of it)"))
     years = [int(y) for y in _YEAR.findall(question)]
-    when = bool(_WHEN.search(question))
+    when = bool(_WHEN.search(question)) and (
+        WHEN_EXTREME or not any(w in _OPERATION for w in tokens))
     about = [*spans, *given]
     for i in range(n):
         if not index.temporal[i]:
@@ -486,6 +481,7 @@ def route(question: str, graph: GraphStore,
         if when:
             scores[i] += WEIGHTS["when"]
             evidence[i].append(f"the question asks when; {names[i]} holds dated facts")
+    layout = next((w for w in tokens if w in _LAYOUT), None)
     for i, info in enumerate(graph.sources):
         if layout is not None and info.kind == "table" and WEIGHTS["layout"]:
             scores[i] += WEIGHTS["layout"]
@@ -495,30 +491,6 @@ def route(question: str, graph: GraphStore,
             scores[i] += WEIGHTS["demo"] * sim
             evidence[i].append(f"best {info.kind} demonstration similarity {sim:.2f}")
     return _decide(names, scores, evidence)
-
-
-def _operation_words_masked(question: str) -> tuple[str, list[str]]:
-    """``question`` (case-folded) without the words of a count phrase (:data:`COUNT_PHRASE`)
-    and, with :data:`LAYOUT_ONLY`, the table-layout words, and its normalised tokens with each
-    such word an empty mark (which names nothing, so no name span crosses it).
-
-    >>> masked, tokens = _operation_words_masked("What's the total number of counties listed?")
-    >>> masked.split(), tokens[2:]
-    (["what's", 'the', 'of', 'counties', '?'], ['', '', 'of', 'counties', ''])
-    """
-    tokens: list[str] = []
-    kept: list[str] = []
-    at = 0
-    text = question.casefold()
-    for m in [*COUNT_PHRASE.finditer(text), None]:
-        piece = text[at:m.start() if m else len(text)]
-        for t in normalize(piece).split():
-            tokens.append("" if LAYOUT_ONLY and t in _LAYOUT else t)
-        kept.append(_LAYOUT_WORD.sub(" ", piece) if LAYOUT_ONLY else piece)
-        if m is not None:
-            tokens += [""] * len(m.group(0).split())
-            at = m.end()
-    return " ".join(kept), tokens
 
 
 _REL_STEMS: weakref.WeakKeyDictionary[GraphStore, dict[int, frozenset[str]]] = \
