@@ -1,8 +1,9 @@
 """Per-question answers of the mixed benchmark on one half (offline writer, hashing encoder),
 for comparing two settings question by question.
 
-The *tune* half is questions 100-199 of each benchmark over a mixed graph of their data
-(``docs/ROUTING.md``); study tune only, the check half is scored with ``bench run``.
+``--window LO:HI`` (default 100:200, the tune half) is questions LO..HI-1 of each benchmark
+over a mixed graph of their data (``docs/ROUTING.md``; the tune pool is 100-499); study tune
+windows only, the check half (0:100) is scored with ``bench run``.
 
     python scripts/mixed_tune.py --setting mix-unknown --benchmarks wtq wikisql --out a.jsonl
     python scripts/mixed_tune.py --setting unmix-known --benchmarks wtq wikisql --out b.jsonl
@@ -18,16 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from trustuqa_core.answer import answer
-from trustuqa_core.evaluate.mixed import MIXED_BENCHMARKS, MixedEvaluation, mixed_examples
+from trustuqa_core.evaluate.mixed import MixedEvaluation, mixed_window, parse_window
 
 
-def run(setting: str, benchmarks: list[str], half: str, out: Path) -> None:
-    """Answer every question of ``benchmarks`` on ``half`` in ``setting``; one JSON line each."""
-    per = 100
-    examples = mixed_examples(2 * per)
-    n_b = len(MIXED_BENCHMARKS)
-    lo, hi = (per, 2 * per) if half == "tune" else (0, per)
-    chosen = examples[lo * n_b:hi * n_b]
+def run(setting: str, benchmarks: list[str], window: tuple[int, int], out: Path) -> None:
+    """Answer every question of ``benchmarks`` in ``window`` (questions lo..hi-1 of each
+    benchmark, over a mixed graph of their data) in ``setting``; one JSON line each."""
+    lo, hi = window
+    chosen = mixed_window(lo, hi)
     answered: dict[str, Any] = {}
 
     def keep(question: str, graph: Any, **kw: Any) -> Any:
@@ -62,7 +61,7 @@ def run(setting: str, benchmarks: list[str], half: str, out: Path) -> None:
                 "routed": list(getattr(getattr(a, "routing", None), "sources", ()) or ()),
                 "fallback": _fell_back(a),
                 "flags": o.flags}) + "\n")
-    print(f"{setting} {half}: {time.perf_counter() - t0:.0f} s")
+    print(f"{setting} {lo}:{hi}: {time.perf_counter() - t0:.0f} s")
     for b, (n, ok) in counts.items():
         print(f"  {b:12s} {ok}/{n}")
 
@@ -88,7 +87,9 @@ def compare(right: Path, wrong: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--setting", default="mix-unknown")
-    ap.add_argument("--half", choices=("tune", "check"), default="tune")
+    ap.add_argument("--window", type=parse_window, default=(100, 200),
+                    help="LO:HI, questions LO..HI-1 of each benchmark (default 100:200, the "
+                         "tune half; windows of the tune pool: 200:300, 300:400, 400:500)")
     ap.add_argument("--benchmarks", nargs="+", default=["wtq", "wikisql"])
     ap.add_argument("--out", type=Path)
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("RIGHT", "WRONG"))
@@ -96,7 +97,7 @@ def main() -> None:
     if args.compare:
         compare(*args.compare)
     else:
-        run(args.setting, args.benchmarks, args.half, args.out)
+        run(args.setting, args.benchmarks, args.window, args.out)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ source by
   forms of one entity (an id and a name): a source holding any form holds it;
 - **time**: a year of the question inside a dated fact of a temporal KG about a node the
   question names; a question asking *when* / *what year* (at its start, or ending in *when*)
-  leans to a temporal KG (``when``);
+  leans to a temporal KG (``when``), unless it also asks for an extreme or the most frequent
+  value (*which year had the most wins?*: rows ranked, :data:`WHEN_EXTREME`);
 - **layout**: a word referring to a table's layout (*listed*, *chart*, *row*) counts for
   every table;
 - **demos**: the similarity of the best demonstration of the source's kind (given by the caller,
@@ -94,6 +95,11 @@ _LAYOUT = frozenset({"table", "tables", "chart", "charts", "listed", "row", "row
                      "columns"})
 #: function words that can still be a table's whole column name ("film", "team")
 _COLUMN_ONLY = word_set("column_nouns")
+#: whether a question asking *which year* (or *when*) and for an extreme or the most frequent
+#: value (*which year had the most competitions?*) still leans to a temporal source (``when``):
+#: no (route9), such a question ranks rows by a count or a number, what a table's rows are
+#: for; tune pool: WTQ kind 354 -> 356 of 400, WikiSQL, CronQuestions unchanged
+WHEN_EXTREME = False
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 _WHEN = re.compile(r"^\s*(when\b|(in )?(what|which) year\b)|\bwhen\W*$", re.IGNORECASE)
 
@@ -462,7 +468,8 @@ def route(question: str, graph: GraphStore,
             evidence[i].append(f"'{w}' is {said} of {names[i]}" + (
                 "" if loose[i] == 1.0 else " (the question names no node of it)"))
     years = [int(y) for y in _YEAR.findall(question)]
-    when = bool(_WHEN.search(question))
+    when = bool(_WHEN.search(question)) and (
+        WHEN_EXTREME or not any(w in _OPERATION for w in tokens))
     about = [*spans, *given]
     for i in range(n):
         if not index.temporal[i]:

@@ -35,7 +35,7 @@ from ..errors import (
     RewriteError,
     TrustUQAError,
 )
-from ..evaluate.mixed import SETTINGS
+from ..evaluate.mixed import SETTINGS, parse_window
 from ..llm.client import LLMError, LLMNotConfigured
 from .ask import cmd_ask
 from .bench import cmd_bench_differential, cmd_bench_run, cmd_perf, cmd_scale, cmd_spark_batch
@@ -184,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="demo retrieval encoder for --mode answer (hashing: no model)")
     run.add_argument("--setting", choices=list(SETTINGS), default=None,
                      help="--benchmark mixed: data mixed or not, source known or not")
+    run.add_argument("--window", type=_window_arg, default=None, metavar="LO:HI",
+                     help="--benchmark mixed --mode answer: questions LO..HI-1 of each "
+                          "benchmark over a mixed graph of their data (default 0:100, the "
+                          "check half; tune windows: 100:200 ... 400:500)")
     run.add_argument("--engine", choices=["executor", "cypher", "duckdb", "spark"],
                      default="executor",
                      help="cypher: MetaQA ceiling/replay programs run on Ladybug; duckdb: "
@@ -210,6 +214,14 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--json", action="store_true")
     diff.set_defaults(handler=cmd_bench_differential)
     return parser
+
+
+def _window_arg(text: str) -> tuple[int, int]:
+    """``--window LO:HI`` parsed, an argparse error when malformed."""
+    try:
+        return parse_window(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def exit_status(exc: BaseException) -> int:

@@ -90,7 +90,8 @@ def run_cli(args: argparse.Namespace) -> int:
             args.benchmark, args.mode, split, args.writer, settings,
             encoder=getattr(args, "encoder", "minilm"), setting=getattr(args, "setting", None),
             engine=getattr(args, "engine", "executor"),
-            spark_master=getattr(args, "spark_master", None))
+            spark_master=getattr(args, "spark_master", None),
+            window=getattr(args, "window", None))
     except (Unavailable, DatasetError) as exc:
         if args.json:
             out.write(json.dumps({"benchmark": args.benchmark, "split": split,
@@ -121,6 +122,8 @@ def _command(args: argparse.Namespace) -> str:
     parts += [f"--split {args.split}"] if args.split else []
     setting = getattr(args, "setting", None)
     parts += [f"--setting {setting}"] if setting else []
+    window = getattr(args, "window", None)
+    parts += [f"--window {window[0]}:{window[1]}"] if window else []
     parts += [f"--writer {args.writer}"] if args.mode == "answer" else []
     encoder = getattr(args, "encoder", "minilm")
     uses_encoder = args.mode == "answer" or args.benchmark == "mixed"  # mixed: routing demos

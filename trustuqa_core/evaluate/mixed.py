@@ -55,7 +55,7 @@ from .demo_pools import benchmark_pool
 from .outcome import Outcome, Unavailable
 
 __all__ = ["MIXED_BENCHMARKS", "SETTINGS", "TUNE_POOL", "MixedEvaluation", "mixed_examples",
-           "mixed_window", "source_name",
+           "mixed_window", "parse_window", "source_name",
            "routing_summary", "product_route", "final_flags", "right_kind"]
 
 MIXED_BENCHMARKS = ("wikisql", "wtq", "metaqa-1hop", "webqsp", "cronquestions")
@@ -96,6 +96,22 @@ def mixed_window(lo: int, hi: int, root: Path | str | None = None) -> list[Examp
                   if e.sources and e.answers and e.metadata.get("answer_format") != "wikidata_id"]
         rows.append(picked[lo:hi])
     return [r[i] for i in range(max(map(len, rows), default=0)) for r in rows if i < len(r)]
+
+
+def parse_window(text: str) -> tuple[int, int]:
+    """``'LO:HI'`` as the window ``(LO, HI)`` of :func:`mixed_window` (``--window``).
+
+    >>> parse_window("100:200")
+    (100, 200)
+    >>> parse_window("200:100")
+    Traceback (most recent call last):
+    ...
+    ValueError: a window is LO:HI with 0 <= LO < HI, not '200:100'
+    """
+    lo, sep, hi = text.partition(":")
+    if not (sep and lo.strip().isdigit() and hi.strip().isdigit() and int(lo) < int(hi)):
+        raise ValueError(f"a window is LO:HI with 0 <= LO < HI, not {text!r}")
+    return int(lo), int(hi)
 
 
 #: the larger tune pool: questions 100-499 of each benchmark, as four windows of 100, each
@@ -266,11 +282,15 @@ class MixedEvaluation:
     def __init__(self, setting: str, writer: str = "offline", settings: Any = None,
                  root: Path | str | None = None, encoder: str = "minilm", per: int = 100,
                  answer_fn: Callable[..., Any] | None = None,
-                 examples: Sequence[Example] | None = None) -> None:
+                 examples: Sequence[Example] | None = None,
+                 window: tuple[int, int] | None = None) -> None:
         if setting not in SETTINGS:
             raise Unavailable(f"unknown setting {setting!r}; valid: {', '.join(SETTINGS)}")
         self.setting, self.writer, self.root, self.per = setting, writer, root, per
         self.benchmark, self.split = "mixed", setting
+        self.window = window
+        if window is not None and window != (0, per):  # another window: its own cache/report
+            self.split = f"{setting}-{window[0]}-{window[1]}"
         self.encoder = encoder
         self._examples: list[Example] | None = list(examples) if examples is not None else None
         self._graph: GraphStore | None = None
@@ -288,7 +308,9 @@ class MixedEvaluation:
     def examples(self) -> list[Example]:
         with self._lock:
             if self._examples is None:
-                self._examples = mixed_examples(self.per, self.root)
+                self._examples = (mixed_window(*self.window, root=self.root)
+                                  if self.window is not None
+                                  else mixed_examples(self.per, self.root))
             return self._examples
 
     def graph(self) -> tuple[GraphStore, Mapper]:

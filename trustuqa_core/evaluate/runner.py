@@ -70,7 +70,8 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
                      writer: str = "offline", settings: Any = None,
                      root: Path | str | None = None, encoder: str = "minilm",
                      setting: str | None = None, engine: str = "executor",
-                     spark_master: str | None = None) -> Evaluation:
+                     spark_master: str | None = None,
+                     window: tuple[int, int] | None = None) -> Evaluation:
     """The evaluation of ``benchmark`` in ``mode``; :class:`Unavailable` says why not.
 
     ``benchmark="across"`` (generated table → KB → TKG questions, :mod:`.across`) runs in
@@ -80,7 +81,12 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
     :data:`~.mixed_ceiling.CEILING_SETTINGS` (default ``mix-unknown``). ``engine="cypher"``
     runs a MetaQA ceiling / replay through Ladybug (:class:`CypherEngine`); ``"spark"`` a
     MetaQA / WikiSQL ceiling as one Spark batch (:class:`SparkEngine`, on ``spark_master``).
+    ``window=(lo, hi)`` (mixed answer runs only) asks questions lo..hi-1 of each benchmark
+    over a mixed graph of their data (:func:`~.mixed.mixed_window`; default the check half,
+    questions 0-99; the tune pool is 100-499).
     """
+    if window is not None and not (benchmark == "mixed" and mode == "answer"):
+        raise Unavailable("--window is for --benchmark mixed --mode answer only")
     if benchmark == "mixed" and mode == "ceiling" and engine != "executor":
         raise Unavailable("the mixed ceiling runs on the executor only (--engine executor)")
     if engine == "duckdb":
@@ -106,7 +112,8 @@ def build_evaluation(benchmark: str, mode: str, split: str | None = None,
             return MixedCeiling(setting or "mix-unknown", root, encoder)
         if mode != "answer":
             raise Unavailable("mixed runs with --mode ceiling or --mode answer")
-        return MixedEvaluation(setting or "mix-unknown", writer, settings, root, encoder)
+        return MixedEvaluation(setting or "mix-unknown", writer, settings, root, encoder,
+                               window=window)
     if setting is not None:
         raise Unavailable("--setting is for --benchmark mixed only")
     if benchmark not in BENCHMARKS:
