@@ -27,6 +27,7 @@ from ..export import SourceStamp, build_record
 from ..fallback import Fallback
 from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
+from ..source_verdict import source_reasons
 from ..store import GraphStore
 from ..trace import WRITERS, ErrorInfo, Routing, Trace
 from ..verdict import Verdict, judge_alone
@@ -158,10 +159,13 @@ def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
     try:
         if chosen is not None:
             graph, mapper = restricted(graph, mapper, chosen)
-        elif routing is not None and len(routing.sources) < len(graph.sources):
+        asked = graph  # every source the question is asked over: the answer is judged by it
+        if routing is not None and len(routing.sources) < len(graph.sources):
             graph, mapper = restricted(graph, mapper, routing.sources)
         trace = run_with_recovery(text, graph, mapper, overrides=over, fallback=fallback,
                                   question=question, writer=origin, routing=routing)
+        if question and trace.answer:  # as answer() judges it (a re-run keeps its card)
+            trace.judged = source_reasons(trace.verdict, trace, asked)
     except UsageError as exc:  # a chosen source is no longer loaded
         trace = Trace(text, graph, judge_with=judge_alone)
         trace.error = ErrorInfo("execute", str(exc))

@@ -154,4 +154,8 @@ REASON_CODES = {
                             "answer's query leaves unexplained names a relation or column of "
                             "one other loaded source (and of no other), not of the one the "
                             "answer was read from",
+    # -- stop 23 (the app with several sources) -----------------------------------------------
+    "mention_elsewhere": "the thing the question names is not in the source its relation word "
+                         "points to (or the answer was read from), while another loaded "
+                         "source holds it: that source has no answer to this question",
 }
