@@ -11,6 +11,8 @@ Chen Wei?" is answered 'Marketing' from the staff table while *wrote* names the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers import office_files, office_graph_of
 from test_routing import BOOKS, POLITICS, STAFF
@@ -21,6 +23,7 @@ from trustuqa_core.app_services.data import load_all, sample_uploads
 from trustuqa_core.app_services.run_tables import run_verdict
 from trustuqa_core.app_services.runs import execute_text, imported_run, record_of, rerun
 from trustuqa_core.app_services.samples import sample_sets
+from trustuqa_core.cli import main
 from trustuqa_core.source_verdict import source_reasons
 from trustuqa_core.store import GraphStore
 
@@ -133,3 +136,18 @@ def test_no_answer_is_left_as_it_is() -> None:
                   question="who acted in Heat?")
     assert not t.answer
     assert source_reasons(t.verdict, t, g) is t.verdict
+
+
+def test_the_cli_query_judges_against_every_loaded_source(capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    sample = Path(__file__).resolve().parents[1] / "sample_data"
+    code = main(["query", "--table", str(sample / "comedy_ranking.csv"),
+                 "--kg", str(sample / "movies_kg.txt"), "--question", "who acted in Tootsie?",
+                 "--query", "Query1: \"get_information(relation='Film', tail_entity='Tootsie')\""
+                 "\nQuery2: \"get_information(relation='Rank', head_entity='output_of_query1')\""])
+    out = capsys.readouterr().out
+    assert code == 0
+    reasons = [line for line in out.splitlines() if line.startswith("  - ")]
+    assert reasons[0].startswith("  - mention_elsewhere")
+    assert "'Tootsie' is not in movies_kg.txt" in reasons[0]
+    assert any(line.startswith("  - word_of_other_source") for line in reasons)
