@@ -35,13 +35,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .mapping.mapper import Mapping
 from .routing import name_index, words_of_one_other_source
 from .store import GraphStore
 from .text import normalize
 from .trace import Trace
 from .verdict import Reason, Verdict, with_reasons
 
-__all__ = ["source_reasons", "word_of_other_source", "named_elsewhere", "stand_ins"]
+__all__ = ["source_reasons", "word_of_other_source", "named_elsewhere", "stand_ins",
+           "missing_in"]
 
 
 def source_reasons(verdict: Verdict, trace: Trace, graph: GraphStore) -> Verdict:
@@ -111,16 +113,16 @@ def word_of_other_source(verdict: Verdict, trace: Trace, graph: GraphStore) -> V
                                          ", ".join(single))])
 
 
-def _named(trace: Trace) -> list[tuple[str, tuple[str, ...], str, str, int]]:
-    """The value / entity literals of ``trace``'s query that its question names: (text,
-    labels mapped to, method, argument key, query number)."""
+def _named(trace: Trace) -> list[Mapping]:
+    """The mappings of the value / entity literals of ``trace``'s query that its question
+    names (the literal's words are words of the question)."""
     question = f" {normalize(trace.question or '')} "
     out = []
     for m in trace.mapped.mappings if trace.mapped is not None else ():
         said = normalize(m.text)
         if m.role in ("value", "entity") and said and not said.startswith("output of query") \
                 and f" {said} " in question:
-            out.append((m.text, m.labels, m.method, m.key, m.query))
+            out.append(m)
     return out
 
 
@@ -138,6 +140,34 @@ def _kind_word(graph: GraphStore, name: str) -> str:
     return "column" if kind == "table" else "relation"
 
 
+def missing_in(trace: Trace, graph: GraphStore, source: str) -> list[str]:
+    """The things ``trace``'s question names (value literals of its query, as written) that
+    no node of the loaded source ``source`` is labelled as, while a source the answer was
+    read from holds them (mapped exactly there, say).
+
+    >>> from trustuqa_core import load_graph, run_query
+    >>> g = load_graph(tables=[b"Rank,Film\\n1,Tootsie\\n"], kgs=[b"Dune|starred_actors|Ann\\n"])
+    >>> t = run_query("Query1: \\"get_information(relation='Film', tail_entity='Tootsie')\\"", g,
+    ...               question="who acted in Tootsie?")
+    >>> missing_in(t, g, "kg1"), missing_in(t, g, "table1")
+    (['Tootsie'], [])
+    """
+    return list(dict.fromkeys(n.text for n, _ in _lacking(trace, graph, source)))
+
+
+def _lacking(trace: Trace, graph: GraphStore, source: str) -> list[tuple[Mapping, list[str]]]:
+    """The named literals of ``trace`` (:func:`_named`) that ``source`` does not hold while
+    sources the answer was read from do, each with those sources."""
+    used = _read_from(trace)
+    out = []
+    for n in _named(trace):
+        holders = _holders(graph, [n.text, *n.labels])
+        here = [s for s in holders if s in used]
+        if source not in holders and here:
+            out.append((n, here))
+    return out
+
+
 def named_elsewhere(verdict: Verdict, trace: Trace, graph: GraphStore) -> list[Reason]:
     """``mention_elsewhere`` reasons: a word of the question points to another source
     (``word_of_other_source``) that does not hold the thing the question names, while the
@@ -146,18 +176,13 @@ def named_elsewhere(verdict: Verdict, trace: Trace, graph: GraphStore) -> list[R
     single = _other_source_words(verdict, trace, graph)
     if not single:
         return []
-    used = _read_from(trace)
     out = []
-    for text, labels, _method, key, query in _named(trace):
-        holders = _holders(graph, [text, *labels])
-        here = [s for s in holders if s in used]
-        for word, other in single.items():
-            if other in holders or not here:
-                continue
+    for word, other in single.items():
+        for n, here in _lacking(trace, graph, other):
             what = _kind_word(graph, here[0])
-            out.append(Reason("mention_elsewhere", f"{text!r} is not in {other}, the source "
+            out.append(Reason("mention_elsewhere", f"{n.text!r} is not in {other}, the source "
                               f"{word!r} points to; {', '.join(here)} holds it but has no "
-                              f"{what} for {word!r}", query or None, key))
+                              f"{what} for {word!r}", n.query or None, n.key))
     return out
 
 
@@ -171,7 +196,8 @@ def stand_ins(verdict: Verdict, trace: Trace, graph: GraphStore) -> list[Reason]
     if not weak or not used:
         return []
     out = []
-    for text, labels, method, key, query in _named(trace):
+    for m in _named(trace):
+        text, labels, method, key, query = m.text, m.labels, m.method, m.key, m.query
         if key not in weak:
             continue
         holders = _holders(graph, [text])

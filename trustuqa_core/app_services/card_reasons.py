@@ -117,7 +117,7 @@ TITLES = {
     "source_unsure": "Source unclear",
     "unrouted_source": "Found only in a source not asked",
     "word_of_other_source": "A word points to another source",
-    "mention_elsewhere": "What the question names is in another source",
+    "mention_elsewhere": "Not in the source the question points to",
 }
 
 
