@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from trustuqa_core.app_services.data import load_all, sample_uploads
 from trustuqa_core.app_services.run_tables import run_verdict
 from trustuqa_core.app_services.runs import record_of
 from trustuqa_core.app_services.samples import sample_sets
-from trustuqa_core.export import to_markdown
+from trustuqa_core.export import md_escape, to_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -56,3 +57,14 @@ def test_an_export_of_a_run_with_no_query_says_what_the_card_says() -> None:
     assert unlinked["message"].startswith("'Tootsie' is not a value of movies_kg.txt (the "
                                           "source you asked over)")
     assert "run_failed" not in to_markdown(record)
+
+
+@pytest.mark.parametrize("value", ["Bob [link](http://x.io)", "see HTTPS://evil.example/p",
+                                   "www.example.com", "write to a@b.co"])
+def test_a_data_value_with_an_address_is_shown_not_linked(value: str) -> None:
+    """An uploaded cell 'Bob [link](http://x)' showed on the answer card as a clickable
+    link (Markdown's autolinks ignore backslash escapes): the escaped text has no address
+    Markdown would link, and reads the same once the invisible space is dropped."""
+    shown = md_escape(value)
+    assert not re.search(r"(?i)://|\bwww\.|\w@\w", shown)
+    assert shown.replace("\u200b", "").replace("\\", "") == value
