@@ -30,9 +30,15 @@ PAGES = [
     st.Page("pages/3_Evaluate.py", title="Evaluate", icon=":material/monitoring:"),
     st.Page("pages/4_Settings.py", title="Settings", icon=":material/settings:"),
 ]
-page = st.navigation(PAGES)
+# the app draws its own page links: Streamlit's sidebar navigation is off
+# (.streamlit/config.toml: client.showSidebarNavigation = false), since on a session's first
+# load it lists the pages/ folder (with an "app" entry) until this script has run
+page = st.navigation(PAGES, position="hidden")
 
 with st.sidebar:
+    for link in PAGES:
+        st.page_link(link)
+    st.divider()
     st.markdown("### TrustUQA")
     st.caption("The LLM only writes a query; every answer is executed on your data and "
                "traced back to source rows and triples.")

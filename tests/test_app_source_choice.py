@@ -192,7 +192,8 @@ def test_source_names_on_the_card_are_escaped() -> None:
     at.button(key="tq_ask").click().run()
     assert not at.exception, at.exception
     over = [b.label for b in at.button if b.label.startswith("Answer over ")]
-    assert over == ["Answer over \\*bold\\*\\_\\[x\\]\\(http://e.example\\).csv only",
+    # the address gets a zero-width space where Markdown would autolink it (ux9)
+    assert over == ["Answer over \\*bold\\*\\_\\[x\\]\\(http:\u200b//e.example\\).csv only",
                     "Answer over &lt;b&gt;2023&lt;/b&gt;.csv only"], over
     over_keys = [b.key for b in at.button if b.label.startswith("Answer over ")]
     at.button(key=over_keys[0]).click().run()

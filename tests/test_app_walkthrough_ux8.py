@@ -87,7 +87,8 @@ def _choose_llm(at: AppTest, preset: str, base_url: str = "", model: str = "") -
 def test_an_llm_chosen_without_its_key_says_so_and_who_writes_instead() -> None:
     at = AppTest.from_file(APP, default_timeout=90).run()
     _choose_llm(at, "OpenAI")
-    warned = [w.value for w in at.warning]
+    # an address is shown with a zero-width space where Markdown would autolink it (ux9)
+    warned = [w.value.replace("\u200b", "") for w in at.warning]
     assert any("An LLM is chosen, but the server at https://api.openai.com/v1 needs an API key "
                "and none is saved" in w and "offline writer writes the queries" in w
                for w in warned), warned

@@ -58,8 +58,10 @@ def test_a_word_of_another_source_card_asks_over_that_source(
     card = ask_until_check_card(page, QUESTION)
     expect(card).to_contain_text("A word points to another source")
     expect(card).to_contain_text("'directed' names a relation of movies_kg.txt")
-    expect(page.get_by_text("To answer from movies_kg.txt, the source 'directed' points to"))\
-        .to_be_visible()
+    expect(card).to_contain_text("'Tina Maze' is not in movies_kg.txt, the source 'directed' "
+                                 "points to")  # ux9: said first, and the offer says it too
+    expect(page.get_by_text("movies_kg.txt, the source 'directed' points to, has nothing named "
+                            "'Tina Maze'")).to_be_visible()
     over = page.get_by_role("button", name="Ask over movies_kg.txt only")
     whole_app_shot(page, "word_of_other_source_card.png")
 

@@ -38,7 +38,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "mapping",
     "rewrite results ops reasoning functions fallback",
     "trace execute mentions verdict recovery vote explain"
-    " export cypher sparkengine routing routing_by_query",
+    " export cypher sparkengine routing routing_by_query source_verdict",
     "llm",
     "demos",
     "writers",

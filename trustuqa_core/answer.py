@@ -40,8 +40,9 @@ from .mapping.mapper import Mapper
 from .mentions import content_words
 from .query import parse, render_program
 from .recovery import run_with_recovery
-from .routing import RouteDecision, explaining_sources, route, words_of_one_other_source
+from .routing import RouteDecision, explaining_sources, route
 from .routing_by_query import named_relations_only_in, route_by_query, values_only_in
+from .source_verdict import source_reasons
 from .store import GraphStore
 from .subgraph import restrict, source_indices
 from .text import normalize
@@ -312,7 +313,7 @@ def answer(
     if decision is not None:
         result = _by_query(result, decision, graph, mapper, over)
         result = _second_look(result, decision, graph, mapper, over)
-        result = _word_of_other_source(result, graph)
+        result = _judged_over(result, graph)
         if fell_back:
             result = _unrouted_as_suggestion(result, decision)
         result.routing = decision
@@ -542,50 +543,15 @@ def _second_look(result: Answer, decision: RouteDecision, graph: GraphStore, map
     return _looked_elsewhere(again, decision, name)
 
 
-def _unexplained(result: Answer) -> list[str]:
-    """The question words ``result``'s verdict says its query leaves unexplained (the
-    ``unexplained_words`` and the asked-for ``focus_unexplained`` word), normalised."""
-    if result.verdict is None:
-        return []
-    out: list[str] = []
-    for r in result.verdict.reasons:
-        if r.code in ("unexplained_words", "focus_unexplained") and r.arg:
-            out += [normalize(w) for w in r.arg.split(", ")]
-    return list(dict.fromkeys(w for w in out if w))
-
-
-def _word_of_other_source(result: Answer, graph: GraphStore) -> Answer:
-    """``result`` with the reason ``word_of_other_source`` when, with several sources loaded,
-    a question word its query leaves unexplained is a word of a relation / column name of
-    another loaded source and of none the answer was read from (after the second look, which
-    did not find a better answer there): *who wrote Chen Wei?* answered *Marketing* from a
-    staff table while *wrote* names the books KG's ``written_by``.
-
-    Relation and column words only, read as routing reads them
-    (:func:`~trustuqa_core.routing.relation_word_sources`); a word of a node label elsewhere
-    is not enough, and so is a word naming relations of several other sources (it singles
-    out none: on the mixed tune half, *score*, *episode*, *section* named columns of 2-50
-    other tables and the 15 verified answers the rule then held back were all right).
+def _judged_over(result: Answer, graph: GraphStore) -> Answer:
+    """``result`` with the reasons only the whole of ``graph`` (every source the question was
+    asked over) shows, after the second look, which did not find a better answer
+    (:func:`~trustuqa_core.source_verdict.source_reasons`; the app's re-runs judge by it too).
     """
     trace = result.trace
-    if (not result.answer or result.verdict is None or trace is None or trace.routing is None
-            or len(graph.sources) < 2):
+    if not result.answer or result.verdict is None or trace is None:
         return result
-    used = set(trace.routing.used)
-    words = _unexplained(result)
-    if not used or not words:
-        return result
-    single = words_of_one_other_source(words, graph, used)
-    if not single:
-        return result
-    kinds = {s.name: s.kind for s in graph.sources}
-    read = ", ".join(sorted(used))
-    parts = [f"{w!r} names {'a column' if kinds.get(x) == 'table' else 'a relation'} of {x}"
-             for w, x in single.items()]
-    message = (f"{'; '.join(parts)}, but the answer was read from {read}, whose query does not "
-               f"account for {'it' if len(single) == 1 else 'them'}")
-    reason = Reason("word_of_other_source", message, None, ", ".join(single))
-    result.verdict = with_reasons(result.verdict, [reason])
+    result.verdict = source_reasons(result.verdict, trace, graph)
     trace.judged = result.verdict
     return result
 

@@ -47,6 +47,10 @@ FORMAT = "trustuqa-run"
 VERSION = 1
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#!|~$])")
 _MD_LEADING = re.compile(r"^(\d+)([.)])|^([-+=])")
+#: where GitHub-flavoured Markdown turns plain text into a link (``http://``, ``www.``, an
+#: e-mail address): Streamlit's Markdown finds these after reading backslash escapes, so an
+#: invisible zero-width space goes in the way instead (a data value is shown, never a link)
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=\bwww)(?=\.)|(?<=\w)(?=@\w)", re.IGNORECASE)
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 
@@ -136,12 +140,17 @@ def md_escape(text: object) -> str:
 
     Newlines become spaces and a leading ``1.`` / ``-`` / ``+`` is escaped, so a value cannot
     start a heading, a list or a rule; ``$`` is escaped so Streamlit does not render LaTeX.
+    A web address or an e-mail address gets an invisible zero-width space where Markdown
+    would make it a link (:data:`_AUTOLINK`).
 
     >>> md_escape("1. $5 [x](y)")
     '1\\\\. \\\\$5 \\\\[x\\\\]\\\\(y\\\\)'
+    >>> md_escape("see https://a.io, www.b.org or me@c.net") == (
+    ...     "see https:\u200b//a.io, www\u200b.b.org or me\u200b@c.net")
+    True
     """
     s = html.escape(str(text), quote=False).replace("\r", " ").replace("\n", " ")
-    s = _MD_SPECIAL.sub(r"\\\1", s)
+    s = _AUTOLINK.sub("\u200b", _MD_SPECIAL.sub(r"\\\1", s))
     return _MD_LEADING.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", s)
 
 

@@ -123,6 +123,7 @@ TITLES = {
     "year_not_year": "A year asked, no year given",
     "by_column_for_passive": "Read who did it, not who it was",
     "count_near_values": "The count skips cells that say more",
+    "mention_elsewhere": "Not in the source the question points to",
 }
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..ops import elem_text
 from ..results import Scalar
 from ..trace import StepTrace, Trace
-from ..verdict import Verdict, judge
+from ..verdict import Verdict
 from .runs import Run, writer_label
 
 __all__ = ["mapping_rows", "candidates_of", "step_summary", "aggregate_values", "timing_rows",
@@ -154,11 +154,7 @@ def timing_rows(run: Run) -> list[dict[str, Any]]:
 def run_verdict(run: Run) -> Verdict:
     """The run's verdict (a writer that wrote nothing: ``no answer`` saying why; no sample's
     answer accepted: the core's verdict, not the shown sample's)."""
-    if run.writer_error:
-        return judge(None, run.question, error=run.writer_error, graph=run.trace.graph)
-    if run.verdict is not None:
-        return run.verdict
-    return run.trace.verdict
+    return run.judged()
 
 
 def what_to_try(run: Run) -> str:

@@ -27,9 +27,10 @@ from ..export import SourceStamp, build_record
 from ..fallback import Fallback
 from ..mapping.mapper import Mapper
 from ..recovery import run_with_recovery
+from ..source_verdict import source_reasons
 from ..store import GraphStore
 from ..trace import WRITERS, ErrorInfo, Routing, Trace
-from ..verdict import Verdict, judge_alone
+from ..verdict import Verdict, judge, judge_alone, over_chosen
 from .sub_graphs import chosen_sources, restricted
 from .suggestion import Adoption, Suggestion, without_suggestion_message
 
@@ -130,6 +131,17 @@ class Run:
             return []
         return self.trace.answer
 
+    def judged(self) -> Verdict:
+        """The verdict the card, the history and the exports show: a writer that wrote
+        nothing gives ``no answer`` saying why (and what the question names that the data
+        lacks); no sample's answer accepted gives the core's verdict, not the shown
+        sample's; else the trace's."""
+        if self.writer_error:
+            return judge(None, self.question, error=self.writer_error, graph=self.trace.graph)
+        if self.verdict is not None:
+            return self.verdict
+        return self.trace.verdict
+
 
 def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
                  origin: str, question: str | None = None,
@@ -158,10 +170,13 @@ def execute_text(text: str, graph: GraphStore, mapper: Mapper | None, *,
     try:
         if chosen is not None:
             graph, mapper = restricted(graph, mapper, chosen)
-        elif routing is not None and len(routing.sources) < len(graph.sources):
+        asked = graph  # every source the question is asked over: the answer is judged by it
+        if routing is not None and len(routing.sources) < len(graph.sources):
             graph, mapper = restricted(graph, mapper, routing.sources)
         trace = run_with_recovery(text, graph, mapper, overrides=over, fallback=fallback,
                                   question=question, writer=origin, routing=routing)
+        if question and trace.answer:  # as answer() judges it (a re-run keeps its card)
+            trace.judged = source_reasons(trace.verdict, trace, asked)
     except UsageError as exc:  # a chosen source is no longer loaded
         trace = Trace(text, graph, judge_with=judge_alone)
         trace.error = ErrorInfo("execute", str(exc))
@@ -265,7 +280,8 @@ def _exported_routing(record: Mapping[str, Any]) -> Routing | None:
 def record_of(run: Run, stamps: Sequence[SourceStamp]) -> dict[str, Any]:
     """The export record of a run (see :func:`trustuqa_core.export.build_record`); a run the
     user asked over chosen sources only adds ``asked_over`` (their names), which
-    :func:`imported_run` honours; the core's ``no answer`` replaces a refused sample's answer;
+    :func:`imported_run` honours; the verdict is the card's (:meth:`Run.judged`: the core's
+    ``no answer`` replaces a refused sample's answer, a writer that wrote nothing says why);
     a suggestion (``suggestion``) and an adoption (``adopted_suggestion``) are kept."""
     record = build_record(run.trace.to_dict(), question=run.question, sources=stamps,
                         overrides=run.overrides, origin=run.origin, prompt=run.prompt,
@@ -274,8 +290,11 @@ def record_of(run: Run, stamps: Sequence[SourceStamp]) -> dict[str, Any]:
                         feedback=run.feedback)
     if run.sources is not None:
         record["asked_over"] = list(run.sources)
-    if run.verdict is not None:  # the core's verdict: the trace shown is a refused sample's
-        record.update(answer=run.answer, **run.verdict.to_dict())
+    # the card's verdict (the trace shown may be a refused sample's, or none was written),
+    # worded for the sources the user chose, as the card words it
+    verdict = run.judged()
+    record.update(answer=run.answer, verdict=verdict.label,
+                  reasons=[over_chosen(r, run.sources).to_dict() for r in verdict.reasons])
     if run.suggestion is not None:
         record["suggestion"] = run.suggestion.to_dict()
     if run.adopted is not None:

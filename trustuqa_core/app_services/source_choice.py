@@ -31,6 +31,7 @@ from typing import Any
 
 from ..export import md_escape
 from ..routing import words_of_one_other_source
+from ..source_verdict import missing_in
 from ..store import GraphStore
 from ..verdict import Verdict
 from .runs import Run
@@ -109,6 +110,9 @@ class WordSource:
 
     name: str
     words: tuple[str, ...]
+    #: what the question names that ``name`` holds no node of (the answer's source does):
+    #: asked over ``name`` alone, the question will likely find nothing
+    missing: tuple[str, ...] = ()
 
 
 def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
@@ -130,7 +134,7 @@ def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
     >>> v = with_reasons(run.trace.verdict, [Reason("word_of_other_source", "...", None,
     ...                                             "wrote")])
     >>> word_sources(run, v, g)
-    [WordSource(name='kg1', words=('wrote',))]
+    [WordSource(name='kg1', words=('wrote',), missing=('Chen Wei',))]
     """
     if run.sources is not None and len(run.sources) == 1:
         return []
@@ -146,7 +150,8 @@ def word_sources(run: Run, verdict: Verdict, graph: GraphStore,
     for w in dict.fromkeys(words):
         if w in one:
             found.setdefault(one[w], []).append(w)
-    return [WordSource(name, tuple(ws)) for name, ws in found.items()][:limit]
+    return [WordSource(name, tuple(ws), tuple(missing_in(run.trace, graph, name)))
+            for name, ws in found.items()][:limit]
 
 
 def word_source_line(offer: WordSource) -> str:
@@ -158,12 +163,24 @@ def word_source_line(offer: WordSource) -> str:
     To answer from books.txt, the source 'wrote' points to: ask over it only. The question is
     answered again from books.txt alone; the other sources stay loaded, and the new answer
     says it was your choice.
+    >>> print(word_source_line(WordSource("books.txt", ("wrote",), ("Chen Wei",))))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    books.txt, the source 'wrote' points to, has nothing named 'Chen Wei': asked over it
+    alone, the question will likely find no answer (unless books.txt spells it otherwise).
+    To try anyway, ask over it only; the other sources stay loaded, and the new answer says
+    it was your choice.
     """
     words = " and ".join(repr(w) for w in offer.words)
-    return (f"To answer from {offer.name}, the source {words} "
-            f"{'points' if len(offer.words) == 1 else 'point'} to: ask over it only. The "
-            f"question is answered again from {offer.name} alone; the other sources stay "
-            "loaded, and the new answer says it was your choice.")
+    points = "points" if len(offer.words) == 1 else "point"
+    if offer.missing:
+        named = " and ".join(repr(m) for m in offer.missing)
+        return (f"{offer.name}, the source {words} {points} to, has nothing named {named}: "
+                f"asked over it alone, the question will likely find no answer (unless "
+                f"{offer.name} spells it otherwise). To try anyway, ask over it only; the "
+                "other sources stay loaded, and the new answer says it was your choice.")
+    return (f"To answer from {offer.name}, the source {words} {points} to: ask over it "
+            f"only. The question is answered again from {offer.name} alone; the other "
+            "sources stay loaded, and the new answer says it was your choice.")
 
 
 def choice_markdown(record: Mapping[str, Any]) -> str:

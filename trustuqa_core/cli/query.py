@@ -17,6 +17,7 @@ from ..errors import TrustUQAError, UsageError
 from ..limits import current_limits, over_limit
 from ..mapping import Mapper, default_encoder
 from ..recovery import run_with_recovery
+from ..source_verdict import source_reasons
 from ..store import GraphStore
 from ..trace import Trace
 from ..verdict import render_verdict
@@ -78,6 +79,8 @@ def cmd_query(args: argparse.Namespace) -> int:
         return _query_cypher(args, text, overrides, graph, mapper)
     trace = run_with_recovery(text, graph, mapper, overrides=overrides,
                               question=getattr(args, "question", None))
+    if trace.question and trace.answer:  # judged against every loaded source, as ask is
+        trace.judged = source_reasons(trace.verdict, trace, graph)
     if args.json:
         print_line(json.dumps(trace.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -167,4 +167,8 @@ REASON_CODES = {
     "by_column_for_passive": "the question asks who was appointed (inducted, ...), and the "
                              "answer is read from a column 'Appointed by', which holds who "
                              "did it",
+    # -- stop 23 (the app with several sources) -------------------------------------------
+    "mention_elsewhere": "the thing the question names is not in the source its relation word "
+                         "points to (or the answer was read from), while another loaded "
+                         "source holds it: that source has no answer to this question",
 }
