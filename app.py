@@ -16,7 +16,8 @@ from trustuqa_core.app_services.page_settings import writer_caption
 from trustuqa_core.errors import TrustUQAError
 from trustuqa_core.export import md_escape
 
-st.set_page_config(page_title="TrustUQA", page_icon=":material/fact_check:", layout="wide")
+# an emoji favicon is drawn in the page; a :material: one is fetched from fonts.gstatic.com
+st.set_page_config(page_title="TrustUQA", page_icon="✅", layout="wide")
 
 problem = state.limits_problem()
 if problem is not None:  # an operator setting that cannot be read: say which, load nothing

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -68,3 +69,15 @@ def test_a_data_value_with_an_address_is_shown_not_linked(value: str) -> None:
     shown = md_escape(value)
     assert not re.search(r"(?i)://|\bwww\.|\w@\w", shown)
     assert shown.replace("\u200b", "").replace("\\", "") == value
+
+
+def test_the_favicon_needs_no_network() -> None:
+    # Streamlit's frontend fetches a ':material/...:' page icon from fonts.gstatic.com (the
+    # walk-through saw the request fail offline); an emoji is drawn as an inline SVG
+    tree = ast.parse(Path(APP).read_text(encoding="utf-8"))
+    icons = [kw.value.value for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and getattr(node.func, "attr", "") == "set_page_config"
+             for kw in node.keywords if kw.arg == "page_icon"
+             and isinstance(kw.value, ast.Constant)]
+    assert icons, "app.py sets a page icon"
+    assert not any(str(i).startswith(":material") for i in icons), icons
