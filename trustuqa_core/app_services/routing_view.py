@@ -51,7 +51,8 @@ BY_QUERY = "routed by the query to "
 #: what a fractional count of arguments means (routing_by_query's fit: a literal found only
 #: outside the column or relation the query puts it in counts half)
 HALF_NOTE = ("a value found in the source, but not in the column or relation the query looks "
-             "it up in, counts half")
+             "it up in, counts half; so does a head entity, which is looked up among all of "
+             "the source's entities")
 _FRACTION = re.compile(r"\b\d+\.\d+ of (?:the query's|its) \d+ arguments")
 
 
@@ -61,7 +62,8 @@ def with_half_note(text: str) -> str:
 
     >>> with_half_note("1.5 of the query's 3 arguments map exactly onto kg.txt.")
     "1.5 of the query's 3 arguments map exactly onto kg.txt. (Counting: a value found in the \
-source, but not in the column or relation the query looks it up in, counts half.)"
+source, but not in the column or relation the query looks it up in, counts half; so does a \
+head entity, which is looked up among all of the source's entities.)"
     >>> with_half_note("3 of the query's 3 arguments map exactly onto kg.txt.")
     "3 of the query's 3 arguments map exactly onto kg.txt."
     """
