@@ -23,12 +23,12 @@ import operator
 from collections.abc import Callable
 
 from ..numbers import format_number, parse_number
-from ..ops.base import Context, elem_text, numeric, resolve_set
+from ..ops.base import Context, elem_text, numeric
 from ..ops.project import project
 from ..query.ast import Bound, Text
 from ..results import MAX_WITNESSES, Result, Scalar
 from ..rewrite import Op
-from .grouping import KEY_ARGS, key_column, rows_of
+from .grouping import key_column, rows_and_key
 from .operands import not_applicable
 
 __all__ = ["fn_groups_of_size", "fn_sum_each"]
@@ -52,17 +52,7 @@ def _arg(op: Op, names: frozenset[str]) -> str | None:
 
 def _groups(ctx: Context, op: Op, fn: str) -> tuple[list[int], int, dict[str, list[int]]]:
     """The set's rows, the key column and the rows of each key value (in table order)."""
-    key = _arg(op, KEY_ARGS)
-    sets = [v for n, v in op.params
-            if (n or "").lower() not in KEY_ARGS | _SIZE_ARGS | _VALUE_ARGS]
-    if key is None or len(sets) != 1:
-        raise not_applicable(ctx, f"{fn} needs one set and a key column")
-    rows = rows_of(ctx, resolve_set(ctx, sets[0]))
-    if not rows:
-        raise not_applicable(ctx, f"{fn}: the set holds no table rows")
-    rel = key_column(ctx, key, rows)
-    if rel is None:
-        raise not_applicable(ctx, f"{fn}: the key {key!r} names no column of the rows")
+    rows, rel = rows_and_key(ctx, op, fn, _SIZE_ARGS | _VALUE_ARGS)
     values = project(ctx, rel, Result.of(rows))
     groups: dict[str, list[int]] = {}
     for i, e in enumerate(values.elems):

@@ -164,16 +164,18 @@ def fn_group_by(ctx: Context, op: Op) -> Result:
     how = next((_text(v) for n, v in op.params if (n or "").lower() in _HOW_ARGS), None)
     if how is not None and "count" not in how.lower():
         raise not_applicable(ctx, f"group_by(): {how!r} of each group is not a count")
-    rows, rel = _rows_and_key(ctx, op, "group_by()")
+    rows, rel = rows_and_key(ctx, op, "group_by()")
     return _grouping(ctx, "group_by()", rel, rows)
 
 
-def _rows_and_key(ctx: Context, op: Op, fn: str) -> tuple[list[int], int]:
-    """The rows of a grouping call's one set and the column its key names (``group_by`` /
-    ``count_each``); not applicable, said in ``fn``'s name, when either is missing."""
+def rows_and_key(ctx: Context, op: Op, fn: str,
+                 named: frozenset[str] = _HOW_ARGS) -> tuple[list[int], int]:
+    """The rows of a grouping call's one set and the column its key names (``group_by``,
+    ``count_each``, ``sum_each`` ...; ``named``: the call's other argument names, which are
+    no set); not applicable, said in ``fn``'s name, when either is missing."""
     key = next((_text(v) for n, v in op.params if (n or "").lower() in KEY_ARGS
                 and _text(v)), None)
-    sets = [v for n, v in op.params if (n or "").lower() not in KEY_ARGS | _HOW_ARGS]
+    sets = [v for n, v in op.params if (n or "").lower() not in KEY_ARGS | named]
     if key is None or len(sets) != 1:
         raise not_applicable(ctx, f"{fn} needs one set and a key column")
     rows = rows_of(ctx, resolve_set(ctx, sets[0]))
@@ -194,7 +196,7 @@ def fn_count_each(ctx: Context, op: Op) -> Result:
     >>> _group_text("Italy", 3)
     'Italy: 3'
     """
-    rows, rel = _rows_and_key(ctx, op, "count_each()")
+    rows, rel = rows_and_key(ctx, op, "count_each()")
     values = project(ctx, rel, Result.of(rows))
     groups: dict[str, list[int]] = {}
     for i, e in enumerate(values.elems):
