@@ -28,12 +28,13 @@ import re
 
 from ..lexicon import word_set
 from ..query.ast import Call
-from ..query.build import arg, call, get_information, ref
+from ..query.build import arg, call, ref
 from .aggregates import numbers_rows
 from .computed import Computed
-from .cond_steps import as_cmp, condition_step
+from .cond_steps import as_cmp
 from .link_state import LinkState
 from .linking import Cond, Mentions, Table, number_words
+from .per_group import each_key, group_rows
 
 __all__ = ["rule_groups_of_size", "rule_sum_each", "link_groups_of_size", "link_sum_each",
            "group_steps", "GROUP_KINDS"]
@@ -59,8 +60,6 @@ _ASKS = re.compile(r"^(?:how many|what is the number of|what was the number of|t
 _OR_CMP = {"more": ">=", "fewer": "<=", "less": "<="}
 _TIMES_N = {"once": 1, "twice": 2}
 _TOTAL = re.compile(r"\b(?:total|sum|combined|altogether|how many|how much)\b")
-#: the word right before the grouping column: *each nation*, *every team*, *per country*
-_EACH = frozenset({"each", "every", "per"})
 
 
 def rule_groups_of_size(s: LinkState) -> bool:
@@ -193,15 +192,11 @@ def link_sum_each(q: list[str], conds: list[Cond], mentions: Mentions,
     if cue is None or any(c.negated for c in conds):
         return None
     counted = cue.group(0) in ("how many", "how much") and _TOTAL.search(text, cue.end()) is None
-    used = {c.column for c in conds}
-    keys = [col for col, (score, start, _) in mentions.items()
-            if score >= 1.0 and start > 0 and q[start - 1] in _EACH and col not in used]
-    if len(keys) != 1 or not table.repeated.get(keys[0]):
+    key = each_key(q, conds, mentions, table)
+    if key is None:
         return None
-    key = keys[0]
-    start, end = mentions[key][1], mentions[key][2]
-    if any(c.span[0] < end and start < c.span[1] for c in conds):
-        return None  # the key's words are a condition's value
+    used = {c.column for c in conds}
+    start = mentions[key][1]
     full = [(s, e) for score, s, e in mentions.values() if score >= 1.0]
     values = [col for col, (score, s, e) in mentions.items()
               if score >= 1.0 and col != key and col not in used and table.numeric.get(col)
@@ -219,13 +214,9 @@ def link_sum_each(q: list[str], conds: list[Cond], mentions: Mentions,
 
 def group_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
     """(target type, steps) of a group reading: the rows meeting the conditions (else every
-    key value), then ``groups_of_size`` (and its ``count``) or ``sum_each``."""
-    steps: list[tuple[str, Call]] = [condition_step(row) for row in c.rows]
-    if len(steps) > 1:
-        steps.append(("Keep the rows found by every condition", call(
-            "set_intersection", **{f"set{j}": ref(j) for j in range(1, len(steps) + 1)})))
-    if not steps:
-        steps.append((f"Get every {c.column}", get_information(relation=c.column)))
+    key value: :func:`.per_group.group_rows`), then ``groups_of_size`` (and its ``count``) or
+    ``sum_each``."""
+    steps = group_rows(c)
     rows = ref(len(steps))
     if c.kind == "sum_each":
         steps.append((f"Sum the {c.end_column} of each {c.column}", call(

@@ -29,7 +29,7 @@ from .cond_steps import condition_step
 from .link_state import LinkState
 from .linking import Cond, Mentions, Table
 
-__all__ = ["link_count_each", "count_each_steps", "rule_count_each"]
+__all__ = ["link_count_each", "count_each_steps", "rule_count_each", "each_key", "group_rows"]
 
 #: the word right before the grouping column: *each nation*, *every team*, *per country*
 _EACH = frozenset({"each", "every", "per"})
@@ -62,17 +62,11 @@ def link_count_each(q: list[str], conds: list[Cond], mentions: Mentions,
         return None
     if any(c.negated for c in conds):
         return None
-    used = {c.column for c in conds}
-    keys = [col for col, (score, start, _) in mentions.items()
-            if score >= 1.0 and start > 0 and q[start - 1] in _EACH and col not in used]
-    if len(keys) != 1:
+    key = each_key(q, conds, mentions, table)
+    if key is None:
         return None
-    key = keys[0]
-    if not table.repeated.get(key):
-        return None  # no value of the key is in two rows: each group would be one row
-    start, end = mentions[key][1], mentions[key][2]
-    if any(c.span[0] < end and start < c.span[1] for c in conds):
-        return None  # the key's words are a condition's value
+    used = {c.column for c in conds}
+    start = mentions[key][1]
     if any(col != key and m[0] >= 1.0 and table.numeric.get(col) and col not in used
            and not numbers_rows(col) for col, m in mentions.items()):
         return None  # "how many points did each team score?": a number read per row
@@ -80,11 +74,46 @@ def link_count_each(q: list[str], conds: list[Cond], mentions: Mentions,
                     why=f"'... each {q[start]}': the rows counted per {key!r}")
 
 
+def each_key(q: list[str], conds: list[Cond], mentions: Mentions, table: Table) -> str | None:
+    """The column ``q`` (tokens) groups by: the one column named in full right after *each* /
+    *every* / *per* that no condition reads, some value of which is in two rows, and whose
+    words are no condition's value; else None.
+
+    >>> from trustuqa_core.writers.linking import header_mentions, tokens
+    >>> t = Table("t", ["Name", "Nation"], {}, {}, 1, {},
+    ...           repeated={"Nation": frozenset({"Italy"})})
+    >>> q = tokens("how many skiers does each nation have?")
+    >>> each_key(q, [], header_mentions(q, t.columns), t)
+    'Nation'
+    >>> t.repeated.clear()  # each group would be one row
+    >>> each_key(q, [], header_mentions(q, t.columns), t) is None
+    True
+    """
+    used = {c.column for c in conds}
+    keys = [col for col, (score, start, _) in mentions.items()
+            if score >= 1.0 and start > 0 and q[start - 1] in _EACH and col not in used]
+    if len(keys) != 1 or not table.repeated.get(keys[0]):
+        return None
+    key = keys[0]
+    start, end = mentions[key][1], mentions[key][2]
+    if any(c.span[0] < end and start < c.span[1] for c in conds):
+        return None  # the key's words are a condition's value
+    return key
+
+
 def count_each_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
-    """(target type, steps): the rows meeting the conditions (either value of one column,
-    ``set_union``; several columns, ``set_intersection``), else every row's key value,
-    counted per value of the key column. The target type is the key column (each answer
-    names a value of it)."""
+    """(target type, steps): :func:`group_rows`, counted per value of the key column. The
+    target type is the key column (each answer names a value of it)."""
+    steps = group_rows(c)
+    steps.append((f"Count the rows of each {c.column}",
+                  call("count_each", set=ref(len(steps)), key=c.column)))
+    return c.column, steps
+
+
+def group_rows(c: Computed) -> list[tuple[str, Call]]:
+    """The steps finding the rows a per-group reading groups: the rows meeting the conditions
+    (either value of one column, ``set_union``; several columns, ``set_intersection``), else
+    every row's value of the key column; the last step holds them."""
     steps: list[tuple[str, Call]] = []
     groups: dict[str, list[int]] = {}
     for row in c.rows:
@@ -103,6 +132,4 @@ def count_each_steps(c: Computed) -> tuple[str, list[tuple[str, Call]]]:
             "set_intersection", **{f"set{j}": ref(n) for j, n in enumerate(parts, 1)})))
     if not steps:
         steps.append((f"Get every {c.column}", get_information(relation=c.column)))
-    steps.append((f"Count the rows of each {c.column}",
-                  call("count_each", set=ref(len(steps)), key=c.column)))
-    return c.column, steps
+    return steps
