@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from ..lexicon import word_set
-from ..query.ast import Bound
+from ..query.ast import Bound, Call
 from ..text import table_words
 from ..trace import Trace
 from ..verdict_record import Reason
@@ -49,7 +49,7 @@ _WHO_PASSIVE = re.compile(r"^\s*(?:who|whom)\s+(?:was|were|is|are|has been|had b
 _BY = re.compile(r"\bby\b", re.IGNORECASE)
 #: "Appointed by", "Inducted by": a column naming who did it (group 1: the participle's words)
 _BY_COLUMN = re.compile(r"^(.*\S)\s+by\s*$", re.IGNORECASE)
-#: aggregates over the read column: their value is of that column's kind
+#: aggregates that give one of the column's values or a value of its kind (not a count)
 _PICKS = frozenset({"max", "min", "mean", "average", "avg", "sum"})
 
 
@@ -92,18 +92,28 @@ def _names(noun: str, column: str) -> bool:
                                  for t in tokens)
 
 
-def read_columns(trace: Trace) -> list[str] | None:
-    """The column(s) the final answer is read from: the relation of the last step, through a
-    max / min / mean / sum over it; ``[]`` for a count (it reads no column); None when the
-    last step is of another kind."""
+def answer_read(trace: Trace) -> Call | None:
+    """The mapped call the final answer is read by: the last step, or the step a max / min /
+    mean / sum in the last step reads ("which game is the highest one ...": the ``Game``
+    lookup under a max); None when nothing was mapped."""
     if trace.mapped is None or not trace.mapped.program.queries:
         return None
     queries = {q.number: q.call for q in trace.mapped.program.queries}
     read = trace.mapped.program.queries[-1].call
-    if read.func == "count":
-        return []
     if read.func in _PICKS and len(read.refs()) == 1 and read.refs()[0] in queries:
         read = queries[read.refs()[0]]
+    return read
+
+
+def read_columns(trace: Trace) -> list[str] | None:
+    """The column(s) the final answer is read from: the relation of the last step, through a
+    max / min / mean / sum over it; ``[]`` for a count (it reads no column); None when the
+    last step is of another kind."""
+    read = answer_read(trace)
+    if read is None:
+        return None
+    if read.func == "count":
+        return []
     rel = read.arg("relation")
     if read.func != "get_information" or rel is None or not isinstance(rel.value, Bound):
         return None

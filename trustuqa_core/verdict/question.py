@@ -29,7 +29,7 @@ from ..text import normalize, table_words
 from ..trace import Trace
 from ..verdict_record import Reason
 from .asked import asked_reasons
-from .asked_noun import asked_noun_reasons
+from .asked_noun import answer_read, asked_noun_reasons
 from .near_values import count_near_values
 from .ranking import ranking_explains, ranks
 from .reading import (
@@ -291,8 +291,6 @@ def _reads_as_time(question: str, answer: Sequence[str]) -> bool:
         and all(_CLOCK_OR_ERA.search(a) for a in answer)
 
 
-#: aggregates that give one of the column's values or a value of its kind (not a count)
-_PICKS = frozenset({"max", "min", "mean", "average", "avg", "sum"})
 #: "which rd took place ...", "what daft pick number ...": the head and the two words after it
 _WHICH_HEAD = re.compile(r"^\s*(?:which|what)\s+([a-z][\w'#.-]*(?:\s+[a-z#][\w'#.-]*){0,2})",
                          re.IGNORECASE)
@@ -318,12 +316,9 @@ def _head_names_target(trace: Trace, question: str) -> bool:
     False
     """
     head = _WHICH_HEAD.match(question)
-    if head is None or trace.mapped is None or not trace.mapped.program.queries:
+    read = answer_read(trace)  # "which game is the highest one ...": the Game lookup
+    if head is None or read is None:
         return False
-    queries = {q.number: q.call for q in trace.mapped.program.queries}
-    read = trace.mapped.program.queries[-1].call
-    if read.func in _PICKS and len(read.refs()) == 1 and read.refs()[0] in queries:
-        read = queries[read.refs()[0]]  # "which game is the highest one ...": max over Game
     rel = read.arg("relation")
     if read.func != "get_information" or read.arg("head_entity") is None or rel is None \
             or not isinstance(rel.value, Bound) or len(rel.value.labels) != 1:
